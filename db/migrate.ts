@@ -1,0 +1,32 @@
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { env } from "@/server/env";
+import { handle } from "./client";
+
+export const migrationsFolder = path.resolve(process.cwd(), "db/migrations");
+
+/**
+ * Applies the committed drizzle-kit migrations. On PostgreSQL a dedicated single connection holds an
+ * advisory lock so app instances starting together do not race; PGlite has one process by construction.
+ */
+export async function migrate(): Promise<void> {
+  const { DATABASE_URL } = env();
+  if (!DATABASE_URL) {
+    const h = await handle();
+    const { migrate: run } = await import("drizzle-orm/pglite/migrator");
+    await run(h.db as never, { migrationsFolder });
+    return;
+  }
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const { migrate: run } = await import("drizzle-orm/postgres-js/migrator");
+  const client = postgres(DATABASE_URL, { max: 1, onnotice: () => {} });
+  const db = drizzle({ client });
+  try {
+    await db.execute(sql`select pg_advisory_lock(727274)`);
+    await run(db, { migrationsFolder });
+    await db.execute(sql`select pg_advisory_unlock(727274)`);
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}

@@ -1,0 +1,44 @@
+import { boolean, index, pgEnum, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { createdAt, id } from "./columns";
+
+export const accounts = pgTable("accounts", {
+  id: id(),
+  name: text("name").notNull(),
+  createdAt: createdAt(),
+});
+
+export const users = pgTable(
+  "users",
+  {
+    id: id(),
+    email: text("email").notNull(),
+    name: text("name"),
+    passwordHash: text("password_hash").notNull(),
+    isStaff: boolean("is_staff").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`)],
+);
+
+export const membershipRole = pgEnum("membership_role", ["owner", "member"]);
+
+export const memberships = pgTable(
+  "memberships",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    role: membershipRole("role").notNull().default("member"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.accountId] }), index("memberships_account_idx").on(t.accountId)],
+);
+
+export type Account = typeof accounts.$inferSelect;
+export type User = typeof users.$inferSelect;
+export type Membership = typeof memberships.$inferSelect;
+export type MembershipRole = (typeof membershipRole.enumValues)[number];

@@ -1,0 +1,35 @@
+import { index, jsonb, pgEnum, pgTable, text, uuid, varchar } from "drizzle-orm/pg-core";
+import { accounts, users } from "./accounts";
+import { apiKeys } from "./api-keys";
+import { createdAt, id } from "./columns";
+
+export const validationStatus = pgEnum("validation_status", ["OK", "WARNING", "ERROR"]);
+export const validationOperation = pgEnum("validation_operation", ["validate", "create"]);
+
+export type ValidationMessageRecord = { code: string; severity: "ERROR" | "WARNING"; field: string | null; message: string };
+
+export const validationResults = pgTable(
+  "validation_results",
+  {
+    id: id(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    apiKeyId: uuid("api_key_id").references(() => apiKeys.id, { onDelete: "set null" }),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    operation: validationOperation("operation").notNull(),
+    courier: text("courier").notNull(),
+    courierProfileId: uuid("courier_profile_id"),
+    referenceNumber: varchar("reference_number", { length: 200 }),
+    status: validationStatus("status").notNull(),
+    messages: jsonb("messages").$type<ValidationMessageRecord[]>().notNull(),
+    requestBody: jsonb("request_body").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("validation_results_account_created_idx").on(t.accountId, t.createdAt.desc()),
+    index("validation_results_created_idx").on(t.createdAt.desc()),
+  ],
+);
+
+export type ValidationResultRow = typeof validationResults.$inferSelect;

@@ -1,0 +1,47 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "./client";
+import { courierProfiles, users } from "./schema";
+import { createUser } from "@/server/services/accounts/create-user";
+
+export const DEMO = {
+  partner: { email: "partner@demo.test", password: "demo-partner-2026", account: "Demo e-shop" },
+  staff: { email: "staff@demo.test", password: "demo-staff-2026", account: "Platform staff" },
+} as const;
+
+/**
+ * The demo: a partner account with an owner, a staff user, and a sandbox courier profile whose tracking
+ * moves every two minutes. Idempotent: an existing demo is left as it is.
+ */
+export async function seedDemo(db: Db): Promise<{ created: boolean }> {
+  const [existing] = await db.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, DEMO.partner.email));
+  if (existing) return { created: false };
+  const partner = await createUser(db, { email: DEMO.partner.email, password: DEMO.partner.password, accountName: DEMO.partner.account, name: "Demo Partner" });
+  await createUser(db, { email: DEMO.staff.email, password: DEMO.staff.password, accountName: DEMO.staff.account, staff: true, name: "Demo Staff" });
+  const [profile] = await db
+    .select({ id: courierProfiles.id })
+    .from(courierProfiles)
+    .where(and(eq(courierProfiles.accountId, partner.accountId), eq(courierProfiles.courier, "sandbox")));
+  if (!profile) {
+    await db.insert(courierProfiles).values({
+      accountId: partner.accountId,
+      courier: "sandbox",
+      name: "Sandbox (demo)",
+      service: "STANDARD",
+      isDefault: true,
+      settings: { trackingStepMinutes: 2 },
+    });
+  }
+  return { created: true };
+}
+
+export function signInBanner(url = "http://localhost:3000"): string {
+  return [
+    "",
+    "  Shipping-order platform demo",
+    `  Dashboard:  ${url}/sign-in`,
+    `  Partner:    ${DEMO.partner.email} / ${DEMO.partner.password}`,
+    `  Staff:      ${DEMO.staff.email} / ${DEMO.staff.password}`,
+    `  API docs:   ${url}/docs`,
+    "",
+  ].join("\n");
+}

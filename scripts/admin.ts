@@ -1,0 +1,57 @@
+import { parseArgs } from "node:util";
+import { closeDb, getDb } from "@/db/client";
+import { migrate } from "@/db/migrate";
+import { AppError } from "@/server/errors";
+import { createUser } from "@/server/services/accounts/create-user";
+
+const usage = `Usage:
+  npm run admin -- user:create --email E --password P (--account NAME | --account-id ID) [--staff] [--role owner|member]`;
+
+async function main(): Promise<number> {
+  const [command, ...rest] = process.argv.slice(2);
+  if (command !== "user:create") {
+    console.error(usage);
+    return 2;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      email: { type: "string" },
+      password: { type: "string" },
+      account: { type: "string" },
+      "account-id": { type: "string" },
+      staff: { type: "boolean", default: false },
+      role: { type: "string" },
+      name: { type: "string" },
+    },
+    strict: true,
+  });
+  await migrate();
+  const result = await createUser(await getDb(), {
+    email: values.email ?? "",
+    password: values.password ?? "",
+    accountName: values.account,
+    accountId: values["account-id"],
+    staff: values.staff,
+    role: values.role as "owner" | "member" | undefined,
+    name: values.name,
+  });
+  console.log(JSON.stringify(result));
+  return 0;
+}
+
+main()
+  .catch((error: unknown) => {
+    if (error instanceof AppError) {
+      console.error(`error: ${error.message}`);
+      for (const e of error.errors ?? []) console.error(`  ${e.field}: ${e.message}`);
+    } else {
+      console.error(error);
+    }
+    console.error(usage);
+    return 1;
+  })
+  .then(async (code) => {
+    await closeDb();
+    process.exit(code);
+  });

@@ -1,0 +1,6 @@
+import { closeDb } from "@/db/client";
+import { migrate } from "@/db/migrate";
+
+await migrate();
+await closeDb();
+console.log(`Migrations applied (${process.env.DATABASE_URL ? "PostgreSQL at DATABASE_URL" : "embedded PGlite in .data/"}).`);

@@ -1,0 +1,30 @@
+import { SignJWT, jwtVerify } from "jose";
+import { env } from "@/server/env";
+
+export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+const ISSUER = "shipping-order-platform";
+const AUDIENCE = "private-api";
+
+const key = () => new TextEncoder().encode(env().AUTH_SECRET);
+
+/** A signed, expiring bearer token for the private API (HS256, one hour). */
+export async function signAccessToken(userId: string, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS): Promise<string> {
+  return new SignJWT({})
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setSubject(userId)
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+    .sign(key());
+}
+
+/** The user id of a valid token, or null for a forged, expired or malformed one. */
+export async function verifyAccessToken(token: string): Promise<string | null> {
+  try {
+    const { payload } = await jwtVerify(token, key(), { issuer: ISSUER, audience: AUDIENCE, algorithms: ["HS256"] });
+    return typeof payload.sub === "string" ? payload.sub : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,52 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  DATABASE_URL: z.string().url().optional(),
+  /** Where the embedded PGlite database lives when DATABASE_URL is not set. */
+  DATA_DIR: z.string().default(".data"),
+  AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional(),
+  /** Sandbox courier: how long to wait for an answer before reporting COURIER_TIMEOUT. */
+  COURIER_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  DATABASE_POOL_MAX: z.coerce.number().int().positive().default(10),
+  PUBLIC_URL: z.string().url().optional(),
+});
+
+export type Env = z.infer<typeof schema> & { AUTH_SECRET: string };
+
+let cached: Env | undefined;
+
+/**
+ * The environment, read and validated once. In development and test a missing AUTH_SECRET is generated
+ * and kept in the data directory so sessions and tokens survive restarts; production must set it.
+ */
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = schema.safeParse(process.env);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid environment: ${issues}`);
+  }
+  const value = parsed.data;
+  let secret = value.AUTH_SECRET;
+  if (!secret) {
+    if (value.NODE_ENV === "production" && process.env.NEXT_PHASE !== "phase-production-build") {
+      throw new Error("AUTH_SECRET is required in production (32+ random characters, e.g. `openssl rand -base64 32`).");
+    }
+    secret = devSecret(value.DATA_DIR);
+  }
+  cached = { ...value, AUTH_SECRET: secret };
+  return cached;
+}
+
+function devSecret(dataDir: string): string {
+  const file = path.join(dataDir, "auth-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,25 @@
+import { verifyAccessToken } from "@/server/auth/access-tokens";
+import { AppError } from "@/server/errors";
+import type { Actor } from "@/server/services/actor";
+import { getActor } from "@/server/services/accounts/get-actor";
+import { handler, type HandlerArgs } from "./handler";
+
+const unauthorized = (detail: string) => new AppError("unauthorized", detail, { headers: { "www-authenticate": 'Bearer realm="private-api"' } });
+
+export function bearerToken(request: Request): string | null {
+  const header = request.headers.get("authorization");
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match ? match[1]! : null;
+}
+
+/** A private-API route: a valid access token of an existing user, else 401. API keys are not tokens. */
+export function withAccessToken<P extends Record<string, string>>(fn: (args: HandlerArgs<P> & { actor: Actor }) => Promise<Response>) {
+  return handler<P>(async (args) => {
+    const token = bearerToken(args.request);
+    if (!token) throw unauthorized("An access token is required: POST /api/v2/auth/token, then send Authorization: Bearer <accessToken>.");
+    const userId = await verifyAccessToken(token);
+    const actor = userId ? await getActor(args.db, userId) : null;
+    if (!actor) throw unauthorized("The access token is invalid or expired.");
+    return fn({ ...args, actor });
+  });
+}

@@ -1,0 +1,23 @@
+import { z } from "zod";
+import type { Executor } from "@/db/client";
+import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from "@/server/auth/access-tokens";
+import { AppError } from "@/server/errors";
+import { parseInput } from "@/server/validation";
+import { authenticateUser } from "./authenticate-user";
+
+export const issueAccessTokenInput = z.object({
+  email: z.string().min(1, "email is required").max(254),
+  password: z.string().min(1, "password is required").max(200),
+});
+
+export type AccessTokenResponse = { accessToken: string; tokenType: "Bearer"; expiresIn: number };
+
+/** `POST /auth/token`: email and password → a bearer access token for the private API. */
+export async function issueAccessToken(db: Executor, raw: unknown): Promise<AccessTokenResponse> {
+  const { email, password } = parseInput(issueAccessTokenInput, raw);
+  const user = await authenticateUser(db, email, password);
+  if (!user) {
+    throw new AppError("unauthorized", "The email or password is wrong.", { headers: { "www-authenticate": "Bearer" } });
+  }
+  return { accessToken: await signAccessToken(user.id), tokenType: "Bearer", expiresIn: ACCESS_TOKEN_TTL_SECONDS };
+}

@@ -1,0 +1,45 @@
+import { and, eq } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { accounts, memberships, type MembershipRole } from "@/db/schema";
+import { AppError, notFound } from "@/server/errors";
+import { isUuid } from "@/server/validation";
+
+/** A signed-in dashboard user (private API token or next-auth session). */
+export type Actor = { userId: string; isStaff: boolean };
+
+export type AccountAccess = { accountId: string; role: MembershipRole | "staff" };
+
+/**
+ * The actor's access to an account. Not a member (and not staff), malformed id, or no such account → 404,
+ * so account ids of others cannot be probed. `write` additionally requires the owner role (or staff).
+ */
+export async function accountAccess(
+  db: Executor,
+  actor: Actor,
+  accountId: string,
+  { write = false }: { write?: boolean } = {},
+): Promise<AccountAccess> {
+  if (!isUuid(accountId)) throw notFound("Account");
+  if (actor.isStaff) {
+    const [account] = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).limit(1);
+    if (!account) throw notFound("Account");
+    return { accountId, role: "staff" };
+  }
+  const [membership] = await db
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.userId, actor.userId), eq(memberships.accountId, accountId)))
+    .limit(1);
+  if (!membership) throw notFound("Account");
+  if (write && membership.role !== "owner") {
+    throw new AppError("forbidden", "Only an owner of the account can change its integration settings.");
+  }
+  return { accountId, role: membership.role };
+}
+
+/** The account to use when a request names none: the actor's only account, else a 400 asking for it. */
+export async function defaultAccountId(db: Executor, actor: Actor): Promise<string> {
+  const rows = await db.select({ accountId: memberships.accountId }).from(memberships).where(eq(memberships.userId, actor.userId)).limit(2);
+  if (rows.length === 1) return rows[0]!.accountId;
+  throw new AppError("bad_request", "accountId is required.", { errors: [{ field: "accountId", message: "required" }] });
+}

@@ -1,0 +1,21 @@
+import { z } from "zod";
+
+export const createCourierProfileInput = z.object({
+  accountId: z.string({ error: "accountId is required" }),
+  courier: z.string({ error: "courier is required" }).min(1, "courier is required"),
+  name: z.string({ error: "name is required" }).trim().min(1, "name must have 1 to 100 characters").max(100, "name must have 1 to 100 characters"),
+  service: z.string().trim().min(1).max(32).nullish(),
+  isDefault: z.boolean().optional(),
+  settings: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const courierProfileView = z.object({
+  id: z.uuid(),
+  courier: z.string(),
+  name: z.string(),
+  service: z.string().nullable().describe("Default service of orders created with this profile; null means the courier's first service."),
+  isDefault: z.boolean(),
+  settings: z.record(z.string(), z.unknown()),
+});
+
+export type CourierProfileView = z.infer<typeof courierProfileView>;

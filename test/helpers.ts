@@ -1,0 +1,53 @@
+import { randomUUID } from "node:crypto";
+import { getDb } from "@/db/client";
+import { signAccessToken } from "@/server/auth/access-tokens";
+import { createUser } from "@/server/services/accounts/create-user";
+
+export type TestUser = { userId: string; accountId: string; email: string; password: string; token: string };
+
+/** A new user in a new account (or joining `accountId`), with a fresh access token. */
+export async function createTestUser(options: { staff?: boolean; accountId?: string; role?: "owner" | "member" } = {}): Promise<TestUser> {
+  const email = `u-${randomUUID()}@test.example`;
+  const password = "correct horse battery";
+  const db = await getDb();
+  const { userId, accountId } = await createUser(db, {
+    email,
+    password,
+    staff: options.staff ?? false,
+    role: options.role,
+    ...(options.accountId ? { accountId: options.accountId } : { accountName: `Account ${email}` }),
+  });
+  return { userId, accountId, email, password, token: await signAccessToken(userId) };
+}
+
+type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+export type CallOptions = {
+  method?: string;
+  body?: unknown;
+  /** A raw body, sent as is (for malformed JSON and size tests). */
+  rawBody?: string | Uint8Array;
+  headers?: Record<string, string>;
+  params?: Record<string, string>;
+  token?: string;
+  apiKey?: string;
+};
+
+/** Calls a route handler export with a real `Request`, as Next would. */
+export async function call(handler: unknown, path: string, options: CallOptions = {}): Promise<Response> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.apiKey) headers["x-api-key"] = options.apiKey;
+  let body: BodyInit | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody as BodyInit;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const request = new Request(`http://localhost${path}`, { method: options.method ?? (body ? "POST" : "GET"), headers, body });
+  return (handler as RouteHandler)(request, { params: Promise.resolve(options.params ?? {}) });
+}
+
+export async function readJson<T = Record<string, unknown>>(response: Response): Promise<T> {
+  return (await response.json()) as T;
+}
