@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { AppError } from "@/server/errors";
 
 /**
@@ -23,4 +24,19 @@ export function single(url: URL, name: string): string | undefined {
   const values = url.searchParams.getAll(name);
   if (values.length > 1) throw new AppError("bad_request", `${name} must be given once.`, { errors: [{ field: name, message: "given more than once" }] });
   return values[0];
+}
+
+/**
+ * Parses a query string with a zod object schema: `arrayKeys` take repeated and comma forms, every other
+ * key must appear at most once. Errors name the parameter (`ids`, not `ids[3]`).
+ */
+export function parseQuery<S extends z.ZodType>(schema: S, url: URL, arrayKeys: readonly string[]): z.output<S> {
+  const input: Record<string, unknown> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    input[key] = arrayKeys.includes(key) ? queryList(url, key) : single(url, key);
+  }
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const errors = result.error.issues.map((issue) => ({ field: String(issue.path[0] ?? "query"), message: issue.message }));
+  throw new AppError("bad_request", errors.map((e) => `${e.field}: ${e.message}`).join("; "), { errors });
 }

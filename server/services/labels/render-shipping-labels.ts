@@ -1,0 +1,76 @@
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { accounts, parcels, shippingOrders, type ParcelRow, type ShippingOrderRow } from "@/db/schema";
+import { findCourier } from "@/server/couriers/registry";
+import { AppError, badField } from "@/server/errors";
+import { renderLabels, type LabelParcel } from "@/server/labels/render-labels";
+import { findLiveOrder } from "../shipping-orders/get-shipping-order";
+
+export const MAX_LABELS = 100;
+
+/** The label PDF of one order: a page per parcel. */
+export async function renderOrderLabel(db: Executor, accountId: string, orderId: string): Promise<Uint8Array> {
+  const order = await findLiveOrder(db, accountId, orderId);
+  const rows = await db.select().from(parcels).where(eq(parcels.orderId, order.id)).orderBy(asc(parcels.position));
+  const sender = await accountName(db, accountId);
+  return renderLabels(rows.map((p) => toLabel(order, p, rows.length, sender)));
+}
+
+/** One PDF with a page per shipping number, in the order asked; any number not among the account's live orders → 404. */
+export async function renderLabelsByNumber(db: Executor, accountId: string, shippingNumbers: string[]): Promise<Uint8Array> {
+  const wanted = [...new Set(shippingNumbers)];
+  if (wanted.length === 0) throw badField("shippingNumbers", "give at least one shipping number");
+  if (wanted.length > MAX_LABELS) throw badField("shippingNumbers", `at most ${MAX_LABELS} shipping numbers`);
+  const rows = await db
+    .select({ parcel: parcels, order: shippingOrders })
+    .from(parcels)
+    .innerJoin(shippingOrders, eq(shippingOrders.id, parcels.orderId))
+    .where(and(inArray(parcels.shippingNumber, wanted), eq(shippingOrders.accountId, accountId), isNull(shippingOrders.deletedAt)));
+  const found = new Map(rows.map((r) => [r.parcel.shippingNumber, r]));
+  const missing = wanted.filter((n) => !found.has(n));
+  if (missing.length > 0) {
+    throw new AppError("not_found", `Unknown shipping number ${missing.join(", ")}.`, { errors: [{ field: "shippingNumbers", message: `unknown: ${missing.join(", ")}` }] });
+  }
+  const counts = await db
+    .select({ orderId: parcels.orderId })
+    .from(parcels)
+    .where(inArray(parcels.orderId, [...new Set(rows.map((r) => r.order.id))]));
+  const countBy = new Map<string, number>();
+  for (const c of counts) countBy.set(c.orderId, (countBy.get(c.orderId) ?? 0) + 1);
+  const sender = await accountName(db, accountId);
+  return renderLabels(wanted.map((n) => {
+    const r = found.get(n)!;
+    return toLabel(r.order, r.parcel, countBy.get(r.order.id) ?? 1, sender);
+  }));
+}
+
+async function accountName(db: Executor, accountId: string): Promise<string> {
+  const [account] = await db.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, accountId));
+  return account?.name ?? "Sender";
+}
+
+function toLabel(order: ShippingOrderRow, parcel: ParcelRow, parcelCount: number, sender: string): LabelParcel {
+  return {
+    shippingNumber: parcel.shippingNumber,
+    parcelIndex: parcel.position + 1,
+    parcelCount,
+    weightKg: Number(parcel.weight),
+    referenceNumber: order.referenceNumber,
+    service: order.service,
+    courierName: findCourier(order.courier)?.capabilities.name ?? order.courier,
+    codPrice: order.codPrice,
+    codCurrency: order.codCurrency,
+    pickupPoint: order.pickupPoint,
+    sender: { name: sender },
+    recipient: {
+      name: order.recipientName,
+      company: order.recipientCompany,
+      street: order.recipientStreet,
+      city: order.recipientCity,
+      zip: order.recipientZip,
+      country: order.recipientCountry,
+      phone: order.recipientPhone,
+      email: order.recipientEmail,
+    },
+  };
+}

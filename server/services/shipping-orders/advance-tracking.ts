@@ -1,0 +1,54 @@
+import { and, eq, inArray, isNull, lte, max } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { courierProfiles, shippingOrders, trackingEvents } from "@/db/schema";
+import { findCourier } from "@/server/couriers/registry";
+
+const BATCH = 500;
+
+/**
+ * Brings the tracking of an account's orders up to date: every order whose next courier step is due gets
+ * its new events and status. Runs before orders are read, so lists, filters and details agree; the due
+ * check is one index probe, and `SKIP LOCKED` lets concurrent readers (other instances) share the work.
+ */
+export async function advanceTracking(db: Db, accountId: string, now = new Date()): Promise<void> {
+  const due = await db
+    .select({ id: shippingOrders.id })
+    .from(shippingOrders)
+    .where(and(eq(shippingOrders.accountId, accountId), isNull(shippingOrders.deletedAt), lte(shippingOrders.trackingNextAt, now)))
+    .limit(1);
+  if (due.length === 0) return;
+  await db.transaction(async (tx) => {
+    const orders = await tx
+      .select({ id: shippingOrders.id, courier: shippingOrders.courier, createdAt: shippingOrders.createdAt, settings: courierProfiles.settings })
+      .from(shippingOrders)
+      .innerJoin(courierProfiles, eq(courierProfiles.id, shippingOrders.courierProfileId))
+      .where(and(eq(shippingOrders.accountId, accountId), isNull(shippingOrders.deletedAt), lte(shippingOrders.trackingNextAt, now)))
+      .limit(BATCH)
+      .for("update", { of: shippingOrders, skipLocked: true });
+    if (orders.length === 0) return;
+    const latest = await tx
+      .select({ orderId: trackingEvents.orderId, time: max(trackingEvents.time) })
+      .from(trackingEvents)
+      .where(inArray(trackingEvents.orderId, orders.map((o) => o.id)))
+      .groupBy(trackingEvents.orderId);
+    const latestBy = new Map(latest.map((l) => [l.orderId, l.time]));
+    const newEvents: (typeof trackingEvents.$inferInsert)[] = [];
+    for (const order of orders) {
+      const courier = findCourier(order.courier);
+      if (!courier) continue;
+      const last = latestBy.get(order.id);
+      const events = courier.tracking({ createdAt: order.createdAt, shippingNumbers: [] }, order.settings, now).filter((e) => !last || e.time > last);
+      newEvents.push(...events.map((e) => ({ orderId: order.id, ...e })));
+      const current = events.at(-1);
+      await tx
+        .update(shippingOrders)
+        .set({
+          ...(current ? { status: current.status, trackingUpdatedAt: current.time } : {}),
+          trackingNextAt: courier.nextTrackingAt({ createdAt: order.createdAt }, order.settings, now),
+        })
+        .where(eq(shippingOrders.id, order.id));
+    }
+    if (newEvents.length > 0) await tx.insert(trackingEvents).values(newEvents);
+  });
+}
+

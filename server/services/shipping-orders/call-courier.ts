@@ -1,0 +1,56 @@
+import type { Executor } from "@/db/client";
+import { CourierRejection, type CourierAdapter, type CourierShipment, type CourierShipmentRequest } from "@/server/couriers/types";
+import { isDatabaseUnavailable } from "@/server/errors";
+
+export type CourierOutcome = { ok: true; shipment: CourierShipment } | { ok: false; code: string; message: string };
+
+class CourierTimeout extends Error {}
+
+/**
+ * Asks the courier for a shipment within the profile's timeout. A refusal or a missing answer is an
+ * outcome (reported in `failed`), not an error; only a database outage propagates.
+ */
+export async function callCourier(
+  courier: CourierAdapter,
+  request: CourierShipmentRequest,
+  db: Executor,
+  settings: Record<string, unknown>,
+): Promise<CourierOutcome> {
+  const controller = new AbortController();
+  const timeoutMs = courier.timeoutMs(settings);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const reason = new CourierTimeout(`no answer within ${timeoutMs} ms`);
+      controller.abort(reason);
+      reject(reason);
+    }, timeoutMs);
+  });
+  try {
+    const shipment = await Promise.race([courier.createShipment(request, { db, settings, signal: controller.signal }), timeout]);
+    return { ok: true, shipment };
+  } catch (error) {
+    if (error instanceof CourierRejection) return { ok: false, code: error.code, message: error.message };
+    if (error instanceof CourierTimeout) {
+      return { ok: false, code: "COURIER_TIMEOUT", message: `${courier.capabilities.name} did not answer within ${timeoutMs / 1000} s.` };
+    }
+    if (isDatabaseUnavailable(error)) throw error;
+    console.error(JSON.stringify({ level: "error", msg: "courier call failed", courier: courier.capabilities.id, error: String(error) }));
+    return { ok: false, code: "COURIER_UNAVAILABLE", message: `${courier.capabilities.name} could not be reached.` };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Cancels shipments that will not be kept; failures are logged, never thrown (the caller is already failing or done). */
+export async function cancelQuietly(courier: CourierAdapter, shippingNumbers: string[][], db: Executor, settings: Record<string, unknown>): Promise<void> {
+  await Promise.all(
+    shippingNumbers.map(async (numbers) => {
+      try {
+        await courier.cancelShipment(numbers, { db, settings, signal: AbortSignal.timeout(courier.timeoutMs(settings)) });
+      } catch (error) {
+        console.error(JSON.stringify({ level: "error", msg: "courier cancel failed", courier: courier.capabilities.id, shippingNumbers: numbers, error: String(error) }));
+      }
+    }),
+  );
+}

@@ -1,0 +1,108 @@
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { shippingOrders } from "@/db/schema";
+import { mapLimit } from "@/server/concurrency";
+import { findCourier } from "@/server/couriers/registry";
+import type { CourierShipmentRequest } from "@/server/couriers/types";
+import { AppError } from "@/server/errors";
+import { callCourier, cancelQuietly } from "./call-courier";
+import type { OrderRequest } from "./order-request";
+import { crossSourceClashes, duplicateOrdersConflict, incomingReferences, persistOrders, type AcceptedOrder } from "./persist-orders";
+import { recordValidationResults, type ValidationOrigin } from "./record-validation-results";
+import { shippingOrderView, toShippingOrderViews } from "./shipping-order-view";
+import { responseOf, validateBatch, type ValidateCommand } from "./validate-shipping-orders";
+import type { ValidatedOrder } from "./validate-order";
+
+export const createdShippingOrderView = shippingOrderView.extend({
+  replaced: z.uuid().nullable().describe("Id of the order this one replaced (same ReferenceNumber and source pair), or null."),
+});
+
+export const failedOrderView = z.object({
+  referenceNumber: z.string(),
+  code: z.string().describe("COURIER_REJECTED, COURIER_TIMEOUT or COURIER_UNAVAILABLE"),
+  message: z.string(),
+});
+
+export const createResponseSchema = z.object({ items: z.array(createdShippingOrderView), failed: z.array(failedOrderView) });
+export type CreateResponse = z.infer<typeof createResponseSchema>;
+
+export type CreateCommand = ValidateCommand & { preventDuplicateOrders: boolean; baseUrl: string };
+
+/** Parallel courier calls per request: enough to hide courier latency, few enough to be polite. */
+const COURIER_CONCURRENCY = 16;
+
+/**
+ * `POST /couriers/{courier}/shipping-orders`, in the contract's order: 404 courier/profile → 422 unknown
+ * source pair → 400 validation errors (nothing created) → 409 duplicate prevention → courier → store.
+ * Orders the courier refused or did not answer in time are reported in `failed`; the rest are stored in
+ * one transaction, replacing their predecessors, whose shipments are cancelled after the commit.
+ */
+export async function createShippingOrders(db: Db, origin: ValidationOrigin, command: CreateCommand): Promise<CreateResponse> {
+  const { courier, profile, orders } = await validateBatch(db, origin, command);
+  await recordValidationResults(db, origin, "create", courier.capabilities.id, profile.id, command.batch.orders, orders);
+  if (orders.some((o) => o.response.status === "ERROR")) {
+    throw new AppError("validation_failed", "One or more orders are invalid; nothing was created.", { body: responseOf(orders, command.batch.many) });
+  }
+  const valid = orders as (ValidatedOrder & { order: OrderRequest; service: string })[];
+  if (command.preventDuplicateOrders) await assertNoDuplicateOrders(db, origin.accountId, valid);
+
+  const settings = profile.settings;
+  const outcomes = await mapLimit(valid, COURIER_CONCURRENCY, (o) => callCourier(courier, toCourierRequest(o), db, settings));
+  const accepted: AcceptedOrder[] = [];
+  const failed: CreateResponse["failed"] = [];
+  outcomes.forEach((outcome, i) => {
+    const o = valid[i]!;
+    if (outcome.ok) accepted.push({ order: o.order, referenceSource: o.referenceSource, sourceIdentifier: o.sourceIdentifier, service: o.service, shipment: outcome.shipment });
+    else failed.push({ referenceNumber: o.order.ReferenceNumber, code: outcome.code, message: outcome.message });
+  });
+
+  let stored: Awaited<ReturnType<typeof persistOrders>>;
+  try {
+    stored = await persistOrders(
+      db,
+      { accountId: origin.accountId, apiKeyId: origin.apiKeyId ?? null, courier, courierProfileId: profile.id, settings, preventDuplicateOrders: command.preventDuplicateOrders },
+      accepted,
+    );
+  } catch (error) {
+    // Nothing was stored: the courier must not keep shipments nobody will ever see.
+    await cancelQuietly(courier, accepted.map((a) => a.shipment.shippingNumbers), db, settings);
+    throw error;
+  }
+  for (const p of stored.predecessors) {
+    const adapter = findCourier(p.courier);
+    if (adapter) await cancelQuietly(adapter, [p.shippingNumbers], db, {});
+  }
+  const byId = new Map(stored.rows.map((r) => [r.id, r]));
+  const views = await toShippingOrderViews(db, stored.rows, command.baseUrl);
+  const replacedById = new Map(stored.rows.map((r, i) => [r.id, stored.replaced[i] ?? null]));
+  return {
+    items: views.filter((v) => byId.has(v.id)).map((v) => ({ ...v, replaced: replacedById.get(v.id) ?? null })),
+    failed,
+  };
+}
+
+/** Duplicate prevention before any courier call: a ReferenceNumber live under another source pair → 409. */
+async function assertNoDuplicateOrders(db: Db, accountId: string, orders: (ValidatedOrder & { order: OrderRequest })[]): Promise<void> {
+  const refs = [...new Set(orders.map((o) => o.order.ReferenceNumber))];
+  const live = await db
+    .select({ referenceNumber: shippingOrders.referenceNumber, referenceSource: shippingOrders.referenceSource, sourceIdentifier: shippingOrders.sourceIdentifier })
+    .from(shippingOrders)
+    .where(and(eq(shippingOrders.accountId, accountId), isNull(shippingOrders.deletedAt), inArray(shippingOrders.referenceNumber, refs)));
+  const clashes = crossSourceClashes(live, incomingReferences(orders));
+  if (clashes.length > 0) throw duplicateOrdersConflict(clashes);
+}
+
+function toCourierRequest(o: ValidatedOrder & { order: OrderRequest; service: string }): CourierShipmentRequest {
+  const r = o.order.Recipient;
+  return {
+    referenceNumber: o.order.ReferenceNumber,
+    service: o.service,
+    note: o.order.Note ?? null,
+    pickupPoint: o.order.PickupPoint ?? null,
+    recipient: { name: r.Name, street: r.Street, city: r.City, zip: r.Zip, country: r.Country },
+    parcels: o.order.Parcels.map((p) => ({ weight: p.Weight })),
+    codPrice: o.order.CodPrice ?? null,
+    codCurrency: o.order.CodCurrency ?? null,
+  };
+}

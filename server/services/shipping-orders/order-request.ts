@@ -1,0 +1,125 @@
+import { z } from "zod";
+import { ISO_COUNTRIES, ISO_CURRENCIES, ZIP_FORMATS } from "./countries";
+
+/**
+ * The order as partners send it (PascalCase). This schema validates requests, types the services and
+ * generates the OpenAPI document. Field-level issues carry the contract's message codes in `params.code`
+ * where zod's own issue kind does not map to one (see `validation-messages.ts`).
+ */
+
+/** Optional text: absent, null, empty or blank all mean "not given". */
+const optionalText = (max: number) =>
+  z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v === null ? undefined : v),
+    z.string().trim().max(max).optional(),
+  );
+
+const requiredText = (max: number) => z.string().trim().min(1).max(max);
+
+const positiveNumber = z.number().positive();
+
+const twoDecimals = (v: number) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6;
+
+export const recipientSchema = z
+  .object({
+    Name: requiredText(100),
+    Company: optionalText(100),
+    Street: requiredText(100),
+    City: requiredText(60),
+    Zip: requiredText(16),
+    Country: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .refine((v) => ISO_COUNTRIES.has(v), { message: "must be an ISO 3166-1 alpha-2 country code", params: { code: "INVALID_FORMAT" } }),
+    Email: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v ?? undefined), z.email().max(254).optional()),
+    Phone: z.preprocess(
+      (v) => (typeof v === "string" ? (v.trim() === "" ? undefined : v.replace(/[\s()-]/g, "")) : v ?? undefined),
+      z.string().regex(/^\+\d{7,15}$/, "must be + and 7 to 15 digits").optional(),
+    ),
+  })
+  .superRefine((r, ctx) => {
+    const format = ZIP_FORMATS[r.Country];
+    if (format && typeof r.Zip === "string" && !format.pattern.test(r.Zip)) {
+      ctx.addIssue({ code: "custom", path: ["Zip"], message: `must look like ${format.example} for ${r.Country}`, params: { code: "INVALID_FORMAT" } });
+    }
+  });
+
+export const parcelSchema = z.object({
+  Weight: positiveNumber.describe("kg, more than 0 and at most the courier's limit"),
+  Length: positiveNumber.optional().describe("cm"),
+  Width: positiveNumber.optional().describe("cm"),
+  Height: positiveNumber.optional().describe("cm"),
+  Reference: optionalText(64),
+});
+
+export const MAX_PARCELS = 20;
+
+export const orderRequestSchema = z
+  .object({
+    ReferenceNumber: requiredText(64),
+    ExternalReference: optionalText(64),
+    ReferenceSource: optionalText(64).describe("With SourceIdentifier: both or neither; blank means `api`."),
+    SourceIdentifier: optionalText(64).describe("With ReferenceSource: both or neither; blank means `default`."),
+    Service: optionalText(32).describe("Courier service code; default from the courier profile."),
+    Recipient: recipientSchema,
+    Parcels: z.array(parcelSchema).min(1).max(MAX_PARCELS),
+    CodPrice: z.number().min(0).refine(twoDecimals, { message: "must have at most 2 decimals", params: { code: "INVALID_FORMAT" } }).optional(),
+    CodCurrency: optionalText(3)
+      .transform((v) => v?.toUpperCase())
+      .refine((v) => v === undefined || ISO_CURRENCIES.has(v), { message: "must be an ISO 4217 currency code", params: { code: "INVALID_FORMAT" } }),
+    VariableSymbol: z.preprocess(
+      (v) => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? String(v) : typeof v === "string" && v.trim() === "" ? undefined : v ?? undefined),
+      z.string().regex(/^\d{1,10}$/, "must be 1 to 10 digits").optional(),
+    ),
+    InsurancePrice: z.number().min(0).optional(),
+    Note: optionalText(300),
+    PickupPoint: optionalText(64).describe("Required by services that deliver to a pickup point; ignored otherwise."),
+  })
+  .superRefine((o, ctx) => {
+    if (o.CodPrice !== undefined && o.CodCurrency === undefined) {
+      ctx.addIssue({ code: "custom", path: ["CodCurrency"], message: "is required when CodPrice is given", params: { code: "REQUIRED" } });
+    }
+    if ((o.ReferenceSource === undefined) !== (o.SourceIdentifier === undefined)) {
+      const missing = o.ReferenceSource === undefined ? "ReferenceSource" : "SourceIdentifier";
+      ctx.addIssue({
+        code: "custom",
+        path: [missing],
+        message: `must be given together with ${missing === "ReferenceSource" ? "SourceIdentifier" : "ReferenceSource"} (both or neither)`,
+        params: { code: "SOURCE_PAIR_INCOMPLETE" },
+      });
+    }
+  });
+
+export type OrderRequest = z.output<typeof orderRequestSchema>;
+
+/** Canonical field names by lower-case name, for case-insensitive matching. */
+const NAMES = {
+  order: Object.keys(orderRequestSchema.shape),
+  recipient: Object.keys(recipientSchema.shape),
+  parcel: Object.keys(parcelSchema.shape),
+};
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function pick(value: Record<string, unknown>, names: string[]): Record<string, unknown> {
+  const byLower = new Map(names.map((n) => [n.toLowerCase(), n]));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const name = byLower.get(key.toLowerCase());
+    if (name) out[name] = v;
+  }
+  return out;
+}
+
+/**
+ * Matches field names case-insensitively and drops unknown fields, so nothing unexpected is ever stored.
+ * Values that are not objects are passed through for the schema to report.
+ */
+export function canonicalOrder(raw: unknown): unknown {
+  if (!isRecord(raw)) return raw;
+  const order = pick(raw, NAMES.order);
+  if (isRecord(order.Recipient)) order.Recipient = pick(order.Recipient, NAMES.recipient);
+  if (Array.isArray(order.Parcels)) order.Parcels = order.Parcels.map((p) => (isRecord(p) ? pick(p, NAMES.parcel) : p));
+  return order;
+}

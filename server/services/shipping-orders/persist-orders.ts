@@ -1,0 +1,174 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import type { Db, Tx } from "@/db/client";
+import { parcels, shippingOrders, trackingEvents, type ShippingOrderRow } from "@/db/schema";
+import type { CourierAdapter, CourierShipment } from "@/server/couriers/types";
+import { AppError } from "@/server/errors";
+import type { OrderRequest } from "./order-request";
+
+export type AcceptedOrder = {
+  order: OrderRequest;
+  referenceSource: string;
+  sourceIdentifier: string;
+  service: string;
+  shipment: CourierShipment;
+};
+
+export type Predecessor = { id: string; courier: string; shippingNumbers: string[] };
+
+export type PersistContext = {
+  accountId: string;
+  apiKeyId: string | null;
+  courier: CourierAdapter;
+  courierProfileId: string;
+  settings: Record<string, unknown>;
+  preventDuplicateOrders: boolean;
+};
+
+const CHUNK = 1000;
+
+/**
+ * Stores accepted orders in one transaction: each successor and the removal of its predecessor (same
+ * ReferenceNumber and source pair) commit together, or nothing does. A transaction-level advisory lock per
+ * (account, ReferenceNumber) serialises concurrent creates of one reference, so exactly one stays live;
+ * the partial unique index is the backstop.
+ */
+export async function persistOrders(
+  db: Db,
+  ctx: PersistContext,
+  accepted: AcceptedOrder[],
+): Promise<{ rows: ShippingOrderRow[]; replaced: (string | null)[]; predecessors: Predecessor[] }> {
+  if (accepted.length === 0) return { rows: [], replaced: [], predecessors: [] };
+  const refs = [...new Set(accepted.map((a) => a.order.ReferenceNumber))];
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`
+      select pg_advisory_xact_lock(h) from (
+        select distinct hashtextextended(${ctx.accountId}::text || ':' || r, 0) as h
+        from unnest(${`{${refs.map(pgArrayItem).join(",")}}`}::text[]) as r
+        order by h
+      ) locks`);
+    const live = await tx
+      .select({ id: shippingOrders.id, referenceNumber: shippingOrders.referenceNumber, referenceSource: shippingOrders.referenceSource, sourceIdentifier: shippingOrders.sourceIdentifier, courier: shippingOrders.courier })
+      .from(shippingOrders)
+      .where(and(eq(shippingOrders.accountId, ctx.accountId), isNull(shippingOrders.deletedAt), inArray(shippingOrders.referenceNumber, refs)));
+    if (ctx.preventDuplicateOrders) {
+      const clashes = crossSourceClashes(live, incomingReferences(accepted));
+      if (clashes.length > 0) throw duplicateOrdersConflict(clashes);
+    }
+
+    const pairKey = (ref: string, source: string, identifier: string) => JSON.stringify([ref, source, identifier]);
+    const liveByPair = new Map(live.map((l) => [pairKey(l.referenceNumber, l.referenceSource, l.sourceIdentifier), l]));
+    const now = new Date();
+    const ids = accepted.map(() => randomUUID());
+    const replaced = accepted.map((a) => liveByPair.get(pairKey(a.order.ReferenceNumber, a.referenceSource, a.sourceIdentifier))?.id ?? null);
+
+    const predecessors = await retire(tx, ids, replaced, live);
+    const rows = await insertOrders(tx, ctx, accepted, ids, now);
+    return { rows, replaced, predecessors };
+  });
+}
+
+/** `a"b` → `"a\"b"`, for a text[] literal. */
+const pgArrayItem = (s: string) => `"${s.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
+
+type PairedReference = { referenceNumber: string; referenceSource: string; sourceIdentifier: string };
+
+/** References that would be live under more than one source pair: what duplicate prevention refuses. */
+export function crossSourceClashes(live: PairedReference[], incoming: PairedReference[]): string[] {
+  const pairs = new Map<string, Set<string>>();
+  for (const r of [...live, ...incoming]) {
+    pairs.set(r.referenceNumber, (pairs.get(r.referenceNumber) ?? new Set()).add(JSON.stringify([r.referenceSource, r.sourceIdentifier])));
+  }
+  return [...pairs].filter(([, set]) => set.size > 1).map(([ref]) => ref);
+}
+
+export const incomingReferences = (orders: { order: OrderRequest; referenceSource: string; sourceIdentifier: string }[]): PairedReference[] =>
+  orders.map((o) => ({ referenceNumber: o.order.ReferenceNumber, referenceSource: o.referenceSource, sourceIdentifier: o.sourceIdentifier }));
+
+export const duplicateOrdersConflict = (refs: string[]) =>
+  new AppError(
+    "conflict",
+    `ReferenceNumber ${refs.join(", ")} is already used by an order under a different source pair, and this API key prevents duplicate orders.`,
+    { errors: refs.map((ref) => ({ field: "ReferenceNumber", message: `${ref} is already used under a different source pair` })) },
+  );
+
+async function retire(tx: Tx, ids: string[], replaced: (string | null)[], live: { id: string; courier: string }[]): Promise<Predecessor[]> {
+  const successorOf = new Map<string, string>();
+  replaced.forEach((old, i) => old && successorOf.set(old, ids[i]!));
+  if (successorOf.size === 0) return [];
+  const oldIds = [...successorOf.keys()];
+  await tx
+    .update(shippingOrders)
+    .set({
+      deletedAt: sql`now()`,
+      trackingNextAt: null,
+      replacedById: sql`(${sql.join(
+        [sql`case ${shippingOrders.id}`, ...oldIds.map((o) => sql`when ${o}::uuid then ${successorOf.get(o)!}::uuid`), sql`end`],
+        sql` `,
+      )})`,
+    })
+    .where(inArray(shippingOrders.id, oldIds));
+  const numbers = await tx.select({ orderId: parcels.orderId, shippingNumber: parcels.shippingNumber }).from(parcels).where(inArray(parcels.orderId, oldIds));
+  return live
+    .filter((l) => successorOf.has(l.id))
+    .map((l) => ({ id: l.id, courier: l.courier, shippingNumbers: numbers.filter((n) => n.orderId === l.id).map((n) => n.shippingNumber) }));
+}
+
+async function insertOrders(tx: Tx, ctx: PersistContext, accepted: AcceptedOrder[], ids: string[], now: Date): Promise<ShippingOrderRow[]> {
+  const orderValues = accepted.map((a, i) => {
+    const o = a.order;
+    return {
+      id: ids[i]!,
+      accountId: ctx.accountId,
+      apiKeyId: ctx.apiKeyId,
+      courier: ctx.courier.capabilities.id,
+      courierProfileId: ctx.courierProfileId,
+      referenceNumber: o.ReferenceNumber,
+      externalReference: o.ExternalReference ?? null,
+      referenceSource: a.referenceSource,
+      sourceIdentifier: a.sourceIdentifier,
+      service: a.service,
+      status: "CREATED" as const,
+      codPrice: o.CodPrice === undefined ? null : o.CodPrice.toFixed(2),
+      codCurrency: o.CodPrice === undefined ? null : (o.CodCurrency ?? null),
+      variableSymbol: o.VariableSymbol ?? null,
+      insurancePrice: o.InsurancePrice === undefined ? null : o.InsurancePrice.toFixed(2),
+      note: o.Note ?? null,
+      pickupPoint: ctx.courier.capabilities.services.find((s) => s.code === a.service)?.requiresPickupPoint ? (o.PickupPoint ?? null) : null,
+      recipientName: o.Recipient.Name,
+      recipientCompany: o.Recipient.Company ?? null,
+      recipientStreet: o.Recipient.Street,
+      recipientCity: o.Recipient.City,
+      recipientZip: o.Recipient.Zip,
+      recipientCountry: o.Recipient.Country,
+      recipientEmail: o.Recipient.Email ?? null,
+      recipientPhone: o.Recipient.Phone ?? null,
+      trackingUrl: a.shipment.trackingUrl,
+      trackingUpdatedAt: now,
+      trackingNextAt: ctx.courier.nextTrackingAt({ createdAt: now }, ctx.settings, now),
+      createdAt: now,
+    };
+  });
+  const rows: ShippingOrderRow[] = [];
+  for (let i = 0; i < orderValues.length; i += CHUNK) {
+    rows.push(...(await tx.insert(shippingOrders).values(orderValues.slice(i, i + CHUNK)).returning()));
+  }
+  const parcelValues = accepted.flatMap((a, i) =>
+    a.order.Parcels.map((p, position) => ({
+      orderId: ids[i]!,
+      position,
+      weight: String(p.Weight),
+      length: p.Length === undefined ? null : String(p.Length),
+      width: p.Width === undefined ? null : String(p.Width),
+      height: p.Height === undefined ? null : String(p.Height),
+      reference: p.Reference ?? null,
+      shippingNumber: a.shipment.shippingNumbers[position]!,
+    })),
+  );
+  for (let i = 0; i < parcelValues.length; i += CHUNK) await tx.insert(parcels).values(parcelValues.slice(i, i + CHUNK));
+  const eventValues = accepted.flatMap((_, i) =>
+    ctx.courier.tracking({ createdAt: now, shippingNumbers: [] }, ctx.settings, now).map((e) => ({ orderId: ids[i]!, ...e })),
+  );
+  for (let i = 0; i < eventValues.length; i += CHUNK) await tx.insert(trackingEvents).values(eventValues.slice(i, i + CHUNK));
+  return rows;
+}

@@ -1,0 +1,32 @@
+import type { Executor } from "@/db/client";
+import { validationResults } from "@/db/schema";
+import type { ValidatedOrder } from "./validate-order";
+
+export type ValidationOrigin = { accountId: string; apiKeyId?: string | null; userId?: string | null };
+
+/** Stores one review record per order, in one statement. */
+export async function recordValidationResults(
+  db: Executor,
+  origin: ValidationOrigin,
+  operation: "validate" | "create",
+  courier: string,
+  courierProfileId: string | null,
+  raws: unknown[],
+  orders: ValidatedOrder[],
+): Promise<void> {
+  if (orders.length === 0) return;
+  await db.insert(validationResults).values(
+    orders.map((o, i) => ({
+      accountId: origin.accountId,
+      apiKeyId: origin.apiKeyId ?? null,
+      userId: origin.userId ?? null,
+      operation,
+      courier,
+      courierProfileId,
+      referenceNumber: o.response.referenceNumber?.slice(0, 200) ?? null,
+      status: o.response.status,
+      messages: o.response.messages,
+      requestBody: (raws[i] ?? null) as object,
+    })),
+  );
+}

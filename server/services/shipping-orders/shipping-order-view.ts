@@ -1,0 +1,121 @@
+import { asc, inArray } from "drizzle-orm";
+import { z } from "zod";
+import type { Executor } from "@/db/client";
+import { parcels, shippingStatus, trackingEvents, type ShippingOrderRow } from "@/db/schema";
+import { formatSeconds } from "@/server/time";
+
+const status = z.enum(shippingStatus.enumValues);
+
+export const shippingOrderView = z.object({
+  id: z.uuid(),
+  referenceNumber: z.string(),
+  externalReference: z.string().nullable(),
+  referenceSource: z.string(),
+  sourceIdentifier: z.string(),
+  courier: z.string(),
+  courierProfile: z.uuid().describe("Id of the courier profile the order was created with."),
+  service: z.string(),
+  status,
+  shippingNumber: z.array(z.string()).describe("One shipping number per parcel, in parcel order."),
+  created: z.string().describe("UTC, `yyyy-MM-ddTHH:mm:ss`"),
+  codPrice: z.number().nullable(),
+  codCurrency: z.string().nullable(),
+  recipient: z.object({
+    name: z.string(),
+    company: z.string().nullable(),
+    street: z.string(),
+    city: z.string(),
+    zip: z.string(),
+    country: z.string(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+  }),
+  parcels: z.array(
+    z.object({
+      weight: z.number(),
+      length: z.number().nullable(),
+      width: z.number().nullable(),
+      height: z.number().nullable(),
+      reference: z.string().nullable(),
+      shippingNumber: z.string(),
+    }),
+  ),
+  shipmentTracking: z.object({
+    status,
+    trackingUrl: z.string().nullable(),
+    updated: z.string().nullable().describe("UTC, `yyyy-MM-ddTHH:mm:ss`"),
+    events: z.array(z.object({ time: z.string(), status, description: z.string(), location: z.string().nullable() })),
+  }),
+  labelUrl: z.string().describe("Absolute URL of the order's label PDF."),
+});
+
+export type ShippingOrderView = z.infer<typeof shippingOrderView>;
+
+const num = (v: string | null): number | null => (v === null ? null : Number(v));
+
+/** Loads parcels and tracking of orders in two queries and shapes them as the API returns them, in `rows` order. */
+export async function toShippingOrderViews(db: Executor, rows: ShippingOrderRow[], baseUrl: string): Promise<ShippingOrderView[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [parcelRows, eventRows] = await Promise.all([
+    db.select().from(parcels).where(inArray(parcels.orderId, ids)).orderBy(asc(parcels.orderId), asc(parcels.position)),
+    db.select().from(trackingEvents).where(inArray(trackingEvents.orderId, ids)).orderBy(asc(trackingEvents.orderId), asc(trackingEvents.time), asc(trackingEvents.id)),
+  ]);
+  const parcelsBy = groupBy(parcelRows, (p) => p.orderId);
+  const eventsBy = groupBy(eventRows, (e) => e.orderId);
+  return rows.map((row) => {
+    const ps = parcelsBy.get(row.id) ?? [];
+    const events = eventsBy.get(row.id) ?? [];
+    return {
+      id: row.id,
+      referenceNumber: row.referenceNumber,
+      externalReference: row.externalReference,
+      referenceSource: row.referenceSource,
+      sourceIdentifier: row.sourceIdentifier,
+      courier: row.courier,
+      courierProfile: row.courierProfileId,
+      service: row.service,
+      status: row.status,
+      shippingNumber: ps.map((p) => p.shippingNumber),
+      created: formatSeconds(row.createdAt),
+      codPrice: num(row.codPrice),
+      codCurrency: row.codCurrency,
+      recipient: {
+        name: row.recipientName,
+        company: row.recipientCompany,
+        street: row.recipientStreet,
+        city: row.recipientCity,
+        zip: row.recipientZip,
+        country: row.recipientCountry,
+        email: row.recipientEmail,
+        phone: row.recipientPhone,
+      },
+      parcels: ps.map((p) => ({
+        weight: Number(p.weight),
+        length: num(p.length),
+        width: num(p.width),
+        height: num(p.height),
+        reference: p.reference,
+        shippingNumber: p.shippingNumber,
+      })),
+      shipmentTracking: {
+        status: row.status,
+        trackingUrl: row.trackingUrl,
+        updated: row.trackingUpdatedAt ? formatSeconds(row.trackingUpdatedAt) : null,
+        events: events.map((e) => ({ time: formatSeconds(e.time), status: e.status, description: e.description, location: e.location })),
+      },
+      labelUrl: `${baseUrl}/api/v2/shipping-orders/${row.id}/label`,
+    };
+  });
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = map.get(k);
+    if (list) list.push(item);
+    else map.set(k, [item]);
+  }
+  return map;
+}

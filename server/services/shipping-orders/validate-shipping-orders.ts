@@ -1,0 +1,28 @@
+import type { Executor } from "@/db/client";
+import { checkSourcePairs } from "./check-source-pairs";
+import type { OrderBatch } from "./order-batch";
+import { recordValidationResults, type ValidationOrigin } from "./record-validation-results";
+import { resolveCourierProfile } from "./resolve-courier-profile";
+import { markDuplicatesInRequest, validateOrder, type ValidatedOrder } from "./validate-order";
+import type { ValidationResponse } from "./validation-messages";
+
+export type ValidateCommand = { courierId: string; profileId?: string | null; batch: OrderBatch };
+
+/** Validation shared by validate and create: courier and profile (404), source pairs (422), then every rule. */
+export async function validateBatch(db: Executor, origin: ValidationOrigin, command: ValidateCommand) {
+  const { courier, profile } = await resolveCourierProfile(db, origin.accountId, command.courierId, command.profileId);
+  const orders = command.batch.orders.map((raw) => validateOrder(raw, courier.capabilities, { service: profile.service }));
+  await checkSourcePairs(db, origin.accountId, orders, command.batch.many);
+  if (command.batch.many) markDuplicatesInRequest(orders);
+  return { courier, profile, orders };
+}
+
+export const responseOf = (orders: ValidatedOrder[], many: boolean): ValidationResponse | ValidationResponse[] =>
+  many ? orders.map((o) => o.response) : orders[0]!.response;
+
+/** `POST /couriers/{courier}/shipping-orders/validate`: 200 with the result of each order, recorded for review. */
+export async function validateShippingOrders(db: Executor, origin: ValidationOrigin, command: ValidateCommand): Promise<ValidationResponse | ValidationResponse[]> {
+  const { courier, profile, orders } = await validateBatch(db, origin, command);
+  await recordValidationResults(db, origin, "validate", courier.capabilities.id, profile.id, command.batch.orders, orders);
+  return responseOf(orders, command.batch.many);
+}
