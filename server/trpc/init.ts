@@ -1,0 +1,99 @@
+import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
+import type { Session } from "next-auth";
+import superjson from "superjson";
+import { z, ZodError } from "zod";
+import { getDb } from "@/db/client";
+import { AppError, isDatabaseUnavailable, type AppErrorCode, type FieldError } from "@/server/errors";
+import { clientIp } from "@/server/http/handler";
+import { accountAccess } from "@/server/services/actor";
+import { getActor } from "@/server/services/accounts/get-actor";
+import { zodFieldErrors } from "@/server/validation";
+
+/**
+ * The context of every call: the database, the next-auth session (null when signed out) and the client
+ * address for the audit trail. The HTTP route and the server-component caller both build it from the
+ * request; tests build it with a session of their own.
+ */
+export async function createTRPCContext({ session, headers }: { session: Session | null; headers: Headers }) {
+  return { db: await getDb(), session, ip: clientIp({ headers }) };
+}
+
+type Context = Awaited<ReturnType<typeof createTRPCContext>>;
+
+/** The tRPC twin of `httpStatusOf`: every AppError code says what it means to a tRPC client. */
+const trpcCodeOf: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
+  bad_request: "BAD_REQUEST",
+  validation_failed: "BAD_REQUEST",
+  unauthorized: "UNAUTHORIZED",
+  forbidden: "FORBIDDEN",
+  not_found: "NOT_FOUND",
+  conflict: "CONFLICT",
+  payload_too_large: "PAYLOAD_TOO_LARGE",
+  unsupported_media_type: "UNSUPPORTED_MEDIA_TYPE",
+  unknown_source: "UNPROCESSABLE_CONTENT",
+  unprocessable: "UNPROCESSABLE_CONTENT",
+  rate_limited: "TOO_MANY_REQUESTS",
+  unavailable: "SERVICE_UNAVAILABLE",
+  internal: "INTERNAL_SERVER_ERROR",
+};
+
+/** Field messages a form can put under its inputs: from a service's AppError or from tRPC's own input parsing. */
+function fieldErrorsOf(cause: unknown): FieldError[] | null {
+  if (cause instanceof AppError) return cause.errors ?? null;
+  if (cause instanceof ZodError) return zodFieldErrors(cause);
+  return null;
+}
+
+const t = initTRPC.context<Context>().create({
+  transformer: superjson,
+  errorFormatter({ shape, error }) {
+    // An error no service meant to raise may carry SQL or internals: the browser gets a generic message, the log the rest.
+    const unexpected = error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof AppError);
+    return {
+      ...shape,
+      message: unexpected ? "An unexpected error occurred." : shape.message,
+      data: { ...shape.data, errors: fieldErrorsOf(error.cause) },
+    };
+  },
+});
+
+export const createTRPCRouter = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Services throw AppError and know nothing of tRPC; this is the one place their codes are translated. */
+const appErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (result.ok) return result;
+  const cause = result.error.cause;
+  if (cause instanceof AppError) {
+    throw new TRPCError({ code: trpcCodeOf[cause.code], message: cause.message, cause });
+  }
+  if (isDatabaseUnavailable(cause)) {
+    throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: "The service is temporarily unavailable; retry shortly.", cause });
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(appErrors);
+
+/** A signed-in user. The session proves who signed in; the database says whether that user still exists and is staff now. */
+export const protectedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  const session = ctx.session;
+  const actor = session ? await getActor(ctx.db, session.user.id) : null;
+  if (!session || !actor) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue." });
+  return next({ ctx: { session, actor } });
+});
+
+export const staffProcedure = protectedProcedure.use(({ ctx, next }) => {
+  if (!ctx.actor.isStaff) throw new TRPCError({ code: "FORBIDDEN", message: "Only staff can do this." });
+  return next();
+});
+
+/**
+ * A procedure about one account, named by `accountId` in its input. Another account answers NOT_FOUND,
+ * as in the REST API; `ctx.access` carries the actor's role there. Writes are checked again, with the
+ * owner requirement, by the service.
+ */
+export const accountProcedure = protectedProcedure
+  .input(z.object({ accountId: z.string({ error: "accountId is required" }) }))
+  .use(async ({ ctx, input, next }) => next({ ctx: { access: await accountAccess(ctx.db, ctx.actor, input.accountId) } }));

@@ -1,0 +1,19 @@
+import { z } from "zod";
+import { allCouriers } from "@/server/couriers/registry";
+import { createCourierProfile } from "@/server/services/courier-profiles/create-courier-profile";
+import { listCourierProfiles } from "@/server/services/courier-profiles/list-courier-profiles";
+import { createCourierProfileInput } from "@/server/services/courier-profiles/schemas";
+import { setDefaultCourierProfile } from "@/server/services/courier-profiles/set-default-courier-profile";
+import { accountProcedure, createTRPCRouter, protectedProcedure } from "../init";
+
+export const courierProfilesRouter = createTRPCRouter({
+  /** What each courier offers (services, countries, COD), for the profile form's selects. */
+  couriers: protectedProcedure.query(() => allCouriers().map((courier) => courier.capabilities)),
+  list: accountProcedure.query(({ ctx }) => listCourierProfiles(ctx.db, ctx.actor, ctx.access.accountId)),
+  create: accountProcedure
+    .input(createCourierProfileInput)
+    .mutation(({ ctx, input }) => createCourierProfile(ctx.db, ctx.actor, input, { ip: ctx.ip })),
+  setDefault: protectedProcedure
+    .input(z.object({ id: z.string() }))
+    .mutation(({ ctx, input }) => setDefaultCourierProfile(ctx.db, ctx.actor, input.id, { ip: ctx.ip })),
+});
