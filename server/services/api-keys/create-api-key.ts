@@ -2,7 +2,7 @@ import type { Db } from "@/db/client";
 import { apiKeys } from "@/db/schema";
 import { generateApiKey, hashApiKey } from "@/server/auth/api-key-secret";
 import { parseInput } from "@/server/validation";
-import { accountAccess, type Actor } from "../actor";
+import { accountAccess, defaultAccountId, type Actor } from "../actor";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
 import { API_KEY_PERMISSIONS, createApiKeyInput, type CreatedApiKeyView } from "./schemas";
 import { toApiKeyView } from "./to-view";
@@ -10,13 +10,14 @@ import { toApiKeyView } from "./to-view";
 /** Creates a key with every permission (unless narrowed); the full key is in this answer and nowhere else. */
 export async function createApiKey(db: Db, actor: Actor, raw: unknown, audit: AuditContext = {}): Promise<CreatedApiKeyView> {
   const input = parseInput(createApiKeyInput, raw);
-  await accountAccess(db, actor, input.accountId, { write: true });
+  const accountId = input.accountId ?? (await defaultAccountId(db, actor));
+  await accountAccess(db, actor, accountId, { write: true });
   const key = generateApiKey();
   const row = await db.transaction(async (tx) => {
     const [created] = await tx
       .insert(apiKeys)
       .values({
-        accountId: input.accountId,
+        accountId,
         name: input.name,
         keyHash: hashApiKey(key),
         suffix: key.slice(-4),
@@ -26,7 +27,7 @@ export async function createApiKey(db: Db, actor: Actor, raw: unknown, audit: Au
         createdByUserId: actor.userId,
       })
       .returning();
-    await recordAudit(tx, { ...audit, accountId: input.accountId, actorUserId: actor.userId, action: "api_key.created", targetId: created!.id, details: { name: input.name } });
+    await recordAudit(tx, { ...audit, accountId, actorUserId: actor.userId, action: "api_key.created", targetId: created!.id, details: { name: input.name } });
     return created!;
   });
   const { lastUsed: _lastUsed, ...view } = toApiKeyView(row);

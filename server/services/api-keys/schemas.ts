@@ -21,7 +21,7 @@ export const apiKeyName = z
 export const rateLimitPerMinute = z.number().int().min(1).max(100_000);
 
 export const createApiKeyInput = z.object({
-  accountId: z.string({ error: "accountId is required" }),
+  accountId: z.string().optional().describe("Defaults to the caller's only account."),
   name: apiKeyName,
   preventDuplicateOrders: z.boolean().optional(),
   permissions: z.array(permissionSchema).optional(),

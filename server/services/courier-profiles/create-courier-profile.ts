@@ -4,7 +4,7 @@ import { courierProfiles } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
 import { AppError, badField } from "@/server/errors";
 import { parseInput, zodFieldErrors } from "@/server/validation";
-import { accountAccess, type Actor } from "../actor";
+import { accountAccess, defaultAccountId, type Actor } from "../actor";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
 import { createCourierProfileInput, type CourierProfileView } from "./schemas";
 import { toCourierProfileView } from "./to-view";
@@ -25,23 +25,24 @@ export async function createCourierProfile(db: Db, actor: Actor, raw: unknown, a
     const errors = zodFieldErrors(settings.error).map((e) => ({ ...e, field: `settings.${e.field}` }));
     throw new AppError("bad_request", "settings are not valid for this courier.", { errors });
   }
-  await accountAccess(db, actor, input.accountId, { write: true });
+  const accountId = input.accountId ?? (await defaultAccountId(db, actor));
+  await accountAccess(db, actor, accountId, { write: true });
   return db.transaction(async (tx) => {
     // Serialises profile creation per account and courier, so "first profile is the default" holds under concurrency.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`profile:${input.accountId}:${input.courier}`}))`);
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`profile:${accountId}:${input.courier}`}))`);
     const [existingDefault] = await tx
       .select({ id: courierProfiles.id })
       .from(courierProfiles)
-      .where(and(eq(courierProfiles.accountId, input.accountId), eq(courierProfiles.courier, input.courier), eq(courierProfiles.isDefault, true)));
+      .where(and(eq(courierProfiles.accountId, accountId), eq(courierProfiles.courier, input.courier), eq(courierProfiles.isDefault, true)));
     const isDefault = !existingDefault || input.isDefault === true;
     if (isDefault && existingDefault) {
       await tx.update(courierProfiles).set({ isDefault: false }).where(eq(courierProfiles.id, existingDefault.id));
     }
     const [row] = await tx
       .insert(courierProfiles)
-      .values({ accountId: input.accountId, courier: input.courier, name: input.name, service: input.service ?? null, isDefault, settings: settings.data })
+      .values({ accountId, courier: input.courier, name: input.name, service: input.service ?? null, isDefault, settings: settings.data })
       .returning();
-    await recordAudit(tx, { ...audit, accountId: input.accountId, actorUserId: actor.userId, action: "courier_profile.created", targetId: row!.id, details: { courier: input.courier, name: input.name, isDefault } });
+    await recordAudit(tx, { ...audit, accountId, actorUserId: actor.userId, action: "courier_profile.created", targetId: row!.id, details: { courier: input.courier, name: input.name, isDefault } });
     return toCourierProfileView(row!);
   });
 }

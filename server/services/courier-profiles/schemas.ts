@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 export const createCourierProfileInput = z.object({
-  accountId: z.string({ error: "accountId is required" }),
+  accountId: z.string().optional().describe("Defaults to the caller's only account."),
   courier: z.string({ error: "courier is required" }).min(1, "courier is required"),
   name: z.string({ error: "name is required" }).trim().min(1, "name must have 1 to 100 characters").max(100, "name must have 1 to 100 characters"),
   service: z.string().trim().min(1).max(32).nullish(),

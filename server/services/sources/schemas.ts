@@ -11,7 +11,7 @@ const pairPart = (name: string) =>
     .max(64, `${name} must have 1 to 64 characters`);
 
 export const activateSourceInput = z.object({
-  accountId: z.string({ error: "accountId is required" }),
+  accountId: z.string().optional().describe("Defaults to the caller's only account."),
   referenceSource: pairPart("referenceSource"),
   sourceIdentifier: pairPart("sourceIdentifier"),
   name: z.string().trim().max(100).optional(),

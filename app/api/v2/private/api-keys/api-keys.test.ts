@@ -146,3 +146,20 @@ describe("private API: api keys", () => {
     expect(malformed.status).toBe(404);
   });
 });
+
+describe("private API: accountId defaults", () => {
+  it("uses the caller's only account when accountId is omitted, and asks for it when there are several", async () => {
+    const single = await createTestUser();
+    const created = await call(collection.POST, "/api/v2/private/api-keys", { token: single.token, body: { name: "No account id" } });
+    expect(created.status).toBe(201);
+    const list = await call(collection.GET, "/api/v2/private/api-keys", { token: single.token });
+    expect((await readJson<Envelope<Key>>(list)).itemsCount).toBe(1);
+    const other = await createTestUser();
+    const multi = await createTestUser({ accountId: other.accountId, role: "owner" });
+    const { createUser } = await import("@/server/services/accounts/create-user");
+    await createUser(await getDb(), { email: multi.email, password: multi.password, accountId: single.accountId });
+    const ambiguous = await call(collection.POST, "/api/v2/private/api-keys", { token: multi.token, body: { name: "Which?" } });
+    expect(ambiguous.status).toBe(400);
+    expect((await readJson<{ errors: { field: string }[] }>(ambiguous)).errors[0]!.field).toBe("accountId");
+  });
+});
