@@ -61,3 +61,8 @@ async function open(): Promise<Handle> {
   }
   return { db: drizzle({ client, schema }) as unknown as Db, close: () => client.close(), kind: "pglite" };
 }
+
+/** Rows of a raw `db.execute`, whose result shape differs between postgres.js (an array) and PGlite (`{ rows }`). */
+export function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}

@@ -9,7 +9,7 @@ export type Partner = TestUser & { key: string; keyId: string; profileId: string
 
 /** A partner with an owner, an API key and a default sandbox profile with a short courier timeout. */
 export async function createPartner(
-  options: { preventDuplicateOrders?: boolean; permissions?: ApiKeyPermission[]; timeoutMs?: number; trackingStepMinutes?: number } = {},
+  options: { preventDuplicateOrders?: boolean; permissions?: ApiKeyPermission[]; timeoutMs?: number; trackingStepMinutes?: number; rateLimitPerMinute?: number } = {},
 ): Promise<Partner> {
   const user = await createTestUser();
   const db = await getDb();
@@ -26,6 +26,7 @@ export async function createPartner(
     name: "test key",
     preventDuplicateOrders: options.preventDuplicateOrders,
     permissions: options.permissions,
+    rateLimitPerMinute: options.rateLimitPerMinute,
   });
   return { ...user, key: key.key, keyId: key.id, profileId: profile.id };
 }

@@ -5,3 +5,4 @@ export * from "./courier-profiles";
 export * from "./shipping-orders";
 export * from "./sources";
 export * from "./validation-results";
+export * from "./limits";

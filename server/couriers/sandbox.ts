@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
+import { rowsOf } from "@/db/client";
 import { env } from "@/server/env";
 import { CourierRejection, type CourierAdapter, type TrackingEvent } from "./types";
 
@@ -65,11 +66,10 @@ export const sandboxCourier: CourierAdapter = {
       });
     }
     const count = request.parcels.length;
-    const rows = (await db.execute(
-      sql`select nextval('sandbox_shipping_number_seq')::text as n from generate_series(1, ${count})`,
-    )) as unknown as { n: string }[] | { rows: { n: string }[] };
-    const values = Array.isArray(rows) ? rows : rows.rows;
-    const shippingNumbers = values.map((r) => `SBX${r.n.padStart(10, "0")}`);
+    const rows = rowsOf<{ n: string }>(
+      await db.execute(sql`select nextval('sandbox_shipping_number_seq')::text as n from generate_series(1, ${count})`),
+    );
+    const shippingNumbers = rows.map((r) => `SBX${r.n.padStart(10, "0")}`);
     return {
       shippingNumbers,
       trackingUrl: `https://sandbox-courier.example/track/${shippingNumbers[0]}`,

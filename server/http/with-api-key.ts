@@ -1,27 +1,53 @@
 import { AppError } from "@/server/errors";
 import type { ApiKeyPermission } from "@/server/services/api-keys/schemas";
 import { verifyApiKey, type ApiKeyPrincipal } from "@/server/services/api-keys/verify-api-key";
+import { rateLimited, rateLimitHeaders, takeTokens, type RateLimitState } from "@/server/services/rate-limits/take-tokens";
 import { handler, type HandlerArgs } from "./handler";
+import { errorResponse } from "./problem";
 import { bearerToken } from "./with-access-token";
 
 const unauthorized = (detail: string) => new AppError("unauthorized", detail, { headers: { "www-authenticate": 'Bearer realm="shipping-orders"' } });
 
+/** Lets a handler charge more than the one request the wrapper already counted (a batch counts by its orders). */
+export type RateLimiter = { take(extra: number): Promise<void> };
+
 /**
  * A shipping-order API route: an active API key (`Authorization: Bearer` or `X-API-Key`) holding
  * `permission`. Missing, unknown or revoked → 401 with WWW-Authenticate; lacking the permission → 403.
+ * Every request takes a token from the key's bucket (429 with Retry-After past the limit), and every answer
+ * after authentication carries the RateLimit-* headers.
  */
 export function withApiKey<P extends Record<string, string>>(
   permission: ApiKeyPermission,
-  fn: (args: HandlerArgs<P> & { principal: ApiKeyPrincipal }) => Promise<Response>,
+  fn: (args: HandlerArgs<P> & { principal: ApiKeyPrincipal; rateLimit: RateLimiter }) => Promise<Response>,
 ) {
   return handler<P>(async (args) => {
     const key = args.request.headers.get("x-api-key")?.trim() || bearerToken(args.request);
     if (!key) throw unauthorized("An API key is required: send Authorization: Bearer <key> or X-API-Key: <key>.");
     const principal = await verifyApiKey(args.db, key);
     if (!principal) throw unauthorized("The API key is unknown or revoked.");
-    if (!principal.permissions.includes(permission)) {
-      throw new AppError("forbidden", `The API key lacks the permission ${permission}.`);
+    const subject = `key:${principal.keyId}`;
+    let state: RateLimitState = await takeTokens(args.db, subject, principal.rateLimitPerMinute);
+    if (!state.allowed) throw rateLimited(state, "The API key's rate limit is exhausted");
+    const rateLimit: RateLimiter = {
+      async take(extra) {
+        if (extra <= 0) return;
+        state = await takeTokens(args.db, subject, principal.rateLimitPerMinute, extra);
+        if (!state.allowed) throw rateLimited(state, `This request counts ${extra + 1} against the key's rate limit`);
+      },
+    };
+    let response: Response;
+    try {
+      if (!principal.permissions.includes(permission)) {
+        throw new AppError("forbidden", `The API key lacks the permission ${permission}.`);
+      }
+      response = await fn({ ...args, principal, rateLimit });
+    } catch (error) {
+      response = errorResponse(error, args.request);
     }
-    return fn({ ...args, principal });
+    for (const [name, value] of Object.entries(rateLimitHeaders(state))) {
+      if (!response.headers.has(name)) response.headers.set(name, value);
+    }
+    return response;
   });
 }

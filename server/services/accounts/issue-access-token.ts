@@ -3,6 +3,7 @@ import type { Executor } from "@/db/client";
 import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from "@/server/auth/access-tokens";
 import { AppError } from "@/server/errors";
 import { parseInput } from "@/server/validation";
+import { throttleSignIn } from "../rate-limits/throttle-sign-in";
 import { authenticateUser } from "./authenticate-user";
 
 export const issueAccessTokenInput = z.object({
@@ -13,8 +14,9 @@ export const issueAccessTokenInput = z.object({
 export type AccessTokenResponse = { accessToken: string; tokenType: "Bearer"; expiresIn: number };
 
 /** `POST /auth/token`: email and password → a bearer access token for the private API. */
-export async function issueAccessToken(db: Executor, raw: unknown): Promise<AccessTokenResponse> {
+export async function issueAccessToken(db: Executor, raw: unknown, { ip = null }: { ip?: string | null } = {}): Promise<AccessTokenResponse> {
   const { email, password } = parseInput(issueAccessTokenInput, raw);
+  await throttleSignIn(db, email, ip);
   const user = await authenticateUser(db, email, password);
   if (!user) {
     throw new AppError("unauthorized", "The email or password is wrong.", { headers: { "www-authenticate": "Bearer" } });

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import * as couriers from "@/app/api/v2/couriers/route";
+import * as create from "@/app/api/v2/couriers/[courier_id]/shipping-orders/route";
+import * as token from "@/app/api/v2/auth/token/route";
+import { call, createTestUser } from "@/test/helpers";
+import { as, createPartner, order } from "@/test/partner";
+
+describe("rate limits per API key", () => {
+  it("carries RateLimit-* headers and answers 429 with Retry-After past the limit", async () => {
+    const partner = await createPartner({ rateLimitPerMinute: 3 });
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await as(partner)(couriers.GET, "/api/v2/couriers");
+      expect(response.status).toBe(200);
+      expect(response.headers.get("ratelimit-limit")).toBe("3");
+      expect(Number(response.headers.get("ratelimit-reset"))).toBeGreaterThan(0);
+      remaining.push(response.headers.get("ratelimit-remaining")!);
+    }
+    expect(remaining).toEqual(["2", "1", "0"]);
+    const limited = await as(partner)(couriers.GET, "/api/v2/couriers");
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("content-type")).toBe("application/problem+json");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(limited.headers.get("ratelimit-remaining")).toBe("0");
+  });
+
+  it("counts each order of a batch, and refuses a batch larger than what is left", async () => {
+    const partner = await createPartner({ rateLimitPerMinute: 4 });
+    const batch = (n: number) => Array.from({ length: n }, () => order());
+    const post = (n: number) => as(partner)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", { body: batch(n), params: { courier_id: "sandbox" } });
+    const first = await post(3);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("ratelimit-remaining")).toBe("1");
+    expect((await post(2)).status).toBe(429);
+  });
+
+  it("puts headers on error answers too", async () => {
+    const partner = await createPartner({ permissions: ["shipping-orders:read"] });
+    const forbidden = await as(partner)(couriers.GET, "/api/v2/couriers");
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.headers.get("ratelimit-limit")).toBe("600");
+  });
+});
+
+describe("sign-in throttling", () => {
+  it("answers 429 after 10 attempts a minute for one email", async () => {
+    const user = await createTestUser();
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const response = await call(token.POST, "/api/v2/auth/token", { body: { email: user.email, password: "wrong" } });
+      statuses.push(response.status);
+    }
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses[10]).toBe(429);
+    const right = await call(token.POST, "/api/v2/auth/token", { body: { email: user.email, password: user.password } });
+    expect(right.status).toBe(429);
+    expect(right.headers.get("retry-after")).toBeTruthy();
+  });
+});

@@ -1,0 +1,54 @@
+import { sql } from "drizzle-orm";
+import { rowsOf, type Executor } from "@/db/client";
+import { AppError } from "@/server/errors";
+
+export type RateLimitState = {
+  allowed: boolean;
+  limit: number;
+  /** Whole tokens left after this request. */
+  remaining: number;
+  /** Seconds until the bucket is full again. */
+  resetSeconds: number;
+  /** Seconds until `cost` tokens are available again (when refused). */
+  retryAfterSeconds: number;
+};
+
+/**
+ * Takes `cost` tokens from a bucket holding at most `limitPerMinute` and refilling continuously at that
+ * rate. One atomic statement on a row in PostgreSQL, so the limit holds across app instances; a refused
+ * request takes nothing.
+ */
+export async function takeTokens(db: Executor, subject: string, limitPerMinute: number, cost = 1): Promise<RateLimitState> {
+  const perSecond = limitPerMinute / 60;
+  const refilled = sql`least(${limitPerMinute}::float8, b.tokens + extract(epoch from (now() - b.updated_at)) * ${perSecond}::float8)`;
+  const [row] = rowsOf<{ tokens: number; allowed: boolean }>(
+    await db.execute(sql`
+      insert into rate_limit_buckets as b (subject, tokens, allowed, updated_at)
+      values (${subject}, ${cost <= limitPerMinute ? limitPerMinute - cost : limitPerMinute}::float8, ${cost <= limitPerMinute}, now())
+      on conflict (subject) do update set
+        tokens = case when ${refilled} >= ${cost}::float8 then ${refilled} - ${cost}::float8 else ${refilled} end,
+        allowed = ${refilled} >= ${cost}::float8,
+        updated_at = now()
+      returning tokens, allowed`),
+  );
+  const tokens = Number(row!.tokens);
+  return {
+    allowed: row!.allowed,
+    limit: limitPerMinute,
+    remaining: Math.max(0, Math.floor(tokens)),
+    resetSeconds: Math.ceil((limitPerMinute - tokens) / perSecond),
+    retryAfterSeconds: Math.max(1, Math.ceil((cost - tokens) / perSecond)),
+  };
+}
+
+export const rateLimitHeaders = (state: RateLimitState): Record<string, string> => ({
+  "ratelimit-limit": String(state.limit),
+  "ratelimit-remaining": String(state.remaining),
+  "ratelimit-reset": String(state.resetSeconds),
+});
+
+export function rateLimited(state: RateLimitState, what: string): AppError {
+  return new AppError("rate_limited", `${what}: retry in ${state.retryAfterSeconds} s.`, {
+    headers: { ...rateLimitHeaders(state), "retry-after": String(state.retryAfterSeconds) },
+  });
+}
