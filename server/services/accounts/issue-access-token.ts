@@ -3,6 +3,7 @@ import type { Executor } from "@/db/client";
 import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from "@/server/auth/access-tokens";
 import { AppError } from "@/server/errors";
 import { parseInput } from "@/server/validation";
+import { recordSignIn } from "../audit/record-sign-in";
 import { throttleSignIn } from "../rate-limits/throttle-sign-in";
 import { authenticateUser } from "./authenticate-user";
 
@@ -21,5 +22,6 @@ export async function issueAccessToken(db: Executor, raw: unknown, { ip = null }
   if (!user) {
     throw new AppError("unauthorized", "The email or password is wrong.", { headers: { "www-authenticate": "Bearer" } });
   }
+  await recordSignIn(db, user.id, "api-token", ip);
   return { accessToken: await signAccessToken(user.id), tokenType: "Bearer", expiresIn: ACCESS_TOKEN_TTL_SECONDS };
 }
