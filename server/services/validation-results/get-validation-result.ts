@@ -1,0 +1,41 @@
+import { eq } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { accounts, validationResults, type ValidationMessageRecord } from "@/db/schema";
+import { notFound } from "@/server/errors";
+import { formatMillis } from "@/server/time";
+import { isUuid } from "@/server/validation";
+import { accountAccess, type Actor } from "../actor";
+import type { ValidationResultSummary } from "./list-validation-results";
+
+export type ValidationResultDetail = ValidationResultSummary & { courierProfileId: string | null; messages: ValidationMessageRecord[]; requestBody: unknown };
+
+/** One validation with the request as sent and its messages; another account's result is a 404. */
+export async function getValidationResult(db: Executor, actor: Actor, id: string): Promise<ValidationResultDetail> {
+  if (!isUuid(id)) throw notFound("Validation result");
+  const [row] = await db
+    .select({ r: validationResults, accountName: accounts.name })
+    .from(validationResults)
+    .innerJoin(accounts, eq(accounts.id, validationResults.accountId))
+    .where(eq(validationResults.id, id))
+    .limit(1);
+  if (!row) throw notFound("Validation result");
+  await accountAccess(db, actor, row.r.accountId).catch((error: { code?: string }) => {
+    throw error.code === "not_found" ? notFound("Validation result") : error;
+  });
+  const r = row.r;
+  return {
+    id: r.id,
+    accountId: r.accountId,
+    accountName: row.accountName,
+    created: formatMillis(r.createdAt),
+    operation: r.operation,
+    courier: r.courier,
+    courierProfileId: r.courierProfileId,
+    referenceNumber: r.referenceNumber,
+    status: r.status,
+    errors: r.messages.filter((m) => m.severity === "ERROR").length,
+    warnings: r.messages.filter((m) => m.severity === "WARNING").length,
+    messages: r.messages,
+    requestBody: r.requestBody,
+  };
+}

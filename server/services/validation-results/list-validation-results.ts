@@ -1,0 +1,78 @@
+import { and, count, desc, eq, gte, ilike, inArray, lt, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import type { Executor } from "@/db/client";
+import { accounts, validationResults, validationStatus } from "@/db/schema";
+import { AppError } from "@/server/errors";
+import { formatMillis } from "@/server/time";
+import { accountAccess, type Actor } from "../actor";
+import { envelope, offsetOf, pagingInput, type Page } from "../pagination";
+
+export const listValidationResultsInput = pagingInput.extend({
+  /** Required for partners; staff may omit it to see every account. */
+  accountId: z.string().optional(),
+  status: z.array(z.enum(validationStatus.enumValues)).optional(),
+  courier: z.string().optional(),
+  referenceNumber: z.string().trim().max(200).optional(),
+  from: z.date().optional(),
+  to: z.date().optional(),
+});
+
+export type ListValidationResultsInput = z.input<typeof listValidationResultsInput>;
+
+export type ValidationResultSummary = {
+  id: string;
+  accountId: string;
+  accountName: string;
+  created: string;
+  operation: "validate" | "create";
+  courier: string;
+  referenceNumber: string | null;
+  status: "OK" | "WARNING" | "ERROR";
+  errors: number;
+  warnings: number;
+};
+
+/** Validation history, newest first: one account's for its members, any or all accounts' for staff. */
+export async function listValidationResults(db: Executor, actor: Actor, raw: ListValidationResultsInput): Promise<Page<ValidationResultSummary>> {
+  const input = listValidationResultsInput.parse(raw);
+  const c: SQL[] = [];
+  if (input.accountId) {
+    await accountAccess(db, actor, input.accountId);
+    c.push(eq(validationResults.accountId, input.accountId));
+  } else if (!actor.isStaff) {
+    throw new AppError("bad_request", "accountId is required.", { errors: [{ field: "accountId", message: "required" }] });
+  }
+  if (input.status?.length) c.push(inArray(validationResults.status, input.status));
+  if (input.courier) c.push(eq(validationResults.courier, input.courier));
+  if (input.referenceNumber) c.push(ilike(validationResults.referenceNumber, `%${input.referenceNumber.replace(/[\\%_]/g, "\\$&")}%`));
+  if (input.from) c.push(gte(validationResults.createdAt, input.from));
+  if (input.to) c.push(lt(validationResults.createdAt, input.to));
+  const where = c.length ? and(...c) : undefined;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ r: validationResults, accountName: accounts.name })
+      .from(validationResults)
+      .innerJoin(accounts, eq(accounts.id, validationResults.accountId))
+      .where(where)
+      .orderBy(desc(validationResults.createdAt), desc(validationResults.id))
+      .limit(input.pageSize)
+      .offset(offsetOf(input)),
+    db.select({ n: count() }).from(validationResults).where(where),
+  ]);
+  return envelope(
+    rows.map(({ r, accountName }) => ({
+      id: r.id,
+      accountId: r.accountId,
+      accountName,
+      created: formatMillis(r.createdAt),
+      operation: r.operation,
+      courier: r.courier,
+      referenceNumber: r.referenceNumber,
+      status: r.status,
+      errors: r.messages.filter((m) => m.severity === "ERROR").length,
+      warnings: r.messages.filter((m) => m.severity === "WARNING").length,
+    })),
+    total?.n ?? 0,
+    input,
+  );
+}
