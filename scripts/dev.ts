@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
 import { closeDb, getDb } from "@/db/client";
 import { migrate } from "@/db/migrate";
 import { seedDemo, signInBanner } from "@/db/seed";
@@ -7,15 +8,17 @@ import { env } from "@/server/env";
 // Migrate and seed, then hand the (embedded) database over to Next: PGlite allows one process per data
 // directory, so this process closes it before Next opens it.
 const port = process.env.PORT ?? "3000";
+const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 const { AUTH_SECRET } = env();
 await migrate();
 await seedDemo(await getDb());
 await closeDb();
 console.log(signInBanner(`http://localhost:${port}`));
 
-const child = spawn("npx", ["next", "dev", "--port", port, ...process.argv.slice(2)], {
+// Node runs Next directly (no npx in between) so signals reach it and it can drain in-flight requests.
+const child = spawn(process.execPath, [nextBin, "dev", "--port", port, ...process.argv.slice(2)], {
   stdio: "inherit",
   env: { ...process.env, AUTH_SECRET, NEXTAUTH_SECRET: AUTH_SECRET, NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}` },
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
-child.on("exit", (code) => process.exit(code ?? 0));
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
