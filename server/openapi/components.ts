@@ -1,0 +1,171 @@
+import { z } from "zod";
+import type { Problem } from "@/server/http/problem";
+import type { AccessTokenResponse } from "@/server/services/accounts/issue-access-token";
+import { issueAccessTokenInput } from "@/server/services/accounts/issue-access-token";
+import { apiKeyView, createApiKeyInput, createdApiKeyView, updateApiKeyInput } from "@/server/services/api-keys/schemas";
+import { auditEventView } from "@/server/services/audit/list-audit-events";
+import { courierView } from "@/server/services/configurations/list-couriers";
+import { sourceConfigurationView } from "@/server/services/configurations/list-source-configurations";
+import { courierProfileView, createCourierProfileInput } from "@/server/services/courier-profiles/schemas";
+import { MAX_PAGE_SIZE } from "@/server/services/pagination";
+import { createResponseSchema } from "@/server/services/shipping-orders/create-shipping-orders";
+import { MAX_BATCH } from "@/server/services/shipping-orders/order-batch";
+import { orderRequestSchema } from "@/server/services/shipping-orders/order-request";
+import { shippingOrderView } from "@/server/services/shipping-orders/shipping-order-view";
+import { validationResponseSchema } from "@/server/services/shipping-orders/validation-messages";
+import { activateSourceInput, sourceView } from "@/server/services/sources/schemas";
+
+/**
+ * The named schemas of the document. Request and response shapes are the services' own zod schemas, given
+ * a component name with `.meta({ id })` (which clones, so the services' schemas stay untouched); only the
+ * shapes no service declares in zod (the problem body, envelopes, the token answer) are written here.
+ */
+
+const named = <S extends z.ZodType>(id: string, schema: S, description?: string): S =>
+  schema.meta(description ? { id, description } : { id });
+
+const fieldError = z.object({
+  field: z.string().describe("The field or parameter at fault: `Recipient.Zip`, `pageSize`, `body`, `Content-Type`."),
+  message: z.string(),
+});
+
+export const ProblemSchema = named(
+  "Problem",
+  z.object({
+    type: z.string().describe("A URI naming the kind of problem, e.g. `https://docs.shipping-orders.dev/problems/not-found`."),
+    title: z.string().describe("The HTTP reason phrase of `status`."),
+    status: z.number().int().describe("The HTTP status code, repeated."),
+    detail: z.string().describe("What went wrong with this request, in a sentence a developer can act on."),
+    errors: z.array(fieldError).optional().describe("Present when particular fields or parameters are at fault."),
+  }) satisfies z.ZodType<Problem>,
+  "An RFC 9457 problem detail, sent as `application/problem+json` with every error status.",
+);
+
+/** The paging envelope every paged list answers with. */
+export const page = <T extends z.ZodType>(id: string, item: T, what: string) =>
+  named(
+    id,
+    z.object({
+      page: z.number().int().min(1).describe("The page returned (1-based)."),
+      pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).describe("Items per page."),
+      totalPages: z.number().int().min(0).describe("Pages in total; 0 when nothing matches."),
+      nextPage: z.number().int().nullable().describe("The next page number, or null on the last page."),
+      previousPage: z.number().int().nullable().describe("The previous page number, or null on the first page."),
+      itemsCount: z.number().int().min(0).describe("Items matching the request across all pages (not the count on this page)."),
+      items: z.array(item).describe("This page's items, newest first."),
+    }),
+    `A page of ${what}.`,
+  );
+
+/** `{ items: [...] }`: an unpaged list. */
+const itemsOf = <T extends z.ZodType>(id: string, item: T, what: string) => named(id, z.object({ items: z.array(item) }), `Every ${what}, unpaged.`);
+
+export const ShippingOrderRequest = named(
+  "ShippingOrderRequest",
+  orderRequestSchema,
+  "One shipping order as a partner sends it. Field names are PascalCase and matched case-insensitively; unknown fields are ignored. " +
+    "Optional strings that are empty, blank or null count as absent. `Recipient.Country` and `CodCurrency` are upper-cased; " +
+    "spaces, dashes and parentheses are stripped from `Recipient.Phone` before it is checked.",
+);
+export const ShippingOrderBatch = named(
+  "ShippingOrderBatch",
+  z.array(ShippingOrderRequest).min(1).max(MAX_BATCH),
+  `1 to ${MAX_BATCH} orders; more → 400, an empty array → 400.`,
+);
+export const ShippingOrderRequestOrBatch = named(
+  "ShippingOrderRequestOrBatch",
+  z.union([ShippingOrderRequest, ShippingOrderBatch]),
+  "As `application/json`, the body's shape decides: an array is a batch, an object is one order.",
+);
+
+export const ValidationResult = named("ValidationResult", validationResponseSchema, "The result of one order: `ERROR` if any message is an error, else `WARNING` if any is a warning, else `OK`.");
+export const ValidationResults = named(
+  "ValidationResults",
+  z.union([ValidationResult, z.array(ValidationResult)]),
+  "One result for one order, or an array of results in input order for a batch.",
+);
+
+export const ShippingOrder = named("ShippingOrder", shippingOrderView);
+export const ShippingOrderPage = page("ShippingOrderPage", ShippingOrder, "shipping orders");
+export const CreateShippingOrdersResponse = named(
+  "CreateShippingOrdersResponse",
+  createResponseSchema,
+  "`items`: the created orders (each with `replaced`); `failed`: the orders the courier refused (`COURIER_REJECTED`), did not answer in time (`COURIER_TIMEOUT`) or could not be reached for (`COURIER_UNAVAILABLE`).",
+);
+
+export const Courier = named("Courier", courierView);
+export const CourierList = itemsOf("CourierList", Courier, "courier the platform integrates");
+export const SourceConfiguration = named("SourceConfiguration", sourceConfigurationView, "A ReferenceSource (`id`) and its SourceIdentifiers (`profiles[].id`).");
+export const SourceConfigurationList = itemsOf("SourceConfigurationList", SourceConfiguration, "ReferenceSource with its activated SourceIdentifiers; `api`/`default` first");
+export const CourierProfile = named("CourierProfile", courierProfileView);
+export const CourierProfileList = itemsOf("CourierProfileList", CourierProfile, "courier profile of the account: per courier the default first, then by name");
+
+export const AccessTokenRequest = named("AccessTokenRequest", issueAccessTokenInput);
+export const AccessToken = named(
+  "AccessToken",
+  z.object({
+    accessToken: z.string().describe("A JWT; send it as `Authorization: Bearer <accessToken>` to `/api/v2/private/...`."),
+    tokenType: z.literal("Bearer"),
+    expiresIn: z.number().int().describe("Seconds until the token expires."),
+  }) satisfies z.ZodType<AccessTokenResponse>,
+);
+
+export const ApiKey = named("ApiKey", apiKeyView, "An API key as lists show it: the key masked.");
+export const ApiKeyPage = page("ApiKeyPage", ApiKey, "active API keys");
+export const CreatedApiKey = named("CreatedApiKey", createdApiKeyView, "A new API key: the only answer that carries the full key.");
+export const CreateApiKeyRequest = named(
+  "CreateApiKeyRequest",
+  createApiKeyInput,
+  "`permissions` defaults to all five; `preventDuplicateOrders` to false; `rateLimitPerMinute` (1..100000) to 600.",
+);
+export const UpdateApiKeyRequest = named("UpdateApiKeyRequest", updateApiKeyInput, "Only the fields given change; an empty object changes nothing.");
+
+export const Source = named("Source", sourceView, "An activated (ReferenceSource, SourceIdentifier) pair.");
+export const SourceList = itemsOf("SourceList", Source, "activated pair of the account (the built-in `api`/`default` is not listed)");
+export const ActivateSourceRequest = named("ActivateSourceRequest", activateSourceInput);
+export const CreateCourierProfileRequest = named(
+  "CreateCourierProfileRequest",
+  createCourierProfileInput,
+  "`service` must be a service of the courier; `settings` are checked by the courier (sandbox: `timeoutMs`, `trackingStepMinutes`).",
+);
+
+export const AuditEvent = named("AuditEvent", auditEventView, "One change to the account's integration, or a sign-in.");
+export const AuditEventPage = page("AuditEventPage", AuditEvent, "audit events");
+
+export const Health = named("Health", z.object({ status: z.enum(["ok", "unavailable"]) }), "`ok` when the database answers, else `unavailable` (with 503).");
+
+/**
+ * Every named schema, by component name: the document's `components.schemas` come from these, and the
+ * tests parse examples and real answers with the very schema a response names.
+ */
+export const componentSchemas: Record<string, z.ZodType> = {
+  Problem: ProblemSchema,
+  ShippingOrderRequest,
+  ShippingOrderBatch,
+  ShippingOrderRequestOrBatch,
+  ValidationResult,
+  ValidationResults,
+  ShippingOrder,
+  ShippingOrderPage,
+  CreateShippingOrdersResponse,
+  Courier,
+  CourierList,
+  SourceConfiguration,
+  SourceConfigurationList,
+  CourierProfile,
+  CourierProfileList,
+  AccessTokenRequest,
+  AccessToken,
+  ApiKey,
+  ApiKeyPage,
+  CreatedApiKey,
+  CreateApiKeyRequest,
+  UpdateApiKeyRequest,
+  Source,
+  SourceList,
+  ActivateSourceRequest,
+  CreateCourierProfileRequest,
+  AuditEvent,
+  AuditEventPage,
+  Health,
+};

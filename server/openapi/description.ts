@@ -1,0 +1,58 @@
+import { MAX_BATCH } from "@/server/services/shipping-orders/order-batch";
+import { MAX_LABELS } from "@/server/services/labels/render-shipping-labels";
+
+/** `info.description`: the conventions every operation shares, and the decisions where the contract is silent. */
+export const API_DESCRIPTION = `
+Create, validate, track and print shipping orders with the platform's couriers, and manage the integration (API keys, order sources, courier profiles).
+All paths are under \`/api/v2\` except the health check. Request fields of orders are PascalCase (as e-shops send them); every response field is camelCase.
+
+## Authentication
+- **Shipping-order API** (everything outside \`/private\` and \`/auth\`): an API key, as \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\`.
+  Missing, unknown or revoked → 401 with \`WWW-Authenticate: Bearer\`. A key lacking the operation's permission → 403. Permissions:
+  \`shipping-orders:read\`, \`shipping-orders:write\`, \`shipping-orders:validate\`, \`labels:read\`, \`configurations:read\`; a new key has all of them.
+  Revocation takes effect on the next request.
+- **Private API** (\`/private/...\`): a dashboard user's access token from \`POST /api/v2/auth/token\`, as \`Authorization: Bearer <accessToken>\`.
+  An API key is not an access token (401). Members of an account can read its keys, sources and profiles; only owners (and staff users) change them (403).
+
+## Errors
+Every error is \`application/problem+json\` (RFC 9457): \`{ type, title, status, detail, errors? }\`, where \`errors: [{ field, message }]\` names each field or
+parameter at fault. The one exception: create's validation failures answer 400 with the validation response (\`application/json\`), as validate would.
+Ids are UUIDs; an id that is malformed or belongs to another account answers 404, never 403 or 500. Bodies over 1 MiB → 413, malformed JSON → 400,
+an unsupported Content-Type → 415. An unreachable database → 503 with \`Retry-After\`.
+
+## Time
+UTC without a zone suffix. Shipping orders: \`yyyy-MM-ddTHH:mm:ss\`. API keys (\`created\`, \`lastUsed\`): \`yyyy-MM-ddTHH:mm:ss.fff\`.
+
+## Pagination
+Paged lists answer \`{ page, pageSize, totalPages, nextPage, previousPage, itemsCount, items }\`, newest first. \`page\` ≥ 1 (default 1), \`pageSize\` 1..50
+(default 20); out of range → 400. \`totalPages\` is 0 when nothing matches; \`nextPage\`/\`previousPage\` are null at the ends.
+
+## Query arrays
+Array parameters take repeated keys (\`?ids=a&ids=b\`) and comma-separated values (\`?ids=a,b\`) alike (\`style: form\`, \`explode: true\`).
+Any other parameter given twice → 400.
+
+## Limits
+At most ${MAX_BATCH} orders per request and ${MAX_LABELS} shipping numbers per labels request (more → 400).
+Each API key has a rate limit, \`rateLimitPerMinute\` (default 600); each order of a batch counts as one request. Past it → 429 with \`Retry-After\` (seconds).
+Every shipping-API answer after authentication carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds).
+\`POST /auth/token\` is throttled per email and per client address (429).
+
+## Decisions where the contract is silent
+- \`itemsCount\` is the number of items matching across all pages, not the count on the page.
+- Private \`GET\`s take \`accountId\` optionally when the user belongs to exactly one account; with several it is required (400).
+- Members read; only owners and staff create, change, revoke or deactivate (403).
+- \`createdFrom\`/\`createdTo\` accept \`yyyy-MM-ddTHH:mm:ss\`, optionally \`.fff\`, also \`yyyy-MM-ddTHH:mm\` and the date alone \`yyyy-MM-dd\`, with an
+  optional trailing \`Z\`; both bounds are inclusive at the precision given (\`createdTo=2026-11-21\` covers the whole day). An unknown \`courier\` in
+  the list filter → 400, like any malformed filter.
+- An empty batch → 400.
+- In orders, \`Recipient.Country\` and \`CodCurrency\` are upper-cased; spaces, dashes and parentheses are stripped from \`Recipient.Phone\`; optional strings
+  that are empty, blank or null count as absent.
+- Validate and create without \`?profile=\` when the account has no default profile for the courier → 404 naming \`profile\`.
+- \`/couriers\`: \`cod\` is a boolean; \`codCurrencies\` lists the currencies the courier collects.
+- \`labelUrl\` is an absolute URL (the \`PUBLIC_URL\` origin when the platform runs behind a proxy).
+- \`PATCH /private/api-keys/{id}\` accepts \`application/json\` and \`application/merge-patch+json\` alike.
+- API keys carry \`rateLimitPerMinute\` (1..100000, default 600), shown in lists and settable on create and PATCH.
+- A deleted order is cancelled with the courier, its status becomes \`CANCELLED\`, and its id answers 404 from then on; if the courier cannot cancel,
+  nothing changes and the answer is 503.
+- \`failed[].code\` of create is \`COURIER_REJECTED\`, \`COURIER_TIMEOUT\` or \`COURIER_UNAVAILABLE\`.
+`.trim();

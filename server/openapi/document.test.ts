@@ -1,0 +1,337 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { compileErrors, validate } from "@readme/openapi-parser";
+import { beforeAll, describe, expect, it } from "vitest";
+import { GET as getDocument } from "@/app/api/v2/openapi.json/route";
+import { POST as createOrders } from "@/app/api/v2/couriers/[courier_id]/shipping-orders/route";
+import { POST as validateOrders } from "@/app/api/v2/couriers/[courier_id]/shipping-orders/validate/route";
+import { GET as listCouriers } from "@/app/api/v2/couriers/route";
+import { GET as listApiKeys } from "@/app/api/v2/private/api-keys/route";
+import { GET as listOrders } from "@/app/api/v2/shipping-orders/route";
+import { GET as getOrder } from "@/app/api/v2/shipping-orders/[id]/route";
+import { problem } from "@/server/http/problem";
+import { MAX_BATCH, ORDER_BATCH_TYPE, SINGLE_ORDER_TYPE } from "@/server/services/shipping-orders/order-batch";
+import { call } from "@/test/helpers";
+import { as, createPartner, order, type Partner } from "@/test/partner";
+import { componentSchemas } from "./components";
+import { buildOpenApiDocument } from "./document";
+import { openApiDocumentJson, operationsOf, refName, type MediaJson, type OperationJson } from "./document-json";
+
+const doc = openApiDocumentJson();
+
+const operations = operationsOf(doc).map(({ method, path, op }) => ({ key: `${method.toUpperCase()} ${path}`, op }));
+const operation = (key: string): OperationJson => {
+  const found = operations.find((o) => o.key === key);
+  if (!found) throw new Error(`no operation ${key}`);
+  return found.op;
+};
+
+/** Every operation of the contract (and the audit trail, which the API serves beyond it) with the error statuses its route can answer. */
+const CONTRACT: Record<string, number[]> = {
+  "GET /api/v2/private/audit-events": [400, 401, 403, 404, 500, 503],
+  "POST /api/v2/auth/token": [400, 401, 413, 415, 429, 500, 503],
+  "GET /api/v2/private/api-keys": [400, 401, 404, 500, 503],
+  "POST /api/v2/private/api-keys": [400, 401, 403, 404, 413, 415, 500, 503],
+  "PATCH /api/v2/private/api-keys/{id}": [400, 401, 403, 404, 413, 415, 500, 503],
+  "DELETE /api/v2/private/api-keys/{id}": [401, 403, 404, 500, 503],
+  "GET /api/v2/private/sources": [400, 401, 404, 500, 503],
+  "POST /api/v2/private/sources": [400, 401, 403, 404, 409, 413, 415, 500, 503],
+  "DELETE /api/v2/private/sources/{id}": [401, 403, 404, 500, 503],
+  "GET /api/v2/private/courier-profiles": [400, 401, 404, 500, 503],
+  "POST /api/v2/private/courier-profiles": [400, 401, 403, 404, 413, 415, 500, 503],
+  "GET /api/v2/couriers": [401, 403, 429, 500, 503],
+  "GET /api/v2/configurations/sources": [401, 403, 429, 500, 503],
+  "GET /api/v2/configurations/courier-profiles": [401, 403, 429, 500, 503],
+  "POST /api/v2/couriers/{courier_id}/shipping-orders/validate": [400, 401, 403, 404, 413, 415, 422, 429, 500, 503],
+  "POST /api/v2/couriers/{courier_id}/shipping-orders": [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+  "GET /api/v2/shipping-orders": [400, 401, 403, 429, 500, 503],
+  "GET /api/v2/shipping-orders/{id}": [401, 403, 404, 429, 500, 503],
+  "DELETE /api/v2/shipping-orders/{id}": [401, 403, 404, 429, 500, 503],
+  "GET /api/v2/shipping-orders/{id}/label": [401, 403, 404, 429, 500, 503],
+  "GET /api/v2/labels": [400, 401, 403, 404, 429, 500, 503],
+  "GET /api/health": [503],
+};
+
+/** The component a media type's schema references; every JSON body of the document references one. */
+const componentOf = (media: MediaJson | undefined): string => {
+  const ref = media?.schema?.$ref;
+  if (!ref) throw new Error("the media type names no component schema");
+  return refName(ref);
+};
+
+describe("the OpenAPI document", () => {
+  it("is a valid OpenAPI 3.1 document", async () => {
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    const result = await validate(buildOpenApiDocument() as Parameters<typeof validate>[0]);
+    expect(result.valid, result.valid ? "" : compileErrors(result)).toBe(true);
+  });
+
+  it("has exactly the operations of the contract", () => {
+    expect(operations.map((o) => o.key).sort()).toEqual(Object.keys(CONTRACT).sort());
+  });
+
+  it("documents every REST route handler the app serves", () => {
+    const served = readdirSync("app/api", { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith("route.ts") && !/^(auth|trpc)\//.test(file) && !file.includes("openapi.json"))
+      .flatMap((file) => {
+        const path = `/api/${file.replace(/\/?route\.ts$/, "")}`.replace(/\[(\w+)\]/g, "{$1}");
+        const source = readFileSync(`app/api/${file}`, "utf8");
+        return [...source.matchAll(/export (?:const|async function|function) (GET|POST|PATCH|PUT|DELETE)\b/g)].map((m) => `${m[1]} ${path}`);
+      });
+    expect(served.sort()).toEqual(operations.map((o) => o.key).sort());
+  });
+
+  it("describes every operation: summary, description, a unique operationId, tags and explicit security", () => {
+    const ids = operations.map((o) => o.op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { key, op } of operations) {
+      expect(op.summary, key).toBeTruthy();
+      expect(op.description.length, key).toBeGreaterThan(40);
+      expect(op.tags.length, key).toBeGreaterThan(0);
+      expect(op.security, key).toBeDefined();
+    }
+  });
+
+  it("secures the shipping-order API with an API key in either header, the private API with an access token, and leaves token and health open", () => {
+    expect(doc.components.securitySchemes.ApiKeyBearer).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(doc.components.securitySchemes.ApiKeyHeader).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" });
+    expect(doc.components.securitySchemes.AccessToken).toMatchObject({ type: "http", scheme: "bearer", bearerFormat: "JWT" });
+    for (const { key, op } of operations) {
+      const schemes = (op.security ?? []).flatMap((s) => Object.keys(s)).sort();
+      if (key.includes("/private/")) expect(schemes, key).toEqual(["AccessToken"]);
+      else if (key === "POST /api/v2/auth/token" || key === "GET /api/health") expect(schemes, key).toEqual([]);
+      else expect(schemes, key).toEqual(["ApiKeyBearer", "ApiKeyHeader"]);
+    }
+  });
+
+  it("lists every error the route can give, as a problem, with examples; 401 carries WWW-Authenticate", () => {
+    for (const [key, statuses] of Object.entries(CONTRACT)) {
+      const op = operation(key);
+      const errors = Object.keys(op.responses).map(Number).filter((s) => s >= 400);
+      expect(errors.sort(), key).toEqual(statuses);
+      for (const status of errors) {
+        const response = op.responses[status]!;
+        if (key === "GET /api/health") continue;
+        expect(componentOf(response.content?.["application/problem+json"]), `${key} ${status}`).toBe("Problem");
+        expect(Object.keys(response.content?.["application/problem+json"]?.examples ?? {}).length, `${key} ${status}`).toBeGreaterThan(0);
+      }
+      if (op.responses[401]) expect(Object.keys(op.responses[401].headers ?? {}), key).toContain("WWW-Authenticate");
+      if (op.responses[429]) expect(Object.keys(op.responses[429].headers ?? {}), key).toContain("Retry-After");
+    }
+  });
+
+  it("documents the rate-limit headers on every shipping-API answer after authentication", () => {
+    for (const { key, op } of operations.filter((o) => o.op.security?.some((s) => "ApiKeyHeader" in s))) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        const names = Object.keys(response.headers ?? {});
+        if (status === "401") expect(names, `${key} ${status}`).not.toContain("RateLimit-Limit");
+        else expect(names, `${key} ${status}`).toEqual(expect.arrayContaining(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]));
+      }
+    }
+  });
+
+  it("has examples for every request body and every JSON answer", () => {
+    for (const { key, op } of operations) {
+      let count = 0;
+      for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {
+        expect(Object.keys(media.examples ?? {}).length, `${key} request ${type}`).toBeGreaterThan(0);
+        count += 1;
+      }
+      for (const [status, response] of Object.entries(op.responses)) {
+        for (const [type, media] of Object.entries(response.content ?? {})) {
+          if (type === "application/pdf") continue;
+          expect(Object.keys(media.examples ?? {}).length, `${key} ${status} ${type}`).toBeGreaterThan(0);
+          count += 1;
+        }
+      }
+      expect(count, key).toBeGreaterThan(0);
+    }
+  });
+
+  it("takes one order, a batch of at most 500, or either as application/json on validate and create", () => {
+    for (const key of ["POST /api/v2/couriers/{courier_id}/shipping-orders/validate", "POST /api/v2/couriers/{courier_id}/shipping-orders"]) {
+      const body = operation(key).requestBody!;
+      expect(body.required).toBe(true);
+      expect(componentOf(body.content[SINGLE_ORDER_TYPE])).toBe("ShippingOrderRequest");
+      expect(componentOf(body.content[ORDER_BATCH_TYPE])).toBe("ShippingOrderBatch");
+      expect(componentOf(body.content["application/json"])).toBe("ShippingOrderRequestOrBatch");
+    }
+    expect(doc.components.schemas.ShippingOrderBatch?.maxItems).toBe(MAX_BATCH);
+  });
+
+  it("takes an Idempotency-Key on create", () => {
+    const header = (operation("POST /api/v2/couriers/{courier_id}/shipping-orders").parameters ?? []).find((p) => p.name === "Idempotency-Key");
+    expect(header).toMatchObject({ in: "header", required: false });
+  });
+
+  it("answers create's validation failures with the validation response, not a problem", () => {
+    const bad = operation("POST /api/v2/couriers/{courier_id}/shipping-orders").responses[400]!;
+    expect(componentOf(bad.content?.["application/json"])).toBe("ValidationResults");
+    expect(componentOf(bad.content?.["application/problem+json"])).toBe("Problem");
+  });
+
+  it("serves labels as PDF", () => {
+    for (const key of ["GET /api/v2/shipping-orders/{id}/label", "GET /api/v2/labels"]) {
+      expect(Object.keys(operation(key).responses[200]!.content ?? {}), key).toEqual(["application/pdf"]);
+    }
+  });
+
+  it("explains the repeated and comma forms of the list filters", () => {
+    const params = operation("GET /api/v2/shipping-orders").parameters ?? [];
+    const arrays = params.filter((p) => p.schema.type === "array").map((p) => p.name).sort();
+    expect(arrays).toEqual(["courier", "courierProfile", "ids", "referenceNumbers", "shippingNumbers", "status"]);
+    for (const p of params.filter((p) => p.schema.type === "array")) {
+      expect(p, p.name).toMatchObject({ in: "query", style: "form", explode: true });
+      expect(p.description, p.name).toContain(`?${p.name}=a,b`);
+    }
+    expect(params.map((p) => p.name)).toEqual(expect.arrayContaining(["page", "pageSize", "createdFrom", "createdTo"]));
+  });
+
+  it("records the decisions where the contract is silent", () => {
+    const text = doc.info.description;
+    for (const phrase of ["itemsCount", "exactly one account", "403", "yyyy-MM-dd", "empty batch", "upper-cased", "profile", "codCurrencies", "absolute", "merge-patch+json", "rateLimitPerMinute", "CANCELLED", "COURIER_UNAVAILABLE"]) {
+      expect(text, phrase).toContain(phrase);
+    }
+  });
+
+  it("has examples that the registered schemas accept, and problem examples shaped as the API shapes them", async () => {
+    for (const { key, op } of operations) {
+      for (const media of Object.values(op.requestBody?.content ?? {})) {
+        const schema = componentSchemas[componentOf(media)]!;
+        for (const [name, example] of Object.entries(media.examples ?? {})) {
+          expect(schema.safeParse(example.value).success, `${key} request example ${name}`).toBe(true);
+        }
+      }
+      for (const [status, response] of Object.entries(op.responses)) {
+        for (const [type, media] of Object.entries(response.content ?? {})) {
+          if (type === "application/pdf") continue;
+          const schema = componentSchemas[componentOf(media)]!;
+          for (const [name, example] of Object.entries(media.examples ?? {})) {
+            expect(schema.parse(example.value), `${key} ${status} example ${name}`).toEqual(example.value);
+            if (type === "application/problem+json") {
+              const real = (await problem(Number(status), "x").json()) as { title: string };
+              expect(example.value, `${key} ${status} example ${name}`).toMatchObject({ status: Number(status), title: real.title });
+            }
+          }
+        }
+      }
+    }
+  });
+});
+
+describe("GET /api/v2/openapi.json", () => {
+  it("serves the document as JSON, built once", async () => {
+    const first = getDocument();
+    expect(first.status).toBe(200);
+    expect(first.headers.get("content-type")).toBe("application/json");
+    const text = await first.text();
+    expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+    expect(await getDocument().text()).toBe(text);
+  });
+});
+
+describe("real answers match the schemas the document names", () => {
+  let partner: Partner;
+  let api: ReturnType<typeof as>;
+  const params = { courier_id: "sandbox" };
+
+  beforeAll(async () => {
+    partner = await createPartner();
+    api = as(partner);
+  });
+
+  /**
+   * Parses a real answer with the zod schema the document names for its operation, status and media type
+   * (nothing may be undocumented), and finds every header the document marks as always sent with that status.
+   */
+  async function expectDocumented(key: string, response: Response): Promise<unknown> {
+    const type = (response.headers.get("content-type") ?? "").split(";")[0]!;
+    const documented = operation(key).responses[response.status];
+    const media = documented?.content?.[type];
+    expect(media, `${key} documents ${response.status} ${type}`).toBeDefined();
+    for (const [name] of Object.entries(documented?.headers ?? {}).filter(([, header]) => header.required)) {
+      expect(response.headers.has(name), `${key} ${response.status} header ${name}`).toBe(true);
+    }
+    const body: unknown = await response.json();
+    expect(componentSchemas[componentOf(media)]!.parse(body)).toEqual(body);
+    return body;
+  }
+
+  it("create, get and list answer as documented", async () => {
+    const created = (await expectDocumented(
+      "POST /api/v2/couriers/{courier_id}/shipping-orders",
+      await api(createOrders, "/api/v2/couriers/sandbox/shipping-orders", { body: order({ CodPrice: 120, CodCurrency: "czk" }), params }),
+    )) as { items: { id: string }[] };
+    const id = created.items[0]!.id;
+    await expectDocumented("GET /api/v2/shipping-orders/{id}", await api(getOrder, `/api/v2/shipping-orders/${id}`, { params: { id } }));
+    await expectDocumented("GET /api/v2/shipping-orders", await api(listOrders, `/api/v2/shipping-orders?ids=${id}&status=CREATED,IN_TRANSIT`));
+  });
+
+  it("a replayed create answers as documented", async () => {
+    const key = "POST /api/v2/couriers/{courier_id}/shipping-orders";
+    const send = (body: unknown) =>
+      api(createOrders, "/api/v2/couriers/sandbox/shipping-orders", { body, params, headers: { "content-type": "application/json", "idempotency-key": "docs-replay-1" } });
+    const first = order();
+    const original = await expectDocumented(key, await send(first));
+    const replay = await send(first);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(await expectDocumented(key, replay)).toEqual(original);
+    const reused = await send(order());
+    expect(reused.status).toBe(422);
+    await expectDocumented(key, reused);
+  });
+
+  it("a batch with a courier refusal answers as documented", async () => {
+    const response = await api(createOrders, "/api/v2/couriers/sandbox/shipping-orders", {
+      body: [order(), order({ ReferenceNumber: "COURIER-FAIL-7" })],
+      headers: { "content-type": ORDER_BATCH_TYPE },
+      params,
+    });
+    const body = (await expectDocumented("POST /api/v2/couriers/{courier_id}/shipping-orders", response)) as { failed: { code: string }[] };
+    expect(body.failed.map((f) => f.code)).toEqual(["COURIER_REJECTED"]);
+  });
+
+  it("validate answers one result or an array as documented", async () => {
+    const key = "POST /api/v2/couriers/{courier_id}/shipping-orders/validate";
+    await expectDocumented(key, await api(validateOrders, "/api/v2/couriers/sandbox/shipping-orders/validate", { body: order(), params }));
+    const many = await expectDocumented(
+      key,
+      await api(validateOrders, "/api/v2/couriers/sandbox/shipping-orders/validate", { body: [order(), order({ Parcels: [{ Weight: 40 }] })], params }),
+    );
+    expect(Array.isArray(many)).toBe(true);
+  });
+
+  it("create's 400 is the validation response; malformed input, 401 and 404 are problems", async () => {
+    const invalid = await api(createOrders, "/api/v2/couriers/sandbox/shipping-orders", { body: order({ Recipient: { Name: "", Street: "x", City: "y", Zip: "1", Country: "CZ" } }), params });
+    expect(invalid.status).toBe(400);
+    expect(await expectDocumented("POST /api/v2/couriers/{courier_id}/shipping-orders", invalid)).toMatchObject({ status: "ERROR" });
+
+    const empty = await api(createOrders, "/api/v2/couriers/sandbox/shipping-orders", { body: [], params });
+    expect(empty.headers.get("content-type")).toBe("application/problem+json");
+    await expectDocumented("POST /api/v2/couriers/{courier_id}/shipping-orders", empty);
+
+    const unknownCourier = await api(validateOrders, "/api/v2/couriers/nope/shipping-orders/validate", { body: order(), params: { courier_id: "nope" } });
+    expect(unknownCourier.status).toBe(404);
+    await expectDocumented("POST /api/v2/couriers/{courier_id}/shipping-orders/validate", unknownCourier);
+
+    const missing = await api(getOrder, "/api/v2/shipping-orders/not-a-uuid", { params: { id: "not-a-uuid" } });
+    expect(missing.status).toBe(404);
+    await expectDocumented("GET /api/v2/shipping-orders/{id}", missing);
+
+    const badFilter = await api(listOrders, "/api/v2/shipping-orders?status=LOST");
+    expect(badFilter.status).toBe(400);
+    await expectDocumented("GET /api/v2/shipping-orders", badFilter);
+
+    const anonymous = await call(listCouriers, "/api/v2/couriers");
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    await expectDocumented("GET /api/v2/couriers", anonymous);
+  });
+
+  it("configurations and the private API answer as documented", async () => {
+    await expectDocumented("GET /api/v2/couriers", await api(listCouriers, "/api/v2/couriers"));
+    await expectDocumented("GET /api/v2/private/api-keys", await call(listApiKeys, "/api/v2/private/api-keys", { token: partner.token }));
+    const withKey = await call(listApiKeys, "/api/v2/private/api-keys", { token: partner.key });
+    expect(withKey.status).toBe(401);
+    await expectDocumented("GET /api/v2/private/api-keys", withKey);
+  });
+});
