@@ -8,8 +8,8 @@ import { throttleSignIn } from "../rate-limits/throttle-sign-in";
 import { authenticateUser } from "./authenticate-user";
 
 export const issueAccessTokenInput = z.object({
-  email: z.string().min(1, "email is required").max(254),
-  password: z.string().min(1, "password is required").max(200),
+  email: z.string({ error: "email is required" }).min(1, "email is required").max(254),
+  password: z.string({ error: "password is required" }).min(1, "password is required").max(200),
 });
 
 export type AccessTokenResponse = { accessToken: string; tokenType: "Bearer"; expiresIn: number };
