@@ -3,7 +3,9 @@ import { getServerSession } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "@/db/client";
 import { env } from "@/server/env";
-import { authenticateUser } from "@/server/services/accounts/authenticate-user";
+import { AppError } from "@/server/errors";
+import { signInDashboardUser } from "@/server/services/accounts/sign-in-dashboard-user";
+import { SIGN_IN_RATE_LIMITED } from "./sign-in-errors";
 
 declare module "next-auth" {
   interface User {
@@ -40,9 +42,17 @@ export function authOptions(): NextAuthOptions {
           email: { label: "Email", type: "email" },
           password: { label: "Password", type: "password" },
         },
-        async authorize(credentials) {
+        async authorize(credentials, request) {
           if (!credentials?.email || !credentials.password) return null;
-          return authenticateUser(await getDb(), credentials.email, credentials.password);
+          const forwarded = request.headers?.["x-forwarded-for"];
+          const ip = typeof forwarded === "string" ? forwarded.split(",")[0]!.trim() : null;
+          try {
+            return await signInDashboardUser(await getDb(), { email: credentials.email, password: credentials.password }, { ip });
+          } catch (error) {
+            // next-auth hands a thrown error's message to the sign-in form as `error`; the form knows this one.
+            if (error instanceof AppError && error.code === "rate_limited") throw new Error(SIGN_IN_RATE_LIMITED);
+            throw error;
+          }
         },
       }),
     ],

@@ -1,0 +1,24 @@
+import type { TRPCError } from "@trpc/server";
+
+// What a caller can get wrong or was refused; anything else is the server's failure and is logged.
+const EXPECTED = new Set<TRPCError["code"]>([
+  "BAD_REQUEST",
+  "UNAUTHORIZED",
+  "FORBIDDEN",
+  "NOT_FOUND",
+  "CONFLICT",
+  "UNPROCESSABLE_CONTENT",
+  "TOO_MANY_REQUESTS",
+  "PAYLOAD_TOO_LARGE",
+  "UNSUPPORTED_MEDIA_TYPE",
+]);
+
+/**
+ * Logs a procedure failure the client was shown only a generic message for, in the JSON shape of the
+ * REST door's log lines. Used by the HTTP route and by the server-component caller.
+ */
+export function logUnexpectedError({ path, error }: { path?: string; error: TRPCError }): void {
+  if (EXPECTED.has(error.code)) return;
+  const cause = error.cause ?? error;
+  console.error(JSON.stringify({ level: "error", msg: "tRPC procedure failed", path, code: error.code, error: cause.stack ?? String(cause) }));
+}
