@@ -1,0 +1,49 @@
+"use client";
+
+import { AlertDialog as AlertDialogPrimitive } from "radix-ui";
+import { Button } from "./button";
+import { overlayClass } from "./dialog";
+import { Spinner } from "./spinner";
+
+export const AlertDialog = AlertDialogPrimitive.Root;
+export const AlertDialogTrigger = AlertDialogPrimitive.Trigger;
+
+type ConfirmProps = {
+  title: React.ReactNode;
+  description: React.ReactNode;
+  confirmLabel: string;
+  pending?: boolean;
+  onConfirm: () => void;
+};
+
+/**
+ * The body of a destructive confirmation. The action does not close the dialog by itself: the caller
+ * closes it when the mutation succeeds, so a failure leaves the question on screen.
+ */
+export function ConfirmContent({ title, description, confirmLabel, pending = false, onConfirm }: ConfirmProps) {
+  return (
+    <AlertDialogPrimitive.Portal>
+      <AlertDialogPrimitive.Overlay className={overlayClass} />
+      <AlertDialogPrimitive.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl focus:outline-none">
+        <AlertDialogPrimitive.Title className="text-lg font-semibold text-slate-900">{title}</AlertDialogPrimitive.Title>
+        <AlertDialogPrimitive.Description className="mt-2 text-sm text-slate-600">{description}</AlertDialogPrimitive.Description>
+        <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <AlertDialogPrimitive.Cancel asChild>
+            <Button variant="secondary">Cancel</Button>
+          </AlertDialogPrimitive.Cancel>
+          <Button
+            variant="danger"
+            disabled={pending}
+            onClick={(event) => {
+              event.preventDefault();
+              onConfirm();
+            }}
+          >
+            {pending ? <Spinner /> : null}
+            {confirmLabel}
+          </Button>
+        </div>
+      </AlertDialogPrimitive.Content>
+    </AlertDialogPrimitive.Portal>
+  );
+}

@@ -1,0 +1,40 @@
+"use client";
+
+import { DropdownMenu as MenuPrimitive } from "radix-ui";
+import { cn } from "./cn";
+
+export const DropdownMenu = MenuPrimitive.Root;
+export const DropdownMenuTrigger = MenuPrimitive.Trigger;
+
+export function DropdownMenuContent({ className, align = "end", ...props }: React.ComponentProps<typeof MenuPrimitive.Content>) {
+  return (
+    <MenuPrimitive.Portal>
+      <MenuPrimitive.Content
+        align={align}
+        sideOffset={6}
+        className={cn("z-50 min-w-56 rounded-lg border border-slate-200 bg-white p-1 text-sm shadow-lg", className)}
+        {...props}
+      />
+    </MenuPrimitive.Portal>
+  );
+}
+
+export function DropdownMenuItem({ className, ...props }: React.ComponentProps<typeof MenuPrimitive.Item>) {
+  return (
+    <MenuPrimitive.Item
+      className={cn(
+        "flex cursor-default items-center gap-2 rounded-md px-2.5 py-2 text-slate-800 outline-none select-none data-[highlighted]:bg-slate-100",
+        className,
+      )}
+      {...props}
+    />
+  );
+}
+
+export function DropdownMenuLabel({ className, ...props }: React.ComponentProps<typeof MenuPrimitive.Label>) {
+  return <MenuPrimitive.Label className={cn("px-2.5 py-2", className)} {...props} />;
+}
+
+export function DropdownMenuSeparator() {
+  return <MenuPrimitive.Separator className="my-1 h-px bg-slate-200" />;
+}

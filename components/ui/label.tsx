@@ -1,0 +1,8 @@
+"use client";
+
+import { Label as LabelPrimitive } from "radix-ui";
+import { cn } from "./cn";
+
+export function Label({ className, ...props }: React.ComponentProps<typeof LabelPrimitive.Root>) {
+  return <LabelPrimitive.Root className={cn("block text-sm font-medium text-slate-800", className)} {...props} />;
+}

@@ -1,0 +1,45 @@
+"use client";
+
+import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
+import { httpBatchStreamLink, loggerLink, type TRPCClientErrorLike } from "@trpc/client";
+import { createTRPCReact } from "@trpc/react-query";
+import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
+import { useState } from "react";
+import SuperJSON from "superjson";
+import type { AppRouter } from "@/server/trpc/root";
+import { createQueryClient } from "./query-client";
+
+/** The dashboard's tRPC hooks: `api.apiKeys.list.useSuspenseQuery(...)`, `api.useUtils()`. */
+export const api = createTRPCReact<AppRouter>();
+
+export type RouterInputs = inferRouterInputs<AppRouter>;
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
+export type ApiError = TRPCClientErrorLike<AppRouter>;
+
+let browserQueryClient: QueryClient | undefined;
+
+// The server renders each request with its own client; the browser keeps one, so suspending does not lose the cache.
+function getQueryClient(): QueryClient {
+  if (typeof window === "undefined") return createQueryClient();
+  browserQueryClient ??= createQueryClient();
+  return browserQueryClient;
+}
+
+export function TRPCReactProvider({ children }: { children: React.ReactNode }) {
+  const queryClient = getQueryClient();
+  const [trpcClient] = useState(() =>
+    api.createClient({
+      links: [
+        loggerLink({ enabled: (op) => op.direction === "down" && op.result instanceof Error }),
+        httpBatchStreamLink({ transformer: SuperJSON, url: "/api/trpc" }),
+      ],
+    }),
+  );
+  return (
+    <QueryClientProvider client={queryClient}>
+      <api.Provider client={trpcClient} queryClient={queryClient}>
+        {children}
+      </api.Provider>
+    </QueryClientProvider>
+  );
+}
