@@ -1,0 +1,96 @@
+"use client";
+
+import { Info, KeyRound } from "lucide-react";
+import { useState, useTransition } from "react";
+import { canWrite, type AccountChoice } from "@/components/dashboard/account";
+import { ReadOnlyNotice } from "@/components/dashboard/read-only-notice";
+import { formatUtc } from "@/components/format-utc";
+import { Badge } from "@/components/ui/badge";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Pager } from "@/components/ui/pager";
+import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
+import { Tooltip } from "@/components/ui/tooltip";
+import { api } from "@/trpc/react";
+import { CreateApiKeyDialog } from "./create-api-key-dialog";
+import { DuplicatePreventionSwitch } from "./duplicate-prevention-switch";
+import { EditPermissionsDialog } from "./edit-permissions-dialog";
+import { PermissionBadges } from "./permission-badges";
+import { RevokeApiKeyButton } from "./revoke-api-key-button";
+
+export function ApiKeysPanel({ account }: { account: AccountChoice }) {
+  const [page, setPage] = useState(1);
+  // Turning the page keeps the current rows on screen until the next page has loaded.
+  const [, startTransition] = useTransition();
+  const [keys] = api.apiKeys.list.useSuspenseQuery({ accountId: account.id, page });
+  const writable = canWrite(account);
+
+  if (keys.itemsCount === 0) {
+    return (
+      <EmptyState icon={KeyRound} title="No API keys yet" action={writable ? <CreateApiKeyDialog accountId={account.id} /> : null}>
+        Your e-shop or ERP sends shipping orders with an API key. Create one for each system that connects, so you can revoke them one by one.
+      </EmptyState>
+    );
+  }
+
+  return (
+    <>
+      {writable ? null : <ReadOnlyNotice what="API keys" />}
+      <Table>
+        <THead>
+          <tr>
+            <Th>Name and key</Th>
+            <Th>Created (UTC)</Th>
+            <Th>Last used (UTC)</Th>
+            <Th>Permissions</Th>
+            <Th>
+              <span className="inline-flex items-center gap-1">
+                Duplicates
+                <Tooltip content="When on, an order whose reference number is already used by an order from another source is refused (409).">
+                  <button type="button" className="rounded text-slate-400 hover:text-slate-700" aria-label="About duplicate prevention">
+                    <Info aria-hidden className="size-3.5" />
+                  </button>
+                </Tooltip>
+              </span>
+            </Th>
+            {writable ? (
+              <Th>
+                <span className="sr-only">Actions</span>
+              </Th>
+            ) : null}
+          </tr>
+        </THead>
+        <TBody>
+          {keys.items.map((key) => (
+            <tr key={key.id}>
+              <Td>
+                <span className="block font-medium text-slate-900">{key.name}</span>
+                <span className="block font-mono text-xs whitespace-nowrap text-slate-500">{key.key}</span>
+              </Td>
+              <Td className="whitespace-nowrap">{formatUtc(key.created)}</Td>
+              <Td className="whitespace-nowrap">{key.lastUsed ? formatUtc(key.lastUsed) : <span className="text-slate-400">Never</span>}</Td>
+              <Td>
+                <span className="flex items-center gap-1.5">
+                  <PermissionBadges permissions={key.permissions} />
+                  {writable ? <EditPermissionsDialog accountId={account.id} apiKey={key} /> : null}
+                </span>
+              </Td>
+              <Td>
+                {writable ? (
+                  <DuplicatePreventionSwitch accountId={account.id} apiKey={key} />
+                ) : (
+                  <Badge tone={key.preventDuplicateOrders ? "blue" : "neutral"}>{key.preventDuplicateOrders ? "Prevented" : "Allowed"}</Badge>
+                )}
+              </Td>
+              {writable ? (
+                <Td className="text-right">
+                  <RevokeApiKeyButton accountId={account.id} apiKey={key} />
+                </Td>
+              ) : null}
+            </tr>
+          ))}
+        </TBody>
+      </Table>
+      <Pager label="API key pages" envelope={keys} onPage={(next) => startTransition(() => setPage(next))} />
+    </>
+  );
+}

@@ -1,0 +1,11 @@
+import type { ApiKeyPermission } from "@/server/services/api-keys/schemas";
+
+export { API_KEY_PERMISSIONS } from "@/server/services/api-keys/schemas";
+
+export const permissionDescriptions: Record<ApiKeyPermission, string> = {
+  "shipping-orders:read": "List shipping orders and read their tracking",
+  "shipping-orders:write": "Create and delete shipping orders",
+  "shipping-orders:validate": "Validate orders without creating them",
+  "labels:read": "Download shipping labels",
+  "configurations:read": "Read couriers, sources and courier profiles",
+};
