@@ -76,19 +76,23 @@ export const shippingOrders = pgTable(
     deletedAt: instant("deleted_at"),
     replacedById: uuid("replaced_by_id"),
   },
+  // The list orders by `created_at desc, id desc` (NULLS FIRST, PostgreSQL's default for desc). Its indexes end
+  // in exactly that: drizzle's bare `.desc()` makes NULLS LAST, which cannot serve that order, so every page
+  // sorted all of the account's matching orders; and with `id` in every one, the page's ids come from an
+  // index-only scan however deep the page (see bench/results.md).
   (t) => [
     // One live order per reference number and source pair.
     uniqueIndex("shipping_orders_live_reference_key")
       .on(t.accountId, t.referenceNumber, t.referenceSource, t.sourceIdentifier)
       .where(sql`${t.deletedAt} is null`),
     index("shipping_orders_account_created_idx")
-      .on(t.accountId, t.createdAt.desc(), t.id.desc())
+      .on(t.accountId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.deletedAt} is null`),
     index("shipping_orders_account_status_idx")
-      .on(t.accountId, t.status, t.createdAt.desc())
+      .on(t.accountId, t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.deletedAt} is null`),
     index("shipping_orders_account_courier_idx")
-      .on(t.accountId, t.courier, t.createdAt.desc())
+      .on(t.accountId, t.courier, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.deletedAt} is null`),
     index("shipping_orders_tracking_due_idx")
       .on(t.accountId, t.trackingNextAt)
@@ -97,7 +101,7 @@ export const shippingOrders = pgTable(
       .on(t.accountId, t.referenceNumber)
       .where(sql`${t.deletedAt} is null`),
     index("shipping_orders_account_profile_idx")
-      .on(t.accountId, t.courierProfileId, t.createdAt.desc())
+      .on(t.accountId, t.courierProfileId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.deletedAt} is null`),
   ],
 );

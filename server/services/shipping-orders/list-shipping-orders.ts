@@ -66,8 +66,12 @@ export async function listShippingOrders(db: Db, accountId: string, q: ListShipp
   }
   await advanceTracking(db, accountId);
   const where = and(...conditions(db, accountId, q));
+  const newestFirst = [desc(shippingOrders.createdAt), desc(shippingOrders.id)];
+  // The page's ids first (an index-only scan, however deep the page), then only those rows: paging with
+  // OFFSET over whole rows would read every skipped order from the heap.
+  const pageIds = db.select({ id: shippingOrders.id }).from(shippingOrders).where(where).orderBy(...newestFirst).limit(q.pageSize).offset(offsetOf(q));
   const [rows, [total]] = await Promise.all([
-    db.select().from(shippingOrders).where(where).orderBy(desc(shippingOrders.createdAt), desc(shippingOrders.id)).limit(q.pageSize).offset(offsetOf(q)),
+    db.select().from(shippingOrders).where(inArray(shippingOrders.id, pageIds)).orderBy(...newestFirst),
     db.select({ n: count() }).from(shippingOrders).where(where),
   ]);
   return envelope(await toShippingOrderViews(db, rows, baseUrl), total?.n ?? 0, q);
