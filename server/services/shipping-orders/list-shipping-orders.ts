@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, isNull, lt, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, isNull, lte, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { parcels, shippingOrders, shippingStatus } from "@/db/schema";
@@ -12,11 +12,23 @@ const MAX_VALUES = 100;
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?Z?$/;
 
+/** A real calendar instant: `Date` would roll 2026-02-30 over to March and accept 24:00. */
+function isCalendarDate(value: string): boolean {
+  const m = DATE_TIME.exec(value);
+  if (!m) return false;
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map((part) => Number(part ?? 0));
+  const date = new Date(0);
+  date.setUTCFullYear(y!, mo! - 1, d!);
+  return date.getUTCMonth() === mo! - 1 && date.getUTCDate() === d! && h! < 24 && mi! < 60 && s! < 60;
+}
+
 /** A UTC instant `yyyy-MM-ddTHH:mm:ss` (seconds, milliseconds and the time part optional). */
 const dateTimeParam = z
   .string()
   .regex(DATE_TIME, "must be a UTC date-time yyyy-MM-ddTHH:mm:ss")
-  .refine((v) => !Number.isNaN(Date.parse(v.endsWith("Z") ? v : `${v.length === 10 ? `${v}T00:00:00` : v}Z`)), "is not a valid date")
+  .refine(isCalendarDate, "is not a valid date")
+  // PostgreSQL has no year 0.
+  .refine((v) => !v.startsWith("0000"), "is not a valid date")
   .describe("UTC, `yyyy-MM-ddTHH:mm:ss`; inclusive");
 
 const listOf = <T extends z.ZodType>(item: T) => z.array(item).max(MAX_VALUES, `at most ${MAX_VALUES} values`);
@@ -39,7 +51,10 @@ export const LIST_ARRAY_PARAMS = ["referenceNumbers", "ids", "shippingNumbers", 
 function bounds(value: string): { start: Date; endExclusive: Date } {
   const m = DATE_TIME.exec(value)!;
   const [, y, mo, d, h, mi, s, ms] = m;
-  const start = new Date(Date.UTC(+y!, +mo! - 1, +d!, +(h ?? 0), +(mi ?? 0), +(s ?? 0), ms ? +ms.padEnd(3, "0") : 0));
+  // setUTCFullYear, not Date.UTC: Date.UTC reads the years 0..99 as 1900..1999.
+  const start = new Date(0);
+  start.setUTCFullYear(+y!, +mo! - 1, +d!);
+  start.setUTCHours(+(h ?? 0), +(mi ?? 0), +(s ?? 0), ms ? +ms.padEnd(3, "0") : 0);
   const step = ms ? 1 : s ? 1000 : mi ? 60_000 : 86_400_000;
   return { start, endExclusive: new Date(start.getTime() + step) };
 }
@@ -47,7 +62,9 @@ function bounds(value: string): { start: Date; endExclusive: Date } {
 function conditions(db: Db, accountId: string, q: ListShippingOrdersQuery): SQL[] {
   const c: SQL[] = [eq(shippingOrders.accountId, accountId), isNull(shippingOrders.deletedAt)];
   if (q.createdFrom) c.push(gte(shippingOrders.createdAt, bounds(q.createdFrom).start));
-  if (q.createdTo) c.push(lt(shippingOrders.createdAt, bounds(q.createdTo).endExclusive));
+  // `<=` the bound's last millisecond (the column's precision), not `<` the next instant: after 9999-12-31T23:59:59.999
+  // comes the year 10000, which PostgreSQL does not accept as a parameter.
+  if (q.createdTo) c.push(lte(shippingOrders.createdAt, new Date(bounds(q.createdTo).endExclusive.getTime() - 1)));
   if (q.referenceNumbers?.length) c.push(inArray(shippingOrders.referenceNumber, q.referenceNumbers));
   if (q.ids?.length) c.push(inArray(shippingOrders.id, q.ids));
   if (q.status?.length) c.push(inArray(shippingOrders.status, q.status));
