@@ -1,0 +1,74 @@
+import { expect, navLink, test } from "./fixtures";
+
+test("an owner creates a key, uses it once, and revokes it", async ({ page, request, owner, signIn }) => {
+  const name = `Checkout ${test.info().testId}`;
+  await signIn(owner);
+  await navLink(page, "API keys").click();
+
+  await page.getByRole("button", { name: "Create key" }).first().click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Name").fill(name);
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  await expect(dialog.getByText("Copy this key now: it will not be shown again.")).toBeVisible();
+  const key = (await dialog.getByTestId("new-api-key").textContent()) ?? "";
+  expect(key).toMatch(/^svc_[0-9A-Za-z]{40,}$/);
+  await dialog.getByRole("button", { name: "I have stored the key" }).click();
+
+  const row = page.getByRole("row").filter({ hasText: name });
+  await expect(row).toContainText(`svc_****${key.slice(-4)}`);
+  await expect(page.getByText(key)).toHaveCount(0);
+
+  expect((await request.get("/api/health")).status()).toBe(200);
+  const withKey = { headers: { "X-API-Key": key } };
+  expect((await request.get("/api/v2/configurations/courier-profiles", withKey)).status()).toBe(200);
+
+  await row.getByRole("button", { name: `Revoke API key ${name}` }).click();
+  const confirm = page.getByRole("alertdialog");
+  await expect(confirm).toContainText(`Revoke “${name}”?`);
+  await confirm.getByRole("button", { name: "Revoke key" }).click();
+  await expect(page.getByText(`API key “${name}” revoked`)).toBeVisible();
+  await expect(row).toHaveCount(0);
+  expect((await request.get("/api/v2/configurations/courier-profiles", withKey)).status()).toBe(401);
+});
+
+test("an owner turns duplicate prevention on and narrows a key's permissions", async ({ page, owner, signIn }) => {
+  const name = `ERP ${test.info().testId}`;
+  await signIn(owner);
+  await page.goto("/dashboard/api-keys");
+  await page.getByRole("button", { name: "Create key" }).first().click();
+  await page.getByRole("dialog").getByLabel("Name").fill(name);
+  await page.getByRole("dialog").getByRole("button", { name: "Create key" }).click();
+  await page.getByRole("button", { name: "I have stored the key" }).click();
+
+  const row = page.getByRole("row").filter({ hasText: name });
+  await row.getByRole("switch", { name: `Prevent duplicate orders with ${name}` }).click();
+  await expect(row.getByRole("switch")).toBeChecked();
+  await expect(page.getByText(`Duplicate prevention on for “${name}”`)).toBeVisible();
+
+  await row.getByRole("button", { name: `Edit permissions of ${name}` }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("shipping-orders:write").uncheck();
+  await dialog.getByRole("button", { name: "Save permissions" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(row).not.toContainText("All permissions");
+  await expect(row).toContainText("shipping-orders:read");
+
+  await page.reload();
+  await expect(page.getByRole("row").filter({ hasText: name }).getByRole("switch")).toBeChecked();
+});
+
+test("the name is required, and the dialog says so", async ({ page, owner, signIn }) => {
+  await signIn(owner);
+  await page.goto("/dashboard/api-keys");
+  await page.getByRole("button", { name: "Create key" }).first().click();
+  await page.getByRole("dialog").getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByRole("dialog").getByText("name must have 1 to 100 characters")).toBeVisible();
+});
+
+test("a member sees the keys but cannot change them", async ({ page, member, signIn }) => {
+  await signIn(member);
+  await page.goto("/dashboard/api-keys");
+  await expect(page.getByRole("heading", { name: "API keys", level: 1 })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Create key" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
+});

@@ -1,0 +1,24 @@
+/**
+ * Where the e2e run lives: one fresh PostgreSQL database per run and one production server on port 3100.
+ * The Playwright runner evaluates this first and sets process.env; the web server and the test workers
+ * it starts inherit the same values, so all of them use the same database.
+ */
+export const E2E_PORT = 3100;
+export const E2E_BASE_URL = `http://localhost:${E2E_PORT}`;
+
+// Fixed so sessions signed by the server can be reasoned about in a failing run; never used outside e2e.
+const E2E_AUTH_SECRET = "e2e-secret-e2e-secret-e2e-secret-0123456789";
+
+export function e2eEnvironment() {
+  const server = new URL(process.env.E2E_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test");
+  process.env.E2E_DATABASE_NAME ??= `sop_e2e_${Date.now()}`;
+  const database = new URL(server);
+  database.pathname = `/${process.env.E2E_DATABASE_NAME}`;
+  Object.assign(process.env, {
+    DATABASE_URL: database.toString(),
+    AUTH_SECRET: E2E_AUTH_SECRET,
+    NEXTAUTH_URL: E2E_BASE_URL,
+    PORT: String(E2E_PORT),
+  });
+  return { serverUrl: server.toString(), databaseName: process.env.E2E_DATABASE_NAME };
+}

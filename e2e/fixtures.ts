@@ -1,0 +1,87 @@
+import { randomUUID } from "node:crypto";
+import { expect, test as base, type Cookie, type Page } from "@playwright/test";
+import { closeDb, getDb } from "@/db/client";
+import { createUser } from "@/server/services/accounts/create-user";
+
+export type E2EUser = { email: string; password: string; userId: string; accountId: string };
+
+type WorkerFixtures = {
+  /** The owner of an account of this worker's own, so parallel workers never see each other's data. */
+  owner: E2EUser;
+  /** A member (not an owner) of the owner's account. */
+  member: E2EUser;
+  /** Platform staff, with an account of their own, who may open every account. */
+  staff: E2EUser;
+  /** Session cookies by email: each user signs in through the form once per worker, as sign-in is rate limited. */
+  sessions: Map<string, Cookie[]>;
+};
+
+type TestFixtures = {
+  /** Browser console errors and uncaught exceptions of the test, attached to its report when it fails. */
+  browserErrors: string[];
+  /** Signs in (through the sign-in page the first time in this worker) and waits for the dashboard. */
+  signIn: (user: E2EUser) => Promise<void>;
+};
+
+const PASSWORD = "e2e-password-2026";
+
+async function newUser(options: { accountName: string; staff?: boolean } | { accountId: string; role: "member" }): Promise<E2EUser> {
+  const email = `e2e-${randomUUID()}@test.example`;
+  const { userId, accountId } = await createUser(await getDb(), { email, password: PASSWORD, ...options });
+  return { email, password: PASSWORD, userId, accountId };
+}
+
+export async function signInWith(page: Page, user: E2EUser) {
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** A link of the dashboard's sidebar (pages also link to each other in their content). */
+export const navLink = (page: Page, name: string) => page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name });
+
+// Playwright calls the second fixture argument `use`; it is `provide` here so the React hooks lint rule
+// does not take it for React's `use`.
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  owner: [
+    async ({}, provide, workerInfo) => {
+      await provide(await newUser({ accountName: `E2E shop ${workerInfo.workerIndex}` }));
+      await closeDb();
+    },
+    { scope: "worker" },
+  ],
+  member: [async ({ owner }, provide) => provide(await newUser({ accountId: owner.accountId, role: "member" })), { scope: "worker" }],
+  staff: [async ({}, provide, workerInfo) => provide(await newUser({ accountName: `Staff ${workerInfo.workerIndex}`, staff: true })), { scope: "worker" }],
+  browserErrors: [
+    async ({ page }, provide, testInfo) => {
+      const errors: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error") errors.push(message.text());
+      });
+      page.on("pageerror", (error) => errors.push(error.stack ?? error.message));
+      await provide(errors);
+      if (testInfo.status !== testInfo.expectedStatus && errors.length > 0) {
+        await testInfo.attach("browser-errors", { body: errors.join("\n\n"), contentType: "text/plain" });
+      }
+    },
+    { auto: true },
+  ],
+  sessions: [async ({}, provide) => provide(new Map()), { scope: "worker" }],
+  signIn: async ({ page, sessions }, provide) => {
+    await provide(async (user) => {
+      const cookies = sessions.get(user.email);
+      if (cookies) {
+        await page.context().addCookies(cookies);
+        await page.goto("/dashboard");
+      } else {
+        await page.goto("/sign-in");
+        await signInWith(page, user);
+      }
+      await expect(page).toHaveURL(/\/dashboard$/);
+      sessions.set(user.email, await page.context().cookies());
+    });
+  },
+});
+
+export { expect };

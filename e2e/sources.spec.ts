@@ -1,0 +1,33 @@
+import { expect, navLink, test } from "./fixtures";
+
+test("an owner activates a source, sees it listed, and deactivates it", async ({ page, owner, signIn }) => {
+  const identifier = `store-${test.info().testId}`;
+  await signIn(owner);
+  await navLink(page, "Sources").click();
+  await expect(page.getByRole("row").filter({ hasText: "Built in" })).toContainText("api");
+
+  await page.getByLabel("Reference source").fill("shopify");
+  await page.getByLabel("Source identifier").fill(identifier);
+  await page.getByLabel("Name (optional)").fill("Czech store");
+  await page.getByRole("button", { name: "Activate", exact: true }).click();
+  await expect(page.getByText(`Source shopify / ${identifier} activated`)).toBeVisible();
+  const row = page.getByRole("row").filter({ hasText: identifier });
+  await expect(row).toContainText("Czech store");
+
+  await page.getByLabel("Reference source").fill("shopify");
+  await page.getByLabel("Source identifier").fill(identifier);
+  await page.getByRole("button", { name: "Activate", exact: true }).click();
+  await expect(page.getByText("pair already active")).toBeVisible();
+
+  await row.getByRole("button", { name: `Deactivate source shopify / ${identifier}` }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Deactivate" }).click();
+  await expect(row).toHaveCount(0);
+});
+
+test("the activate form names the missing fields", async ({ page, owner, signIn }) => {
+  await signIn(owner);
+  await page.goto("/dashboard/sources");
+  await page.getByRole("button", { name: "Activate", exact: true }).click();
+  await expect(page.getByText("referenceSource must have 1 to 64 characters")).toBeVisible();
+  await expect(page.getByText("sourceIdentifier must have 1 to 64 characters")).toBeVisible();
+});

@@ -1,0 +1,35 @@
+import { defineConfig, devices } from "@playwright/test";
+import { E2E_BASE_URL, e2eEnvironment } from "./e2e/environment";
+
+e2eEnvironment();
+
+export default defineConfig({
+  testDir: "./e2e",
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env.CI),
+  retries: process.env.CI ? 1 : 0,
+  reporter: [["list"], ["html", { open: "never" }]],
+  // Two browsers, the server and password hashing share a small CI machine; 5 s is too tight for a sign-in.
+  expect: { timeout: 10_000 },
+  globalTeardown: "./e2e/global-teardown.ts",
+  use: {
+    baseURL: E2E_BASE_URL,
+    screenshot: "only-on-failure",
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  webServer: {
+    command: "npx tsx e2e/start-server.ts",
+    url: `${E2E_BASE_URL}/api/health`,
+    // Long enough for a first `next build` when .next has none.
+    timeout: 600_000,
+    // The database is created per run, so a server left from another run would point at the wrong one.
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+  },
+});
