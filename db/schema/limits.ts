@@ -6,6 +6,8 @@ import { instant } from "./columns";
 /**
  * Token buckets shared by every app instance: one row per limited subject (`key:<api key id>`,
  * `signin-email:<email>`, `signin-ip:<ip>`), refilled continuously at `limit` tokens a minute.
+ * UNLOGGED (migration 0003; drizzle cannot declare it): written on every request, it must not wait for a WAL
+ * flush, and losing it in a crash only refills the buckets.
  */
 export const rateLimitBuckets = pgTable("rate_limit_buckets", {
   subject: text("subject").primaryKey(),
