@@ -3,7 +3,6 @@
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
 import { httpBatchStreamLink, loggerLink, type TRPCClientErrorLike } from "@trpc/client";
 import { createTRPCReact } from "@trpc/react-query";
-import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { useState } from "react";
 import SuperJSON from "superjson";
 import type { AppRouter } from "@/server/trpc/root";
@@ -12,8 +11,6 @@ import { createQueryClient } from "./query-client";
 /** The dashboard's tRPC hooks: `api.apiKeys.list.useSuspenseQuery(...)`, `api.useUtils()`. */
 export const api = createTRPCReact<AppRouter>();
 
-export type RouterInputs = inferRouterInputs<AppRouter>;
-export type RouterOutputs = inferRouterOutputs<AppRouter>;
 export type ApiError = TRPCClientErrorLike<AppRouter>;
 
 let browserQueryClient: QueryClient | undefined;

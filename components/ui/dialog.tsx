@@ -7,7 +7,6 @@ import { focusRing } from "./focus-ring";
 
 export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
-export const DialogClose = DialogPrimitive.Close;
 
 export const overlayClass = "fixed inset-0 z-40 bg-slate-900/40";
 

@@ -24,5 +24,3 @@ export function SheetContent({ title, children }: { title: string; children: Rea
     </DialogPrimitive.Portal>
   );
 }
-
-export const SheetClose = DialogPrimitive.Close;
