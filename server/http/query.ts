@@ -1,13 +1,19 @@
 import type { z } from "zod";
-import { AppError } from "@/server/errors";
+import { AppError, badField } from "@/server/errors";
+
+/** PostgreSQL text holds no U+0000 (`%00`): refused here, naming the parameter, instead of failing a query with a 500. */
+function valuesOf(url: URL, name: string): string[] {
+  const values = url.searchParams.getAll(name);
+  if (values.some((v) => v.includes("\u0000"))) throw badField(name, "must not contain U+0000");
+  return values;
+}
 
 /**
  * Query values as arrays, with repeated keys (`?ids=a&ids=b`) and comma lists (`?ids=a,b`) meaning the
  * same. Empty items are dropped.
  */
 export function queryList(url: URL, name: string): string[] {
-  return url.searchParams
-    .getAll(name)
+  return valuesOf(url, name)
     .flatMap((v) => v.split(","))
     .map((v) => v.trim())
     .filter((v) => v.length > 0);
@@ -21,7 +27,7 @@ export function queryRecord(url: URL): Record<string, string[]> {
 }
 
 export function single(url: URL, name: string): string | undefined {
-  const values = url.searchParams.getAll(name);
+  const values = valuesOf(url, name);
   if (values.length > 1) throw new AppError("bad_request", `${name} must be given once.`, { errors: [{ field: name, message: "given more than once" }] });
   return values[0];
 }

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { validationResults } from "@/db/schema";
 import type { ValidatedOrder } from "./validate-order";
@@ -26,7 +27,8 @@ export async function recordValidationResults(
       referenceNumber: o.response.referenceNumber?.slice(0, 200) ?? null,
       status: o.response.status,
       messages: o.response.messages,
-      requestBody: (raws[i] ?? null) as object,
+      // A JSON null (a body of `null`, or `[null]`) is kept as the jsonb value null: SQL NULL would break the not-null column.
+      requestBody: raws[i] === null || raws[i] === undefined ? sql`'null'::jsonb` : (raws[i] as object),
     })),
   );
 }
