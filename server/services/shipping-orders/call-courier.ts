@@ -26,12 +26,16 @@ export async function callCourier(
       reject(reason);
     }, timeoutMs);
   });
+  let pending: Promise<CourierShipment> | undefined;
   try {
-    const shipment = await Promise.race([courier.createShipment(request, { db, settings, signal: controller.signal }), timeout]);
+    pending = courier.createShipment(request, { db, settings, signal: controller.signal });
+    const shipment = await Promise.race([pending, timeout]);
     return { ok: true, shipment };
   } catch (error) {
     if (error instanceof CourierRejection) return { ok: false, code: error.code, message: error.message };
     if (error instanceof CourierTimeout) {
+      // A courier may still book the shipment after we stopped waiting; no order will ever show it, so cancel it.
+      pending?.then((late) => cancelQuietly(courier, [late.shippingNumbers], db, settings)).catch(() => {});
       return { ok: false, code: "COURIER_TIMEOUT", message: `${courier.capabilities.name} did not answer within ${timeoutMs / 1000} s.` };
     }
     if (isDatabaseUnavailable(error)) throw error;
