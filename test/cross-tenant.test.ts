@@ -1,0 +1,233 @@
+import { TRPCError } from "@trpc/server";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import * as create from "@/app/api/v2/couriers/[courier_id]/shipping-orders/route";
+import * as validate from "@/app/api/v2/couriers/[courier_id]/shipping-orders/validate/route";
+import * as labels from "@/app/api/v2/labels/route";
+import * as apiKeyItem from "@/app/api/v2/private/api-keys/[id]/route";
+import * as apiKeys from "@/app/api/v2/private/api-keys/route";
+import * as courierProfiles from "@/app/api/v2/private/courier-profiles/route";
+import * as sourceItem from "@/app/api/v2/private/sources/[id]/route";
+import * as sources from "@/app/api/v2/private/sources/route";
+import * as label from "@/app/api/v2/shipping-orders/[id]/label/route";
+import * as orderItem from "@/app/api/v2/shipping-orders/[id]/route";
+import * as list from "@/app/api/v2/shipping-orders/route";
+import { getDb } from "@/db/client";
+import { createApiKey } from "@/server/services/api-keys/create-api-key";
+import { createCourierProfile } from "@/server/services/courier-profiles/create-courier-profile";
+import { activateSource } from "@/server/services/sources/activate-source";
+import { appRouter } from "@/server/trpc/root";
+import { accountDigest, printFigures, type AccountDigest } from "@/test/fuzz";
+import { call, createTestUser, readJson, type TestUser } from "@/test/helpers";
+import { as, createPartner, order, type Partner } from "@/test/partner";
+import { callerFor } from "@/test/trpc";
+
+/**
+ * Cross-tenant matrix: account B (its API key, its owner's access token and dashboard session) calls every
+ * route and procedure that takes an id or an account with account A's ids. Each answers 404 / NOT_FOUND (or an
+ * empty list for list filters), and A's rows are byte-for-byte what they were before. A member (not owner) of
+ * A is refused every write with 403 / FORBIDDEN.
+ */
+
+type Order = { id: string; referenceNumber: string; shippingNumber: string[]; replaced: string | null };
+
+const figures = { cases: 0, fiveXx: 0 };
+const counted = async (response: Promise<Response>): Promise<Response> => {
+  const r = await response;
+  figures.cases += 1;
+  if (r.status >= 500) figures.fiveXx += 1;
+  return r;
+};
+
+let a: Partner;
+let b: Partner;
+let member: TestUser;
+let aOrder: Order;
+let aSecondKeyId: string;
+let aSourceId: string;
+let aSecondProfileId: string;
+let snapshot: AccountDigest;
+
+beforeAll(async () => {
+  a = await createPartner();
+  b = await createPartner();
+  member = await createTestUser({ accountId: a.accountId, role: "member" });
+  const db = await getDb();
+  const actor = { userId: a.userId, isStaff: false };
+  const created = await as(a)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", {
+    body: order({ ReferenceNumber: "TENANT-A-1", Parcels: [{ Weight: 1 }, { Weight: 2 }] }),
+    params: { courier_id: "sandbox" },
+  });
+  aOrder = (await readJson<{ items: Order[] }>(created)).items[0]!;
+  aSecondKeyId = (await createApiKey(db, actor, { accountId: a.accountId, name: "second" })).id;
+  aSourceId = (await activateSource(db, actor, { accountId: a.accountId, referenceSource: "shop", sourceIdentifier: "eu" })).id;
+  aSecondProfileId = (await createCourierProfile(db, actor, { accountId: a.accountId, courier: "sandbox", name: "Express", service: "EXPRESS" })).id;
+  snapshot = await accountDigest(a.accountId);
+});
+
+afterEach(async () => {
+  // Whatever B or the member tried, A's orders, parcels, keys, sources and profiles are as they were.
+  expect(await accountDigest(a.accountId)).toEqual(snapshot);
+});
+
+afterAll(() => printFigures("cross-tenant matrix (REST and tRPC)", figures));
+
+describe("REST, shipping-order API: B's key with A's ids", () => {
+  const byB = (handler: unknown, path: string, options: Parameters<ReturnType<typeof as>>[2] = {}) => counted(as(b)(handler, path, options));
+
+  it.each([
+    ["GET /shipping-orders/{id}", () => byB(orderItem.GET, `/api/v2/shipping-orders/${aOrder.id}`, { params: { id: aOrder.id } })],
+    ["DELETE /shipping-orders/{id}", () => byB(orderItem.DELETE, `/api/v2/shipping-orders/${aOrder.id}`, { method: "DELETE", params: { id: aOrder.id } })],
+    ["GET /shipping-orders/{id}/label", () => byB(label.GET, `/api/v2/shipping-orders/${aOrder.id}/label`, { params: { id: aOrder.id } })],
+    ["GET /labels?shippingNumbers=", () => byB(labels.GET, `/api/v2/labels?shippingNumbers=${aOrder.shippingNumber.join(",")}`)],
+    [
+      "POST create ?profile= of A",
+      () => byB(create.POST, `/api/v2/couriers/sandbox/shipping-orders?profile=${a.profileId}`, { body: order({ ReferenceNumber: "B-WITH-A-PROFILE" }), params: { courier_id: "sandbox" } }),
+    ],
+    [
+      "POST validate ?profile= of A",
+      () => byB(validate.POST, `/api/v2/couriers/sandbox/shipping-orders/validate?profile=${aSecondProfileId}`, { body: order(), params: { courier_id: "sandbox" } }),
+    ],
+  ])("%s → 404 problem", async (_, send) => {
+    const response = await send();
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+  });
+
+  it.each([
+    ["ids", () => `ids=${aOrder.id}`],
+    ["shippingNumbers", () => `shippingNumbers=${aOrder.shippingNumber[0]}`],
+    ["referenceNumbers", () => `referenceNumbers=${aOrder.referenceNumber}`],
+    ["courierProfile", () => `courierProfile=${a.profileId}`],
+  ])("GET /shipping-orders?%s= of A → an empty list", async (_, query) => {
+    const response = await byB(list.GET, `/api/v2/shipping-orders?${query()}`);
+    expect(response.status).toBe(200);
+    expect(await readJson(response)).toMatchObject({ itemsCount: 0, totalPages: 0, items: [] });
+  });
+
+  it("B creating A's ReferenceNumber replaces nothing of A's", async () => {
+    const response = await byB(create.POST, "/api/v2/couriers/sandbox/shipping-orders", { body: order({ ReferenceNumber: aOrder.referenceNumber }), params: { courier_id: "sandbox" } });
+    expect(response.status).toBe(200);
+    expect((await readJson<{ items: Order[] }>(response)).items[0]!.replaced).toBeNull();
+    expect((await counted(as(a)(orderItem.GET, `/api/v2/shipping-orders/${aOrder.id}`, { params: { id: aOrder.id } }))).status).toBe(200);
+  });
+
+  it("B's Idempotency-Key equal to one A used gets no replay of A's answer", async () => {
+    const body = order({ ReferenceNumber: "IDEM-SHARED" });
+    const send = (p: Partner) =>
+      counted(as(p)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", { body, headers: { "idempotency-key": "shared-across-tenants" }, params: { courier_id: "sandbox" } }));
+    const first = await readJson<{ items: Order[] }>(await send(a));
+    snapshot = await accountDigest(a.accountId);
+    const response = await send(b);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("idempotent-replayed")).toBeNull();
+    const theirs = await readJson<{ items: Order[] }>(response);
+    expect(theirs.items[0]!.id).not.toBe(first.items[0]!.id);
+    expect((await counted(as(b)(orderItem.GET, `/api/v2/shipping-orders/${first.items[0]!.id}`, { params: { id: first.items[0]!.id } }))).status).toBe(404);
+  });
+});
+
+describe("REST, private API: B's access token with A's ids and account", () => {
+  const byB = (handler: unknown, path: string, options: Parameters<typeof call>[2] = {}) => counted(call(handler, path, { token: b.token, ...options }));
+
+  it.each([
+    ["PATCH /private/api-keys/{id}", () => byB(apiKeyItem.PATCH, `/api/v2/private/api-keys/${aSecondKeyId}`, { method: "PATCH", body: { name: "taken over" }, params: { id: aSecondKeyId } })],
+    ["PATCH /private/api-keys/{id} (A's key in use)", () => byB(apiKeyItem.PATCH, `/api/v2/private/api-keys/${a.keyId}`, { method: "PATCH", body: { permissions: [] }, params: { id: a.keyId } })],
+    ["DELETE /private/api-keys/{id}", () => byB(apiKeyItem.DELETE, `/api/v2/private/api-keys/${a.keyId}`, { method: "DELETE", params: { id: a.keyId } })],
+    ["DELETE /private/sources/{id}", () => byB(sourceItem.DELETE, `/api/v2/private/sources/${aSourceId}`, { method: "DELETE", params: { id: aSourceId } })],
+    ["GET /private/api-keys?accountId=A", () => byB(apiKeys.GET, `/api/v2/private/api-keys?accountId=${a.accountId}`)],
+    ["GET /private/sources?accountId=A", () => byB(sources.GET, `/api/v2/private/sources?accountId=${a.accountId}`)],
+    ["GET /private/courier-profiles?accountId=A", () => byB(courierProfiles.GET, `/api/v2/private/courier-profiles?accountId=${a.accountId}`)],
+    ["POST /private/api-keys {accountId: A}", () => byB(apiKeys.POST, "/api/v2/private/api-keys", { body: { accountId: a.accountId, name: "intruder" } })],
+    ["POST /private/sources {accountId: A}", () => byB(sources.POST, "/api/v2/private/sources", { body: { accountId: a.accountId, referenceSource: "evil", sourceIdentifier: "x" } })],
+    [
+      "POST /private/courier-profiles {accountId: A}",
+      () => byB(courierProfiles.POST, "/api/v2/private/courier-profiles", { body: { accountId: a.accountId, courier: "sandbox", name: "intruder", isDefault: true } }),
+    ],
+  ])("%s → 404 problem", async (_, send) => {
+    const response = await send();
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+  });
+
+  it("A's key still works after everything B tried", async () => {
+    expect((await counted(as(a)(orderItem.GET, `/api/v2/shipping-orders/${aOrder.id}`, { params: { id: aOrder.id } }))).status).toBe(200);
+  });
+});
+
+describe("REST, private API: a member of A may read but not write", () => {
+  const byMember = (handler: unknown, path: string, options: Parameters<typeof call>[2] = {}) => counted(call(handler, path, { token: member.token, ...options }));
+
+  it.each([
+    ["POST /private/api-keys", () => byMember(apiKeys.POST, "/api/v2/private/api-keys", { body: { accountId: a.accountId, name: "member's" } })],
+    ["PATCH /private/api-keys/{id}", () => byMember(apiKeyItem.PATCH, `/api/v2/private/api-keys/${aSecondKeyId}`, { method: "PATCH", body: { name: "renamed" }, params: { id: aSecondKeyId } })],
+    ["DELETE /private/api-keys/{id}", () => byMember(apiKeyItem.DELETE, `/api/v2/private/api-keys/${a.keyId}`, { method: "DELETE", params: { id: a.keyId } })],
+    ["POST /private/sources", () => byMember(sources.POST, "/api/v2/private/sources", { body: { accountId: a.accountId, referenceSource: "member", sourceIdentifier: "x" } })],
+    ["DELETE /private/sources/{id}", () => byMember(sourceItem.DELETE, `/api/v2/private/sources/${aSourceId}`, { method: "DELETE", params: { id: aSourceId } })],
+    ["POST /private/courier-profiles", () => byMember(courierProfiles.POST, "/api/v2/private/courier-profiles", { body: { accountId: a.accountId, courier: "sandbox", name: "member's" } })],
+  ])("%s → 403 problem", async (_, send) => {
+    const response = await send();
+    expect(response.status).toBe(403);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+  });
+
+  it.each([
+    ["GET /private/api-keys", () => `/api/v2/private/api-keys?accountId=${a.accountId}`, apiKeys.GET],
+    ["GET /private/sources", () => `/api/v2/private/sources?accountId=${a.accountId}`, sources.GET],
+    ["GET /private/courier-profiles", () => `/api/v2/private/courier-profiles?accountId=${a.accountId}`, courierProfiles.GET],
+  ])("%s → 200", async (_, path, handler) => {
+    expect((await byMember(handler, path())).status).toBe(200);
+  });
+});
+
+/** The tRPC code a call fails with, or "resolved". */
+const outcome = (promise: Promise<unknown>): Promise<string> =>
+  promise.then(
+    () => "resolved",
+    (error: unknown) => (error instanceof TRPCError ? error.code : `not a TRPCError: ${String(error)}`),
+  );
+
+type Caller = Awaited<ReturnType<typeof callerFor>>;
+
+/** Every procedure that takes an id or an accountId, called with A's. */
+const matrix: Record<string, (api: Caller) => Promise<unknown>> = {
+  "apiKeys.list": (api) => api.apiKeys.list({ accountId: a.accountId }),
+  "apiKeys.create": (api) => api.apiKeys.create({ accountId: a.accountId, name: "intruder" }),
+  "apiKeys.update": (api) => api.apiKeys.update({ id: aSecondKeyId, name: "taken over" }),
+  "apiKeys.revoke": (api) => api.apiKeys.revoke({ id: a.keyId }),
+  "sources.list": (api) => api.sources.list({ accountId: a.accountId }),
+  "sources.activate": (api) => api.sources.activate({ accountId: a.accountId, referenceSource: "evil", sourceIdentifier: "x" }),
+  "sources.deactivate": (api) => api.sources.deactivate({ id: aSourceId }),
+  "courierProfiles.list": (api) => api.courierProfiles.list({ accountId: a.accountId }),
+  "courierProfiles.create": (api) => api.courierProfiles.create({ accountId: a.accountId, courier: "sandbox", name: "intruder", isDefault: true }),
+  "courierProfiles.setDefault": (api) => api.courierProfiles.setDefault({ id: aSecondProfileId }),
+};
+
+/** Procedures with no id or account in their input: nothing of another tenant to name. */
+const WITHOUT_TENANT_INPUT = ["accounts.mine", "accounts.all", "courierProfiles.couriers"];
+
+const READS = new Set(["apiKeys.list", "sources.list", "courierProfiles.list"]);
+
+describe("tRPC: B's dashboard session with A's ids and account", () => {
+  it("covers every procedure of the router (a new procedure needs a row in this matrix)", () => {
+    const procedures = Object.keys((appRouter as unknown as { _def: { procedures: Record<string, unknown> } })._def.procedures).sort();
+    expect(procedures.filter((p) => !(p in matrix) && !WITHOUT_TENANT_INPUT.includes(p))).toEqual([]);
+  });
+
+  it.each(Object.keys(matrix))("%s → NOT_FOUND", async (name) => {
+    const api = await callerFor(b);
+    figures.cases += 1;
+    expect(await outcome(matrix[name]!(api))).toBe("NOT_FOUND");
+  });
+
+  it.each(Object.keys(matrix).filter((name) => !READS.has(name)))("%s by a member of A → FORBIDDEN", async (name) => {
+    const api = await callerFor(member);
+    figures.cases += 1;
+    expect(await outcome(matrix[name]!(api))).toBe("FORBIDDEN");
+  });
+
+  it.each([...READS])("%s by a member of A → allowed", async (name) => {
+    const api = await callerFor(member);
+    figures.cases += 1;
+    expect(await outcome(matrix[name]!(api))).toBe("resolved");
+  });
+});
