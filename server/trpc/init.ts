@@ -3,19 +3,29 @@ import type { Session } from "next-auth";
 import superjson from "superjson";
 import { z, ZodError } from "zod";
 import { getDb } from "@/db/client";
+import { env } from "@/server/env";
 import { AppError, isDatabaseUnavailable, type AppErrorCode, type FieldError } from "@/server/errors";
 import { clientIp } from "@/server/http/handler";
 import { accountAccess } from "@/server/services/actor";
 import { getActor } from "@/server/services/accounts/get-actor";
 import { zodFieldErrors } from "@/server/validation";
 
+/** The origin absolute links in answers point at (orders' `labelUrl`): PUBLIC_URL when set, as in the REST door, else the request's host. */
+function baseUrlOf(headers: Headers): string {
+  const configured = env().PUBLIC_URL;
+  if (configured) return configured;
+  const host = headers.get("x-forwarded-host") ?? headers.get("host") ?? "localhost";
+  const protocol = headers.get("x-forwarded-proto") ?? (host.startsWith("localhost") || host.startsWith("127.") ? "http" : "https");
+  return `${protocol}://${host}`;
+}
+
 /**
- * The context of every call: the database, the next-auth session (null when signed out) and the client
- * address for the audit trail. The HTTP route and the server-component caller both build it from the
- * request; tests build it with a session of their own.
+ * The context of every call: the database, the next-auth session (null when signed out), the client
+ * address for the audit trail and the origin for absolute links. The HTTP route and the server-component
+ * caller both build it from the request; tests build it with a session of their own.
  */
 export async function createTRPCContext({ session, headers }: { session: Session | null; headers: Headers }) {
-  return { db: await getDb(), session, ip: clientIp({ headers }) };
+  return { db: await getDb(), session, ip: clientIp({ headers }), baseUrl: baseUrlOf(headers) };
 }
 
 type Context = Awaited<ReturnType<typeof createTRPCContext>>;

@@ -1,14 +1,22 @@
 import { createCallerFactory, createTRPCRouter } from "./init";
 import { accountsRouter } from "./routers/accounts";
 import { apiKeysRouter } from "./routers/api-keys";
+import { auditEventsRouter } from "./routers/audit-events";
 import { courierProfilesRouter } from "./routers/courier-profiles";
+import { overviewRouter } from "./routers/overview";
+import { shippingOrdersRouter } from "./routers/shipping-orders";
 import { sourcesRouter } from "./routers/sources";
+import { validationResultsRouter } from "./routers/validation-results";
 
 export const appRouter = createTRPCRouter({
   accounts: accountsRouter,
   apiKeys: apiKeysRouter,
   sources: sourcesRouter,
   courierProfiles: courierProfilesRouter,
+  overview: overviewRouter,
+  shippingOrders: shippingOrdersRouter,
+  validationResults: validationResultsRouter,
+  auditEvents: auditEventsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { deleteShippingOrderAsUser } from "@/server/services/shipping-orders/delete-shipping-order-as-user";
+import { getShippingOrder } from "@/server/services/shipping-orders/get-shipping-order";
+import { listShippingOrders, listShippingOrdersQuery } from "@/server/services/shipping-orders/list-shipping-orders";
+import { orderBatch } from "@/server/services/shipping-orders/order-batch";
+import { validateShippingOrders } from "@/server/services/shipping-orders/validate-shipping-orders";
+import { accountProcedure, createTRPCRouter } from "../init";
+
+const orderId = z.object({ id: z.string() });
+
+export const shippingOrdersRouter = createTRPCRouter({
+  /** The REST list's own query schema, so filters mean the same (and fail the same) through both doors. */
+  list: accountProcedure
+    .input(listShippingOrdersQuery)
+    .query(({ ctx, input }) => listShippingOrders(ctx.db, ctx.access.accountId, input, ctx.baseUrl)),
+  get: accountProcedure.input(orderId).query(({ ctx, input }) => getShippingOrder(ctx.db, ctx.access.accountId, input.id, ctx.baseUrl)),
+  delete: accountProcedure.input(orderId).mutation(({ ctx, input }) => deleteShippingOrderAsUser(ctx.db, ctx.actor, ctx.access.accountId, input.id)),
+  /**
+   * `body` is one order or an array, as a partner would send it as `application/json`; the result is
+   * recorded for review with the user who asked instead of an API key.
+   */
+  validate: accountProcedure
+    .input(z.object({ courierId: z.string().min(1, "courierId is required"), profileId: z.string().nullish(), body: z.unknown() }))
+    .mutation(({ ctx, input }) =>
+      validateShippingOrders(
+        ctx.db,
+        { accountId: ctx.access.accountId, userId: ctx.actor.userId },
+        { courierId: input.courierId, profileId: input.profileId, batch: orderBatch("application/json", input.body) },
+      ),
+    ),
+});
