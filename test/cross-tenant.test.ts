@@ -11,7 +11,9 @@ import * as sources from "@/app/api/v2/private/sources/route";
 import * as label from "@/app/api/v2/shipping-orders/[id]/label/route";
 import * as orderItem from "@/app/api/v2/shipping-orders/[id]/route";
 import * as list from "@/app/api/v2/shipping-orders/route";
+import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
+import { validationResults } from "@/db/schema";
 import { createApiKey } from "@/server/services/api-keys/create-api-key";
 import { createCourierProfile } from "@/server/services/courier-profiles/create-courier-profile";
 import { activateSource } from "@/server/services/sources/activate-source";
@@ -46,6 +48,7 @@ let aSecondKeyId: string;
 let aSourceId: string;
 let aSecondProfileId: string;
 let snapshot: AccountDigest;
+let aValidationResultId: string;
 
 beforeAll(async () => {
   a = await createPartner();
@@ -187,47 +190,89 @@ const outcome = (promise: Promise<unknown>): Promise<string> =>
   );
 
 type Caller = Awaited<ReturnType<typeof callerFor>>;
+type Outcome = "NOT_FOUND" | "FORBIDDEN" | "resolved";
+/** One call with A's ids; `member` is what a member of A gets for the same call (null: not an A-account call). */
+type Row = { call: (api: Caller) => Promise<unknown>; member: Outcome | null };
 
-/** Every procedure that takes an id or an accountId, called with A's. */
-const matrix: Record<string, (api: Caller) => Promise<unknown>> = {
-  "apiKeys.list": (api) => api.apiKeys.list({ accountId: a.accountId }),
-  "apiKeys.create": (api) => api.apiKeys.create({ accountId: a.accountId, name: "intruder" }),
-  "apiKeys.update": (api) => api.apiKeys.update({ id: aSecondKeyId, name: "taken over" }),
-  "apiKeys.revoke": (api) => api.apiKeys.revoke({ id: a.keyId }),
-  "sources.list": (api) => api.sources.list({ accountId: a.accountId }),
-  "sources.activate": (api) => api.sources.activate({ accountId: a.accountId, referenceSource: "evil", sourceIdentifier: "x" }),
-  "sources.deactivate": (api) => api.sources.deactivate({ id: aSourceId }),
-  "courierProfiles.list": (api) => api.courierProfiles.list({ accountId: a.accountId }),
-  "courierProfiles.create": (api) => api.courierProfiles.create({ accountId: a.accountId, courier: "sandbox", name: "intruder", isDefault: true }),
-  "courierProfiles.setDefault": (api) => api.courierProfiles.setDefault({ id: aSecondProfileId }),
+/** Every procedure that takes an id or an accountId, called with A's (and, where it takes both, B's account with A's id). */
+const matrix: Record<string, Row> = {
+  "apiKeys.list": { call: (api) => api.apiKeys.list({ accountId: a.accountId }), member: "resolved" },
+  "apiKeys.create": { call: (api) => api.apiKeys.create({ accountId: a.accountId, name: "intruder" }), member: "FORBIDDEN" },
+  "apiKeys.update": { call: (api) => api.apiKeys.update({ id: aSecondKeyId, name: "taken over" }), member: "FORBIDDEN" },
+  "apiKeys.revoke": { call: (api) => api.apiKeys.revoke({ id: a.keyId }), member: "FORBIDDEN" },
+  "sources.list": { call: (api) => api.sources.list({ accountId: a.accountId }), member: "resolved" },
+  "sources.activate": { call: (api) => api.sources.activate({ accountId: a.accountId, referenceSource: "evil", sourceIdentifier: "x" }), member: "FORBIDDEN" },
+  "sources.deactivate": { call: (api) => api.sources.deactivate({ id: aSourceId }), member: "FORBIDDEN" },
+  "courierProfiles.list": { call: (api) => api.courierProfiles.list({ accountId: a.accountId }), member: "resolved" },
+  "courierProfiles.create": {
+    call: (api) => api.courierProfiles.create({ accountId: a.accountId, courier: "sandbox", name: "intruder", isDefault: true }),
+    member: "FORBIDDEN",
+  },
+  "courierProfiles.setDefault": { call: (api) => api.courierProfiles.setDefault({ id: aSecondProfileId }), member: "FORBIDDEN" },
+  "shippingOrders.list": { call: (api) => api.shippingOrders.list({ accountId: a.accountId }), member: "resolved" },
+  "shippingOrders.get": { call: (api) => api.shippingOrders.get({ accountId: a.accountId, id: aOrder.id }), member: "resolved" },
+  "shippingOrders.get (B's account, A's order)": { call: (api) => api.shippingOrders.get({ accountId: b.accountId, id: aOrder.id }), member: null },
+  "shippingOrders.delete": { call: (api) => api.shippingOrders.delete({ accountId: a.accountId, id: aOrder.id }), member: "FORBIDDEN" },
+  "shippingOrders.delete (B's account, A's order)": { call: (api) => api.shippingOrders.delete({ accountId: b.accountId, id: aOrder.id }), member: null },
+  "shippingOrders.validate": {
+    call: (api) => api.shippingOrders.validate({ accountId: a.accountId, courierId: "sandbox", profileId: a.profileId, body: order() }),
+    member: "resolved",
+  },
+  "shippingOrders.validate (B's account, A's profile)": {
+    call: (api) => api.shippingOrders.validate({ accountId: b.accountId, courierId: "sandbox", profileId: a.profileId, body: order() }),
+    member: null,
+  },
+  "validationResults.list": { call: (api) => api.validationResults.list({ accountId: a.accountId }), member: "resolved" },
+  "validationResults.get": { call: (api) => api.validationResults.get({ id: aValidationResultId }), member: "resolved" },
+  "overview.get": { call: (api) => api.overview.get({ accountId: a.accountId }), member: "resolved" },
+  "auditEvents.list": { call: (api) => api.auditEvents.list({ accountId: a.accountId }), member: "FORBIDDEN" },
 };
 
 /** Procedures with no id or account in their input: nothing of another tenant to name. */
 const WITHOUT_TENANT_INPUT = ["accounts.mine", "accounts.all", "courierProfiles.couriers"];
 
-const READS = new Set(["apiKeys.list", "sources.list", "courierProfiles.list"]);
+const procedureOf = (row: string) => row.split(" ")[0]!;
 
 describe("tRPC: B's dashboard session with A's ids and account", () => {
+  let aValidationResultIdLoaded = false;
+  beforeAll(async () => {
+    const [row] = await (await getDb()).select({ id: validationResults.id }).from(validationResults).where(eq(validationResults.accountId, a.accountId)).limit(1);
+    aValidationResultId = row!.id;
+    aValidationResultIdLoaded = true;
+  });
+
   it("covers every procedure of the router (a new procedure needs a row in this matrix)", () => {
+    expect(aValidationResultIdLoaded).toBe(true);
     const procedures = Object.keys((appRouter as unknown as { _def: { procedures: Record<string, unknown> } })._def.procedures).sort();
-    expect(procedures.filter((p) => !(p in matrix) && !WITHOUT_TENANT_INPUT.includes(p))).toEqual([]);
+    const covered = new Set(Object.keys(matrix).map(procedureOf));
+    expect(procedures.filter((p) => !covered.has(p) && !WITHOUT_TENANT_INPUT.includes(p))).toEqual([]);
   });
 
   it.each(Object.keys(matrix))("%s → NOT_FOUND", async (name) => {
     const api = await callerFor(b);
     figures.cases += 1;
-    expect(await outcome(matrix[name]!(api))).toBe("NOT_FOUND");
+    expect(await outcome(matrix[name]!.call(api))).toBe("NOT_FOUND");
   });
 
-  it.each(Object.keys(matrix).filter((name) => !READS.has(name)))("%s by a member of A → FORBIDDEN", async (name) => {
-    const api = await callerFor(member);
+  it("B's order list filtered by A's ids is empty", async () => {
+    const api = await callerFor(b);
     figures.cases += 1;
-    expect(await outcome(matrix[name]!(api))).toBe("FORBIDDEN");
+    const page = await api.shippingOrders.list({ accountId: b.accountId, ids: [aOrder.id], shippingNumbers: aOrder.shippingNumber });
+    expect(page.items).toEqual([]);
   });
 
-  it.each([...READS])("%s by a member of A → allowed", async (name) => {
-    const api = await callerFor(member);
+  it("B's validation history without an accountId is refused, not A's", async () => {
+    const api = await callerFor(b);
     figures.cases += 1;
-    expect(await outcome(matrix[name]!(api))).toBe("resolved");
+    expect(await outcome(api.validationResults.list({}))).toBe("BAD_REQUEST");
   });
+
+  it.each(Object.entries(matrix).filter(([, row]) => row.member !== null).map(([name, row]) => [name, row.member]))(
+    "%s by a member of A → %s",
+    async (name) => {
+      const api = await callerFor(member);
+      figures.cases += 1;
+      expect(await outcome(matrix[name]!.call(api))).toBe(matrix[name]!.member);
+    },
+  );
 });
