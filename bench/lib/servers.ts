@@ -1,0 +1,171 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream, readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+
+export type Server = {
+  name: string;
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** The process that serves requests (for Next: the `next-server` process, which may be a child of the CLI). */
+  serverPid: () => number;
+  stop: () => Promise<void>;
+};
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function children(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === pid) out.push(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return out;
+}
+
+export function descendants(pid: number): number[] {
+  const all = [pid];
+  for (let i = 0; i < all.length; i++) all.push(...children(all[i]!));
+  return all;
+}
+
+/** VmRSS of a process in MiB, or NaN once it is gone. */
+export function rssMiB(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+const commOf = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+  } catch {
+    return "";
+  }
+};
+
+async function waitReady(url: string, child: ChildProcess, name: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before it was ready`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${name} was not ready within ${timeoutMs / 1000} s (${url})`);
+}
+
+function start(name: string, command: string[], env: NodeJS.ProcessEnv, port: number, readyPath: string, logDir: string): Promise<Server> {
+  const log = createWriteStream(path.join(logDir, `${name}.log`));
+  const child = spawn(command[0]!, command.slice(1), { env, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  const url = `http://127.0.0.1:${port}`;
+  const serverPid = () => {
+    const tree = descendants(child.pid!);
+    return tree.find((p) => /next-server/.test(commOf(p))) ?? tree.filter((p) => !Number.isNaN(rssMiB(p))).sort((a, b) => rssMiB(b) - rssMiB(a))[0] ?? child.pid!;
+  };
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return waitReady(url + readyPath, child, name).then(
+    () => ({ name, url, port, child, serverPid, stop }),
+    async (error: unknown) => {
+      await stop();
+      throw error;
+    },
+  );
+}
+
+export type ServerEnv = { databaseUrl: string; authSecret: string; cpuProfileDir?: string };
+
+/** `node --cpu-prof` (not allowed in NODE_OPTIONS): the profile is written when the server exits on SIGTERM. */
+const nodeFlags = (e: ServerEnv, name: string) => (e.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(e.cpuProfileDir, name)}`] : []);
+
+function baseEnv(e: ServerEnv, port: number): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: "production",
+    PORT: String(port),
+    DATABASE_URL: e.databaseUrl,
+    AUTH_SECRET: e.authSecret,
+    NEXTAUTH_SECRET: e.authSecret,
+    NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
+}
+
+/** `next start` of a built app directory (see preparedBuild in run.ts), in production mode, against the bench database. */
+export async function startApp(e: ServerEnv, logDir: string, appDir: string): Promise<Server> {
+  const port = await freePort();
+  const nextBin = path.resolve("node_modules/next/dist/bin/next");
+  return start("app", [process.execPath, ...nodeFlags(e, "app"), nextBin, "start", appDir, "-p", String(port), "-H", "127.0.0.1"], baseEnv(e, port), port, "/api/health", logDir);
+}
+
+/** bench/baseline-server.ts: the same services behind bare node:http. */
+export async function startBaseline(e: ServerEnv, logDir: string): Promise<Server> {
+  const port = await freePort();
+  return start("baseline", [process.execPath, ...nodeFlags(e, "baseline"), "--import", "tsx", path.resolve("bench/baseline-server.ts")], baseEnv(e, port), port, "/health", logDir);
+}
+
+/** Samples a process's VmRSS every `everyMs` until stopped; returns the samples (MiB). */
+export function sampleRss(pid: () => number, everyMs = 100): { stop: () => number[] } {
+  const samples: number[] = [];
+  const take = () => {
+    const v = rssMiB(pid());
+    if (!Number.isNaN(v)) samples.push(v);
+  };
+  take();
+  const timer = setInterval(take, everyMs);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      take();
+      return samples;
+    },
+  };
+}
+
+/** CPU time (user + system) a set of processes has used so far, in ms (clock ticks of 10 ms). */
+export function cpuMs(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+    } catch {
+      // gone
+    }
+  }
+  return ticks * 10;
+}

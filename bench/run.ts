@@ -1,0 +1,438 @@
+/**
+ * `npm run bench [-- --quick] [-- --build] [-- --profile] [-- --only=create,batch,get,validate,key,list]`
+ *
+ * Builds only if `.next/BUILD_ID` is missing or `--build` is given, creates a fresh PostgreSQL database
+ * (sop_bench_<ts>), migrates it, seeds partners through the services and a million orders in SQL, starts
+ * the production app (`next start`) and the bare node:http baseline (bench/baseline-server.ts), runs the
+ * scenarios with autocannon, prints a table, writes bench/results.md and drops the database.
+ *
+ * `--quick`: 10k orders and 1–2 s per scenario; checks that every scenario ran without errors (exit 1
+ * otherwise), not speed. `--profile`: the app runs under `node --cpu-prof` (bench/.tmp) and the report
+ * gets its top self-time functions. `--orders=N`, `--duration=S` override the data size and run length.
+ */
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import type { Request } from "autocannon";
+import { createDatabase, dropDatabase, serverVersion } from "./lib/database";
+import { load, median, type LoadResult } from "./lib/load";
+import { NOTES_MARKER, consoleTable, markdown, type BatchFigures, type Ratio, type Report, type Target } from "./lib/report";
+import { cpuMs, sampleRss, startApp, startBaseline, type Server } from "./lib/servers";
+
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.includes(`--${name}`);
+const option = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
+
+const QUICK = flag("quick");
+const PROFILE = flag("profile");
+const SCENARIOS = new Set((option("only") ?? "create,batch,get,validate,key,list").split(","));
+const cfg = {
+  orders: Number(option("orders") ?? (QUICK ? 10_000 : 1_000_000)),
+  accounts: 100,
+  duration: Number(option("duration") ?? (QUICK ? 2 : 10)),
+  shortDuration: Number(option("duration") ?? (QUICK ? 1 : 8)),
+  warmup: QUICK ? 1 : 3,
+  rounds: QUICK ? 1 : 3,
+  batchRepeats: QUICK ? 1 : 3,
+  verifyCalls: QUICK ? 300 : 5000,
+  listConnections: 4,
+};
+const AUTH_SECRET = "bench-auth-secret-0123456789-bench-auth-secret";
+const TMP = path.resolve("bench/.tmp");
+const RESULTS = path.resolve("bench/results.md");
+const APP_COPY = path.join(os.tmpdir(), `sop-bench-app-${process.pid}`);
+const log = (...m: unknown[]) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...m);
+const loadAverage = () => os.loadavg().map((l) => l.toFixed(1)).join(" / ");
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------- build
+
+function otherNextBuild(): number | null {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ");
+      if (/\bnext(\.js)?\s+build\b/.test(cmd)) return Number(entry);
+    } catch {
+      // gone
+    }
+  }
+  return null;
+}
+
+async function waitForOtherBuilds(): Promise<void> {
+  const deadline = Date.now() + 10 * 60_000;
+  for (let pid = otherNextBuild(); pid !== null; pid = otherNextBuild()) {
+    if (Date.now() > deadline) throw new Error(`a next build (pid ${pid}) has been running for 10 minutes`);
+    log(`waiting for a running next build (pid ${pid}) to finish…`);
+    await sleep(5000);
+  }
+}
+
+const buildId = () => (existsSync(".next/BUILD_ID") ? readFileSync(".next/BUILD_ID", "utf8").trim() : null);
+
+/**
+ * Builds if needed, then copies the build (without caches) to $TMPDIR/sop-bench-app-<pid> and serves that copy, so a
+ * `next build` someone starts in the shared checkout during the run cannot pull the build from under the
+ * server. Returns the directory to pass to `next start` and the build id.
+ */
+async function preparedBuild(): Promise<{ dir: string; id: string }> {
+  await waitForOtherBuilds();
+  if (flag("build") || !buildId()) {
+    log("building (next build)…");
+    const r = spawnSync("npx", ["next", "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+    if (r.status !== 0) throw new Error(`next build failed (${r.status})`);
+  }
+  // Outside the checkout: a node_modules link inside it would be walked by vitest and eslint.
+  const dir = APP_COPY;
+  for (let attempt = 1; ; attempt++) {
+    await waitForOtherBuilds();
+    const id = buildId();
+    if (!id) throw new Error(".next/BUILD_ID is missing (a build failed or is half-written); run `npx next build` or pass --build");
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    cpSync(".next", path.join(dir, ".next"), {
+      recursive: true,
+      verbatimSymlinks: true,
+      filter: (src) => !/^\.next\/(cache|dev|trace|trace-build|types|diagnostics)(\/|$)/.test(path.relative(".", src)),
+    });
+    for (const f of ["next.config.mjs", "package.json"]) cpSync(f, path.join(dir, f));
+    symlinkSync(path.resolve("node_modules"), path.join(dir, "node_modules"));
+    if (existsSync("public")) symlinkSync(path.resolve("public"), path.join(dir, "public"));
+    if (buildId() === id && otherNextBuild() === null) return { dir, id };
+    if (attempt >= 5) throw new Error("the build kept changing while it was copied");
+    log("the build changed while it was copied; copying again…");
+  }
+}
+
+// ---------------------------------------------------------------- requests
+
+const CREATE_PATH = "/api/v2/couriers/sandbox/shipping-orders";
+const runTag = Date.now().toString(36);
+let sequence = 0;
+
+const orderBody = (reference: string) => ({
+  ReferenceNumber: reference,
+  Recipient: { Name: "Jana Nováková", Street: "Dlouhá 12", City: "Praha", Zip: "110 00", Country: "CZ", Email: "jana@example.com", Phone: "+420777123456" },
+  Parcels: [{ Weight: 1.5 }],
+});
+
+const createRequests = (key: string): Request[] => [
+  {
+    method: "POST",
+    path: CREATE_PATH,
+    headers: { "content-type": "application/svc.shipping-order+json", "x-api-key": key },
+    setupRequest: (r) => ({ ...r, body: JSON.stringify(orderBody(`BENCH-${runTag}-${++sequence}`)) }),
+  },
+];
+const createOk = (body: string) => body.includes('"failed":[]') && body.includes('"items":[{');
+
+function rotating(key: string, paths: string[]): Request[] {
+  let i = 0;
+  return [{ method: "GET", headers: { "x-api-key": key }, setupRequest: (r) => ({ ...r, path: paths[i++ % paths.length]! }) }];
+}
+
+// ---------------------------------------------------------------- main
+
+/** Stops what main() started and drops its database; set by main(), safe to call twice. */
+let cleanup: () => Promise<void> = async () => {};
+
+async function main(): Promise<number> {
+  mkdirSync(TMP, { recursive: true });
+  const build = await preparedBuild();
+  const started = Date.now();
+  const loadBefore = loadAverage();
+  const database = await createDatabase();
+  log(`database ${database.name}; build ${build.id}; mode ${QUICK ? "quick" : "full"}`);
+  // db/client and server/env read the environment once, on first use: set it before importing them.
+  process.env.DATABASE_URL = database.url;
+  process.env.AUTH_SECRET = AUTH_SECRET;
+  let sql: postgres.Sql | undefined;
+  const servers: Server[] = [];
+  const failures: string[] = [];
+  let cleaned = false;
+  cleanup = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    await Promise.all(servers.map((s) => s.stop().catch(() => {})));
+    await sql?.end({ timeout: 1 }).catch(() => {});
+    const { closeDb } = await import("@/db/client");
+    await closeDb().catch(() => {});
+    rmSync(APP_COPY, { recursive: true, force: true });
+    if (flag("keep-db")) log(`kept database ${database.name}`);
+    else await dropDatabase(database.name).catch((e: unknown) => console.error(`could not drop ${database.name}:`, e));
+  };
+  try {
+    const { migrate } = await import("@/db/migrate");
+    await migrate();
+    const seed = await import("./lib/seed");
+    const listPartner = await seed.createBenchPartner("list");
+    const createPartner = await seed.createBenchPartner("create");
+    sql = postgres(database.url, { max: 2, onnotice: () => {} });
+    log(`seeding ${cfg.orders.toLocaleString("en")} orders over ${cfg.accounts} accounts in SQL…`);
+    const seeded = await seed.seedOrders(sql, listPartner, cfg.accounts, cfg.orders);
+    const fixtures = await seed.listFixtures(sql, listPartner.accountId);
+    const tables = await seed.tableSizes(sql);
+    log(`seeded in ${seeded.seconds.toFixed(1)} s; list account has ${fixtures.orders} orders`);
+
+    const profileDir = PROFILE ? path.join(TMP, `profile-${runTag}`) : undefined;
+    if (profileDir) mkdirSync(profileDir, { recursive: true });
+    const started_ = await Promise.allSettled([
+      startApp({ databaseUrl: database.url, authSecret: AUTH_SECRET, cpuProfileDir: profileDir }, TMP, build.dir),
+      startBaseline({ databaseUrl: database.url, authSecret: AUTH_SECRET, cpuProfileDir: profileDir }, TMP),
+    ]);
+    for (const s of started_) if (s.status === "fulfilled") servers.push(s.value);
+    for (const s of started_) if (s.status === "rejected") throw s.reason;
+    const [app, baseline] = servers as [Server, Server];
+    const appPid = app.serverPid();
+    const pgBackends = async () =>
+      (await sql!<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`).map((r) => r.pid);
+    const appRss = sampleRss(() => appPid, 200);
+    const baselineRss = sampleRss(baseline.serverPid, 200);
+    log(`app on ${app.url} (server pid ${appPid}), baseline on ${baseline.url}`);
+
+    const loads: LoadResult[] = [];
+    const run = async (name: string, server: Server, connections: number, requests: Request[], options: { duration?: number; check?: (b: string) => boolean; record?: LoadResult[] | null } = {}) => {
+      const serverPid = server === app ? appPid : baseline.child.pid!;
+      const rss = server === app ? sampleRss(() => appPid, 100) : null;
+      const pgPidsBefore = await pgBackends();
+      const cpu0 = { server: cpuMs([serverPid]), pg: cpuMs(pgPidsBefore) };
+      const r = await load({ name, target: server.name, url: server.url, connections, duration: options.duration ?? cfg.duration, requests, check: options.check });
+      const pgPids = [...new Set([...pgPidsBefore, ...(await pgBackends())])];
+      r.serverCpuPerRequest = (cpuMs([serverPid]) - cpu0.server) / r.requests;
+      r.pgCpuPerRequest = (cpuMs(pgPids) - cpu0.pg) / r.requests;
+      if (rss) r.rssMax = Math.max(...rss.stop());
+      if (options.record !== null) (options.record ?? loads).push(r);
+      const trouble = r.errors + r.non2xx + r.bad;
+      if (trouble > 0) failures.push(`${name} on ${server.name} c${connections}: ${r.errors} errors, ${r.non2xx} non-2xx, ${r.bad} bad 2xx (status codes ${JSON.stringify(r.statusCodes)})`);
+      log(`${name.padEnd(22)} ${server.name.padEnd(8)} c${String(connections).padEnd(3)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  cpu/req ${r.serverCpuPerRequest.toFixed(2)}+${r.pgCpuPerRequest.toFixed(2)} ms${r.rssMax ? `  rss ${r.rssMax.toFixed(0)} MiB` : ""}  errors ${r.errors} non-2xx ${r.non2xx} bad ${r.bad}`);
+      return r;
+    };
+
+    const getPaths = fixtures.ids.map((id) => `/api/v2/shipping-orders/${id}`);
+    const validateRequests: Request[] = [
+      {
+        method: "POST",
+        path: `${CREATE_PATH}/validate`,
+        headers: { "content-type": "application/svc.shipping-order+json", "x-api-key": createPartner.key },
+        body: JSON.stringify(orderBody("VALIDATE-1")),
+      },
+    ];
+
+    // Warm-up: load every route once so lazy module loading and JIT are not measured.
+    log("warming up…");
+    const warm = { duration: cfg.warmup, record: null };
+    for (const s of [app, baseline]) {
+      if (SCENARIOS.has("create") || SCENARIOS.has("batch")) await run("warmup create", s, 16, createRequests(createPartner.key), { ...warm, check: createOk });
+      if (SCENARIOS.has("get")) await run("warmup get", s, 16, rotating(listPartner.key, getPaths), warm);
+    }
+    if (SCENARIOS.has("list")) await run("warmup list", app, 4, rotating(listPartner.key, ["/api/v2/shipping-orders"]), warm);
+    if (SCENARIOS.has("validate")) await run("warmup validate", app, 4, validateRequests, warm);
+    if (SCENARIOS.has("key")) {
+      await run("warmup couriers", app, 4, rotating(listPartner.key, ["/api/v2/couriers"]), warm);
+      await run("warmup health", app, 4, [{ method: "GET", path: "/api/health" }], warm);
+    }
+
+    const ratios: Ratio[] = [];
+    const alternate = async (scenario: string, requests: () => Request[], check?: (b: string) => boolean) => {
+      const a: LoadResult[] = [];
+      const b: LoadResult[] = [];
+      for (let i = 0; i < cfg.rounds; i++) {
+        a.push(await run(scenario, app, 16, requests(), { check }));
+        b.push(await run(scenario, baseline, 16, requests(), { check }));
+      }
+      const appRps = median(a.map((x) => x.rps));
+      const baselineRps = median(b.map((x) => x.rps));
+      ratios.push({ scenario: `${scenario} c16`, app: a, baseline: b, appRps, baselineRps, ratio: appRps / baselineRps });
+    };
+
+    let appMaxDuringC64: number | null = null;
+    if (SCENARIOS.has("create")) {
+      await run("create", app, 1, createRequests(createPartner.key), { check: createOk });
+      await alternate("create", () => createRequests(createPartner.key), createOk);
+      const c64 = sampleRss(() => appPid, 100);
+      await run("create", app, 64, createRequests(createPartner.key), { check: createOk });
+      appMaxDuringC64 = Math.max(...c64.stop());
+      await run("create", baseline, 1, createRequests(createPartner.key), { check: createOk });
+      await run("create", baseline, 64, createRequests(createPartner.key), { check: createOk });
+    }
+
+    const batches: BatchFigures[] = [];
+    let batchRss: number | null = null;
+    if (SCENARIOS.has("batch")) {
+      const runs: Record<string, number[]> = { app: [], baseline: [] };
+      for (let i = 0; i < cfg.batchRepeats; i++) {
+        for (const s of [app, baseline]) {
+          const body = JSON.stringify(Array.from({ length: 500 }, (_, j) => orderBody(`BATCH-${runTag}-${s.name}-${i}-${j}`)));
+          const rss = s === app ? sampleRss(() => appPid, 50) : null;
+          const t0 = performance.now();
+          const res = await fetch(s.url + CREATE_PATH, {
+            method: "POST",
+            headers: { "content-type": "application/svc.shipping-orders+json", "x-api-key": createPartner.key },
+            body,
+          });
+          const text = await res.text();
+          const ms = performance.now() - t0;
+          const parsed = res.ok ? (JSON.parse(text) as { items: unknown[]; failed: unknown[] }) : null;
+          if (!parsed || parsed.items.length !== 500 || parsed.failed.length !== 0) failures.push(`batch 500 on ${s.name}: HTTP ${res.status} ${text.slice(0, 300)}`);
+          runs[s.name]!.push(ms);
+          const peak = rss ? Math.max(...rss.stop()) : null;
+          if (peak) batchRss = Math.max(batchRss ?? 0, peak);
+          log(`batch 500 on ${s.name}: ${ms.toFixed(0)} ms (HTTP ${res.status})${peak ? `, app rss ${peak.toFixed(0)} MiB` : ""}`);
+        }
+      }
+      for (const [server, ms] of Object.entries(runs)) batches.push({ server, runsMs: ms, medianMs: median(ms), msPerOrder: median(ms) / 500 });
+    }
+
+    if (SCENARIOS.has("get")) await alternate("get", () => rotating(listPartner.key, getPaths));
+    if (SCENARIOS.has("validate")) await run("validate", app, 16, validateRequests, { check: (b) => b.includes('"status":"OK"') });
+
+    const keyHttp = { health: [] as LoadResult[], couriers: [] as LoadResult[] };
+    if (SCENARIOS.has("key")) {
+      for (const c of [1, 16]) {
+        await run("health (no key)", app, c, [{ method: "GET", path: "/api/health" }], { duration: cfg.shortDuration, record: keyHttp.health });
+        await run("couriers (key)", app, c, rotating(listPartner.key, ["/api/v2/couriers"]), { duration: cfg.shortDuration, record: keyHttp.couriers });
+      }
+    }
+
+    const list: LoadResult[] = [];
+    const listLoaded: LoadResult[] = [];
+    const listFloor: LoadResult[] = [];
+    const listFilters: { name: string; queries: string[] }[] = [];
+    if (SCENARIOS.has("list")) {
+      const pick = <T>(xs: T[], n: number, offset: number) => Array.from({ length: n }, (_, i) => xs[(offset * n + i) % xs.length]!);
+      const pool = (make: (i: number) => string) => Array.from({ length: 50 }, (_, i) => make(i));
+      const iso = (d: Date) => d.toISOString().slice(0, 19);
+      const week = 7 * 86_400_000;
+      const statuses = ["DELIVERED", "IN_TRANSIT", "OUT_FOR_DELIVERY", "HANDED_OVER", "CREATED", "RETURNED", "CANCELLED"];
+      const lastPage = Math.max(1, Math.ceil(fixtures.orders / 20));
+      listFilters.push(
+        { name: "no filter", queries: ["?page=1"] },
+        { name: "createdFrom+createdTo", queries: pool((i) => `?createdFrom=${iso(fixtures.createdAt[i]!)}&createdTo=${iso(new Date(fixtures.createdAt[i]!.getTime() + week))}`) },
+        { name: "referenceNumbers", queries: pool((i) => `?referenceNumbers=${pick(fixtures.referenceNumbers, 10, i).join(",")}`) },
+        { name: "ids", queries: pool((i) => `?ids=${pick(fixtures.ids, 10, i).join(",")}`) },
+        { name: "shippingNumbers", queries: pool((i) => `?shippingNumbers=${pick(fixtures.shippingNumbers, 10, i).join(",")}`) },
+        { name: "status", queries: statuses.map((s) => `?status=${s}`) },
+        { name: "courier", queries: ["?courier=sandbox"] },
+        { name: "courierProfile", queries: [`?courierProfile=${listPartner.profileId}`, `?courierProfile=${listPartner.secondProfileId}`] },
+        { name: `deep page (${lastPage})`, queries: [`?page=${lastPage}`] },
+      );
+      // The machine's own latency noise at this moment: the cheapest route, one connection.
+      await run("health (noise floor)", app, 1, [{ method: "GET", path: "/api/health" }], { duration: cfg.shortDuration, record: listFloor });
+      for (const filter of listFilters) {
+        const paths = filter.queries.map((q) => `/api/v2/shipping-orders${q}`);
+        for (const [connections, record] of [[1, list], [cfg.listConnections, listLoaded]] as const) {
+          await run(filter.name, app, connections, rotating(listPartner.key, paths), {
+            duration: cfg.shortDuration,
+            record,
+            check: (b) => b.includes('"items":[{'),
+          });
+        }
+      }
+      await run("health (noise floor)", app, 1, [{ method: "GET", path: "/api/health" }], { duration: cfg.shortDuration, record: listFloor });
+    }
+
+    const appMaxOverall = Math.max(...appRss.stop());
+    const baselineMaxOverall = Math.max(...baselineRss.stop());
+    log("stopping servers…");
+    await Promise.all(servers.map((s) => s.stop()));
+    servers.length = 0;
+
+    // In-process figures, with the servers gone so nothing competes for the cores.
+    const { explainList } = await import("./lib/explain");
+    const explain = SCENARIOS.has("list")
+      ? await explainList(database.url, listPartner.accountId, listFilters, QUICK ? 20 : 200)
+      : [];
+    const { verifyCost } = await import("./lib/verify-cost");
+    const verify = SCENARIOS.has("key") ? await verifyCost(listPartner.key, cfg.verifyCalls) : null;
+    const { summariseProfiles } = await import("./lib/profile");
+    const profile = profileDir ? summariseProfiles(path.join(profileDir, "app")) : null;
+    const baselineProfile = profileDir ? summariseProfiles(path.join(profileDir, "baseline")) : null;
+
+    const targets: Target[] = [];
+    const createRatio = ratios.find((r) => r.scenario === "create c16");
+    if (createRatio) targets.push({ name: "create ≥ 60 % of baseline req/s at c16", figure: `${(createRatio.ratio * 100).toFixed(0)} % (${createRatio.appRps.toFixed(0)} vs ${createRatio.baselineRps.toFixed(0)} req/s)`, met: createRatio.ratio >= 0.6 });
+    const appBatch = batches.find((b) => b.server === "app");
+    if (appBatch) targets.push({ name: "batch of 500 < 1.5 s", figure: `${appBatch.medianMs.toFixed(0)} ms median (${appBatch.msPerOrder.toFixed(2)} ms/order)`, met: appBatch.medianMs < 1500 });
+    if (list.length) {
+      const worst = list.reduce((a, b) => (b.p99 > a.p99 ? b : a));
+      const floor = Math.max(...listFloor.map((l) => l.p99));
+      targets.push({
+        name: `list p99 < 25 ms for every filter (${fixtures.orders.toLocaleString("en")}-order account of ${cfg.orders.toLocaleString("en")}, HTTP, 1 connection)`,
+        figure: `worst: ${worst.name} p99 ${worst.p99.toFixed(2)} ms (machine noise floor, /api/health p99: ${floor.toFixed(2)} ms)`,
+        met: list.every((l) => l.p99 < 25),
+      });
+    }
+    if (verify) targets.push({ name: "key verification < 0.5 ms added", figure: `verifyApiKey mean ${verify.verify.mean.toFixed(3)} ms in-process (select 1: ${verify.selectOne.mean.toFixed(3)} ms)`, met: verify.verify.mean < 0.5 });
+    if (appMaxDuringC64 !== null) targets.push({ name: "server RSS < 400 MiB (under create c64)", figure: `${appMaxDuringC64.toFixed(0)} MiB max (whole run ${appMaxOverall.toFixed(0)} MiB)`, met: Math.max(appMaxDuringC64, appMaxOverall) < 400 });
+
+    const report: Report = {
+      date: new Date().toISOString().replace("T", " ").slice(0, 16) + " UTC",
+      mode: QUICK ? "quick" : "full",
+      machine: {
+        cpu: os.cpus()[0]?.model.trim() ?? "?",
+        cores: os.cpus().length,
+        memoryGiB: os.totalmem() / 2 ** 30,
+        node: process.version,
+        postgres: await serverVersion(sql),
+        next: (JSON.parse(readFileSync("node_modules/next/package.json", "utf8")) as { version: string }).version,
+        loadBefore,
+        loadAfter: loadAverage(),
+      },
+      data: { orders: cfg.orders, accounts: cfg.accounts, perAccount: fixtures.orders, seedSeconds: seeded.seconds, tables, listConnections: cfg.listConnections },
+      loads,
+      ratios,
+      batches,
+      verify,
+      keyHttp,
+      list,
+      listLoaded,
+      listFloor,
+      explain,
+      rss: { appMaxDuringC64, appMaxOverall, baselineMaxOverall, appMaxDuringBatch: batchRss },
+      targets,
+      profile,
+      baselineProfile,
+      failures,
+    };
+    console.log(`\n${consoleTable(report)}\n`);
+    const previous = existsSync(RESULTS) ? readFileSync(RESULTS, "utf8") : "";
+    const notes = previous.includes(NOTES_MARKER) ? previous.slice(previous.indexOf(NOTES_MARKER) + NOTES_MARKER.length) : "";
+    if (QUICK && !flag("write")) {
+      writeFileSync(path.join(TMP, "results-quick.md"), markdown(report, notes));
+      log(`quick mode: report in bench/.tmp/results-quick.md (bench/results.md keeps the full run)`);
+    } else {
+      writeFileSync(RESULTS, markdown(report, notes));
+      log("wrote bench/results.md");
+    }
+    if (failures.length) {
+      console.error(`\n${failures.length} scenario(s) had errors:\n${failures.map((f) => `  - ${f}`).join("\n")}`);
+      return 1;
+    }
+    log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    return 0;
+  } finally {
+    await cleanup();
+  }
+}
+
+let interrupted = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    console.error(`\n${signal}: stopping the servers and dropping the database (send again to quit at once)`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    rmSync(APP_COPY, { recursive: true, force: true });
+    process.exit(1);
+  },
+);
