@@ -4,6 +4,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import * as schema from "./schema";
 import { env } from "@/server/env";
+import { safeTransactions } from "./postgres-begin";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -72,11 +73,18 @@ async function open(): Promise<Handle> {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
     const client = namedStatements(
-      postgres(DATABASE_URL, {
-        max: DATABASE_POOL_MAX,
-        onnotice: () => {},
-        connection: { application_name: "shipping-order-platform", statement_timeout: 30_000 },
-      }),
+      safeTransactions(
+        postgres(DATABASE_URL, {
+          max: DATABASE_POOL_MAX,
+          onnotice: () => {},
+          connection: { application_name: "shipping-order-platform", statement_timeout: 30_000 },
+          // While PostgreSQL is down a request should fail fast with 503, and the pool come back as soon as it is up:
+          // postgres.js's own backoff grows to 20 s (shared by the pool) and holds every query routed to a closed
+          // connection that long; its connect timeout is 30 s.
+          backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
+          connect_timeout: 5,
+        }),
+      ),
     );
     return { db: drizzle({ client, schema }) as unknown as Db, close: () => client.end({ timeout: 5 }), kind: "postgres" };
   }
