@@ -326,10 +326,11 @@ export async function accountDigest(accountId: string): Promise<AccountDigest> {
 }
 
 /** One line for the CI log. */
-export function printFigures(suite: string, figures: Figures & { ordersLost?: number; intended503?: number }): void {
+export function printFigures(suite: string, figures: Figures & { ordersLost?: number; intended503?: number; details?: string[] }): void {
   const parts = [`cases=${figures.cases}`, `5xx=${figures.fiveXx}`];
   if (figures.intended503 !== undefined) parts.push(`intended503=${figures.intended503}`);
   parts.push(`ordersLost=${figures.ordersLost ?? 0}`);
   if (figures.statuses) parts.push(`statuses=${JSON.stringify(figures.statuses)}`);
+  parts.push(...(figures.details ?? []));
   console.log(`[figures] ${suite}: ${parts.join(" ")}`);
 }

@@ -25,7 +25,7 @@ import { migrateCluster, startCluster, type Cluster } from "@/test/pg-cluster";
  */
 
 const APP = "shipping-order-platform";
-const figures = { cases: 0, fiveXx: 0, intended503: 0, ordersLost: 0 };
+const figures = { cases: 0, fiveXx: 0, intended503: 0, ordersLost: 0, details: [] as string[] };
 
 let cluster: Cluster;
 let admin: Sql;
@@ -253,7 +253,7 @@ describe("fault a: the backend of an in-flight batch terminated", () => {
         expect(await storedCount(prefix, true)).toBe(200);
       }
     }
-    console.log(`[figures] racing terminations: ${outcomes.map((o) => `${o.status}/${o.stored}`).join(" ")}`);
+    figures.details.push(`racing(status/stored)=${outcomes.map((o) => `${o.status}/${o.stored}`).join(",")}`);
   }, 90_000);
 });
 
@@ -320,8 +320,8 @@ describe("fault b: PostgreSQL stopped and started under load", () => {
     figures.ordersLost += missing.length;
     expect(missing).toEqual([]);
     expect(row!.n).toBe(acknowledged.size);
-    console.log(
-      `[figures] stop/start under load: requests=${records.length} 503-while-down=${since("down").filter((r) => r.sent.status === 503).length} acknowledged=${acknowledged.size} slowest=${Math.round(slowest)}ms`,
+    figures.details.push(
+      `stopStart(requests=${records.length} 503WhileDown=${since("down").filter((r) => r.sent.status === 503).length} acknowledged=${acknowledged.size} slowestMs=${Math.round(slowest)})`,
     );
   }, 90_000);
 });

@@ -212,6 +212,7 @@ describe("model: create, replace, delete and list against a map of live orders",
       cases: stats.requests,
       fiveXx: stats.fiveXx,
       ordersLost: stats.lost,
+      details: [`runs=${stats.runs}`, `commands=${stats.commands}`, `replacements=${stats.replacements}`, `deletes=${stats.deletes}`],
     }),
   );
 
@@ -230,6 +231,5 @@ describe("model: create, replace, delete and list against a map of live orders",
     );
     expect(stats.replacements).toBeGreaterThan(0);
     expect(stats.deletes).toBeGreaterThan(0);
-    console.log(`[figures] model runs=${stats.runs} commands=${stats.commands} replacements=${stats.replacements} deletes=${stats.deletes}`);
   }, 120_000);
 });
