@@ -6,6 +6,7 @@ const tones = {
   green: "bg-green-50 text-green-700 ring-green-200",
   amber: "bg-amber-50 text-amber-800 ring-amber-200",
   violet: "bg-violet-50 text-violet-700 ring-violet-200",
+  red: "bg-red-50 text-red-700 ring-red-200",
 } as const;
 
 export function Badge({ tone = "neutral", className, ...props }: React.ComponentProps<"span"> & { tone?: keyof typeof tones }) {

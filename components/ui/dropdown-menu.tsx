@@ -1,5 +1,6 @@
 "use client";
 
+import { Check } from "lucide-react";
 import { DropdownMenu as MenuPrimitive } from "radix-ui";
 import { cn } from "./cn";
 
@@ -37,4 +38,23 @@ export function DropdownMenuLabel({ className, ...props }: React.ComponentProps<
 
 export function DropdownMenuSeparator() {
   return <MenuPrimitive.Separator className="my-1 h-px bg-slate-200" />;
+}
+
+/** A menu item that toggles; the menu stays open so several can be ticked in a row. */
+export function DropdownMenuCheckboxItem({ className, children, ...props }: React.ComponentProps<typeof MenuPrimitive.CheckboxItem>) {
+  return (
+    <MenuPrimitive.CheckboxItem
+      onSelect={(event) => event.preventDefault()}
+      className={cn(
+        "relative flex cursor-default items-center gap-2 rounded-md py-2 pr-2.5 pl-8 text-slate-800 outline-none select-none data-[highlighted]:bg-slate-100",
+        className,
+      )}
+      {...props}
+    >
+      <MenuPrimitive.ItemIndicator className="absolute left-2.5">
+        <Check aria-hidden className="size-4 text-blue-600" />
+      </MenuPrimitive.ItemIndicator>
+      {children}
+    </MenuPrimitive.CheckboxItem>
+  );
 }
