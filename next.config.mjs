@@ -24,6 +24,13 @@ const securityHeaders = [
   ...(production ? [{ key: "Strict-Transport-Security", value: "max-age=63072000; includeSubDomains" }] : []),
 ];
 
+// The dashboard prints a label by loading its PDF into a hidden frame of the same page, so that one route
+// may be framed by its own origin; every other response stays unframeable.
+const labelFrameHeaders = [
+  { key: "Content-Security-Policy", value: contentSecurityPolicy.replace("frame-ancestors 'none'", "frame-ancestors 'self'") },
+  { key: "X-Frame-Options", value: "SAMEORIGIN" },
+];
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // PGlite ships WASM and a data bundle that must be loaded from node_modules, not bundled; the others are
@@ -31,7 +38,11 @@ const nextConfig = {
   serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "bwip-js", "postgres"],
   poweredByHeader: false,
   async headers() {
-    return [{ source: "/:path*", headers: securityHeaders }];
+    // Later entries override earlier ones for the same header.
+    return [
+      { source: "/:path*", headers: securityHeaders },
+      { source: "/dashboard/orders/:id/label", headers: labelFrameHeaders },
+    ];
   },
 };
 
