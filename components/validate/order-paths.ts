@@ -1,0 +1,33 @@
+import type { ValidationMessage } from "@/server/services/shipping-orders/validation-messages";
+
+/** The id of the input a field path is shown at: `Parcels[1].Weight` → `order-Parcels-1-Weight`. */
+export const fieldId = (path: string): string => `order-${path.replace(/\[(\d+)\]/g, "-$1").replace(/\./g, "-")}`;
+
+/** Paths answered by an input that does not carry their name: both halves of the source pair are one select. */
+const ALIASES: Record<string, string> = { ReferenceSource: "SourcePair", SourceIdentifier: "SourcePair" };
+
+export type PlacedMessages = { at: (path: string) => ValidationMessage[]; unplaced: ValidationMessage[]; placed: { message: ValidationMessage; path: string }[] };
+
+/**
+ * Puts each message at the input its field names; the rest (`Parcels` when there are none, a field the
+ * form has no input for) are returned to be listed with their paths.
+ */
+export function placeMessages(messages: ValidationMessage[], inputs: ReadonlySet<string>): PlacedMessages {
+  const byPath = new Map<string, ValidationMessage[]>();
+  const unplaced: ValidationMessage[] = [];
+  const placed: PlacedMessages["placed"] = [];
+  for (const message of messages) {
+    const path = message.field ? (ALIASES[message.field] ?? message.field) : null;
+    if (path && inputs.has(path)) {
+      byPath.set(path, [...(byPath.get(path) ?? []), message]);
+      placed.push({ message, path });
+    } else unplaced.push(message);
+  }
+  return { at: (path) => byPath.get(path) ?? [], unplaced, placed };
+}
+
+/** "Recipient.Zip must look like …" reads "Must look like …" under the Zip input. */
+export function atFieldText(message: ValidationMessage): string {
+  const text = message.field && message.message.startsWith(`${message.field} `) ? message.message.slice(message.field.length + 1) : message.message;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
