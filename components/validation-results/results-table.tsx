@@ -1,0 +1,109 @@
+"use client";
+
+import { History, SearchX } from "lucide-react";
+import Link from "next/link";
+import { useState } from "react";
+import { withAccount, type AccountChoice } from "@/components/dashboard/account";
+import { formatUtc } from "@/components/format-utc";
+import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Pager } from "@/components/ui/pager";
+import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
+import { useSearchNavigation } from "@/components/use-search-navigation";
+import { ValidationStatusBadge } from "@/components/validation/validation-status-badge";
+import { api } from "@/trpc/react";
+import { ResultDialog } from "./result-dialog";
+import { ALL_ACCOUNTS, hasResultFilters, resultFiltersSearch, resultListInput, type ResultFilters } from "./result-filters";
+
+export function ResultsTable({ account, filters }: { account: AccountChoice; filters: ResultFilters }) {
+  const [results] = api.validationResults.list.useSuspenseQuery(resultListInput(account, filters));
+  const [open, setOpen] = useState<string | null>(null);
+  const { navigate, isPending } = useSearchNavigation();
+  // Staff looking at every account need to see whose result each row is.
+  const showAccount = account.role === "staff" && filters.filterAccount === ALL_ACCOUNTS;
+
+  if (results.itemsCount === 0) {
+    return hasResultFilters(filters) ? (
+      <EmptyState
+        icon={SearchX}
+        title="No validation results match these filters"
+        action={
+          <Button variant="secondary" onClick={() => navigate(new URLSearchParams())}>
+            Clear filters
+          </Button>
+        }
+      >
+        Widen the date range or remove a filter.
+      </EmptyState>
+    ) : (
+      <EmptyState
+        icon={History}
+        title="No validations yet"
+        action={
+          <Button asChild variant="secondary">
+            <Link href={withAccount("/dashboard/validate", account.id)}>Validate an order</Link>
+          </Button>
+        }
+      >
+        Every order validated through the API or here, and every order checked while being created, is listed with its messages.
+      </EmptyState>
+    );
+  }
+
+  return (
+    <div aria-busy={isPending} className={cn("transition-opacity", isPending && "opacity-60")}>
+      <p className="mb-2 text-sm text-slate-600">
+        {results.itemsCount} {results.itemsCount === 1 ? "result" : "results"}
+      </p>
+      <Table aria-label="Validation results">
+        <THead>
+          <tr>
+            <Th>Time (UTC)</Th>
+            {showAccount ? <Th>Account</Th> : null}
+            <Th>Reference</Th>
+            <Th>Operation</Th>
+            <Th>Courier</Th>
+            <Th>Status</Th>
+            <Th>Messages</Th>
+            <Th>
+              <span className="sr-only">Details</span>
+            </Th>
+          </tr>
+        </THead>
+        <TBody>
+          {results.items.map((r) => (
+            <tr key={r.id}>
+              <Td className="whitespace-nowrap">{formatUtc(r.created)}</Td>
+              {showAccount ? <Td>{r.accountName}</Td> : null}
+              <Td className="font-medium break-all text-slate-900">{r.referenceNumber ?? <span className="font-normal text-slate-400">None</span>}</Td>
+              <Td>{r.operation === "create" ? "Create" : "Validate"}</Td>
+              <Td className="font-mono text-xs">{r.courier}</Td>
+              <Td>
+                <ValidationStatusBadge status={r.status} />
+              </Td>
+              <Td className="whitespace-nowrap">
+                {r.errors + r.warnings === 0 ? (
+                  <span className="text-slate-400">None</span>
+                ) : (
+                  <>
+                    {r.errors ? <span className="text-red-700">{r.errors} {r.errors === 1 ? "error" : "errors"}</span> : null}
+                    {r.errors && r.warnings ? ", " : null}
+                    {r.warnings ? <span className="text-amber-800">{r.warnings} {r.warnings === 1 ? "warning" : "warnings"}</span> : null}
+                  </>
+                )}
+              </Td>
+              <Td className="text-right">
+                <Button variant="ghost" size="sm" onClick={() => setOpen(r.id)} aria-label={`View validation of ${r.referenceNumber ?? "an order without reference"} at ${formatUtc(r.created)}`}>
+                  View
+                </Button>
+              </Td>
+            </tr>
+          ))}
+        </TBody>
+      </Table>
+      <Pager label="Validation result pages" envelope={results} onPage={(page) => navigate(resultFiltersSearch({ ...filters, page }))} />
+      <ResultDialog id={open} showAccount={account.role === "staff"} onClose={() => setOpen(null)} />
+    </div>
+  );
+}
