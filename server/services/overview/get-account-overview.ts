@@ -1,9 +1,10 @@
 import { and, count, desc, eq, gte, isNull, sql } from "drizzle-orm";
-import type { Executor } from "@/db/client";
+import type { Db } from "@/db/client";
 import { apiKeys, shippingOrders, validationResults, type ShippingStatus } from "@/db/schema";
 import { maskApiKey } from "@/server/auth/api-key-secret";
 import { formatMillis } from "@/server/time";
 import { accountAccess, type Actor } from "../actor";
+import { advanceTracking } from "../shipping-orders/advance-tracking";
 
 export type AccountOverview = {
   ordersByStatus: { status: ShippingStatus; count: number }[];
@@ -14,8 +15,10 @@ export type AccountOverview = {
 };
 
 /** The overview page's figures for one account: live orders by status and by source pair, recent validation errors, key usage. */
-export async function getAccountOverview(db: Executor, actor: Actor, accountId: string, now = new Date()): Promise<AccountOverview> {
+export async function getAccountOverview(db: Db, actor: Actor, accountId: string, now = new Date()): Promise<AccountOverview> {
   await accountAccess(db, actor, accountId);
+  // Statuses move on as the courier reports; without this the figures would lag behind the orders list, which advances them.
+  await advanceTracking(db, accountId, now);
   const live = and(eq(shippingOrders.accountId, accountId), isNull(shippingOrders.deletedAt));
   const weekAgo = new Date(now.getTime() - 7 * 86_400_000);
   const day = sql<string>`to_char(date_trunc('day', ${validationResults.createdAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
@@ -33,7 +36,7 @@ export async function getAccountOverview(db: Executor, actor: Actor, accountId: 
       .where(and(eq(validationResults.accountId, accountId), eq(validationResults.status, "ERROR"), gte(validationResults.createdAt, weekAgo)))
       .groupBy(day)
       .orderBy(day),
-    db.select().from(apiKeys).where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt))).orderBy(desc(apiKeys.lastUsedAt)),
+    db.select().from(apiKeys).where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt))).orderBy(sql`${apiKeys.lastUsedAt} desc nulls last`, desc(apiKeys.createdAt)),
     db
       .select({ apiKeyId: shippingOrders.apiKeyId, count: count() })
       .from(shippingOrders)
