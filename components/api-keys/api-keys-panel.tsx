@@ -14,6 +14,7 @@ import { api } from "@/trpc/react";
 import { CreateApiKeyDialog } from "./create-api-key-dialog";
 import { DuplicatePreventionSwitch } from "./duplicate-prevention-switch";
 import { EditPermissionsDialog } from "./edit-permissions-dialog";
+import { EditRateLimitDialog } from "./edit-rate-limit-dialog";
 import { PermissionBadges } from "./permission-badges";
 import { RevokeApiKeyButton } from "./revoke-api-key-button";
 
@@ -42,6 +43,7 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
             <Th>Created (UTC)</Th>
             <Th>Last used (UTC)</Th>
             <Th>Permissions</Th>
+            <Th>Rate limit</Th>
             <Th>
               <span className="inline-flex items-center gap-1">
                 Duplicates
@@ -72,6 +74,12 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
                 <span className="flex items-center gap-1.5">
                   <PermissionBadges permissions={key.permissions} />
                   {writable ? <EditPermissionsDialog accountId={account.id} apiKey={key} /> : null}
+                </span>
+              </Td>
+              <Td>
+                <span className="flex items-center gap-1.5 whitespace-nowrap">
+                  <span className="tabular-nums">{key.rateLimitPerMinute.toLocaleString("en-US")}/min</span>
+                  {writable ? <EditRateLimitDialog accountId={account.id} apiKey={key} /> : null}
                 </span>
               </Td>
               <Td>

@@ -11,6 +11,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { Switch } from "@/components/ui/switch";
 import { api } from "@/trpc/react";
 import { NewApiKey } from "./new-api-key";
+import { DEFAULT_RATE_LIMIT, parseRateLimit, RateLimitField } from "./rate-limit-field";
 
 export function CreateApiKeyDialog({ accountId }: { accountId: string }) {
   const [open, setOpen] = useState(false);
@@ -34,8 +35,9 @@ export function CreateApiKeyDialog({ accountId }: { accountId: string }) {
 
   function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const name = String(new FormData(event.currentTarget).get("name") ?? "");
-    create.mutate({ accountId, name, preventDuplicateOrders });
+    const data = new FormData(event.currentTarget);
+    const name = String(data.get("name") ?? "");
+    create.mutate({ accountId, name, preventDuplicateOrders, rateLimitPerMinute: parseRateLimit(String(data.get("rateLimitPerMinute") ?? "")) });
   }
 
   // While the key is on screen, a stray click or Escape must not close the dialog and lose it.
@@ -62,6 +64,7 @@ export function CreateApiKeyDialog({ accountId }: { accountId: string }) {
         ) : (
           <form onSubmit={submit} className="space-y-5" noValidate>
             <TextField id="api-key-name" name="name" label="Name" hint="Where the key is used, e.g. “Shopify store”. 1 to 100 characters." maxLength={100} required autoFocus error={errorOf("name")} />
+            <RateLimitField id="api-key-rate-limit" defaultValue={DEFAULT_RATE_LIMIT} error={errorOf("rateLimitPerMinute")} />
             <div className="flex items-start justify-between gap-4">
               <div>
                 <Label htmlFor="api-key-prevent-duplicates">Prevent duplicate orders</Label>

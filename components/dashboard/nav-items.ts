@@ -1,11 +1,17 @@
-import { KeyRound, LayoutDashboard, Truck, Waypoints, type LucideIcon } from "lucide-react";
+import { ClipboardCheck, History, KeyRound, LayoutDashboard, Package, ScrollText, Truck, Waypoints, type LucideIcon } from "lucide-react";
+import type { AccountChoice } from "./account";
 
-export type NavItem = { href: string; label: string; icon: LucideIcon };
+/** `roles`: who sees the item in the selected account (everyone when absent). The page checks again. */
+export type NavItem = { href: string; label: string; icon: LucideIcon; roles?: AccountChoice["role"][] };
 
 /** The sidebar, in order. A page joins the navigation with one line here. */
 export const navItems: NavItem[] = [
   { href: "/dashboard", label: "Overview", icon: LayoutDashboard },
+  { href: "/dashboard/orders", label: "Orders", icon: Package },
+  { href: "/dashboard/validate", label: "Validate", icon: ClipboardCheck },
+  { href: "/dashboard/validation-results", label: "Validation results", icon: History },
   { href: "/dashboard/api-keys", label: "API keys", icon: KeyRound },
   { href: "/dashboard/sources", label: "Sources", icon: Waypoints },
   { href: "/dashboard/courier-profiles", label: "Courier profiles", icon: Truck },
+  { href: "/dashboard/audit-log", label: "Audit log", icon: ScrollText, roles: ["owner", "staff"] },
 ];

@@ -4,17 +4,19 @@ import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { cn } from "@/components/ui/cn";
 import { focusRing } from "@/components/ui/focus-ring";
-import { ACCOUNT_PARAM, withAccount } from "./account";
+import { ACCOUNT_PARAM, pickAccount, withAccount, type AccountChoice } from "./account";
 import { navItems } from "./nav-items";
 
-export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
+export function SidebarNav({ accounts, onNavigate }: { accounts: AccountChoice[]; onNavigate?: () => void }) {
   const pathname = usePathname();
   const accountId = useSearchParams().get(ACCOUNT_PARAM);
+  const role = pickAccount(accounts, accountId)?.role;
+  const items = navItems.filter((item) => !item.roles || (role !== undefined && item.roles.includes(role)));
   return (
     <nav aria-label="Dashboard" className="flex-1 px-3 py-4">
       <ul className="space-y-1">
-        {navItems.map(({ href, label, icon: Icon }) => {
-          const active = href === "/dashboard" ? pathname === href : pathname.startsWith(href);
+        {items.map(({ href, label, icon: Icon }) => {
+          const active = href === "/dashboard" ? pathname === href : pathname === href || pathname.startsWith(`${href}/`);
           return (
             <li key={href}>
               <Link

@@ -16,7 +16,7 @@ export function Sidebar({ accounts, onNavigate }: { accounts: AccountChoice[]; o
       <div className="border-b border-slate-200 py-4">
         <AccountSwitcher accounts={accounts} />
       </div>
-      <SidebarNav onNavigate={onNavigate} />
+      <SidebarNav accounts={accounts} onNavigate={onNavigate} />
       <div className="border-t border-slate-200 p-3">
         <a href="/docs" className={cn("flex items-center gap-3 rounded-md px-3 py-2 text-sm text-slate-600 hover:bg-slate-100", focusRing)}>
           <BookOpen aria-hidden className="size-4 text-slate-500" />

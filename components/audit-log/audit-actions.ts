@@ -1,0 +1,18 @@
+/** What each recorded action means, in words; an action added later shows its code until it gets a label here. */
+export const auditActionLabel: Record<string, string> = {
+  "api_key.created": "API key created",
+  "api_key.updated": "API key changed",
+  "api_key.revoked": "API key revoked",
+  "source.activated": "Source activated",
+  "source.deactivated": "Source deactivated",
+  "courier_profile.created": "Courier profile created",
+  "courier_profile.default_set": "Default courier profile changed",
+  "user.signed_in": "Signed in",
+};
+
+/** `{ name: "Shop", permissions: ["labels:read"] }` → "name: Shop · permissions: labels:read". */
+export function describeDetails(details: Record<string, unknown>): string {
+  return Object.entries(details)
+    .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(", ") || "none" : typeof value === "object" && value !== null ? JSON.stringify(value) : String(value)}`)
+    .join(" · ");
+}

@@ -1,0 +1,55 @@
+"use client";
+
+import { ScrollText } from "lucide-react";
+import { formatUtc } from "@/components/format-utc";
+import { cn } from "@/components/ui/cn";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Pager } from "@/components/ui/pager";
+import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
+import { searchOf } from "@/components/search-params";
+import { useSearchNavigation } from "@/components/use-search-navigation";
+import { api } from "@/trpc/react";
+import { auditActionLabel, describeDetails } from "./audit-actions";
+
+export function AuditLogTable({ accountId, page }: { accountId: string; page: number }) {
+  const [events] = api.auditEvents.list.useSuspenseQuery({ accountId, page });
+  const { navigate, isPending } = useSearchNavigation();
+
+  if (events.itemsCount === 0) {
+    return (
+      <EmptyState icon={ScrollText} title="Nothing recorded yet">
+        Changes to API keys, sources and courier profiles, and sign-ins, are recorded here with who made them and from where.
+      </EmptyState>
+    );
+  }
+  return (
+    <div aria-busy={isPending} className={cn("transition-opacity", isPending && "opacity-60")}>
+      <Table aria-label="Audit events">
+        <THead>
+          <tr>
+            <Th>Time (UTC)</Th>
+            <Th>Action</Th>
+            <Th>By</Th>
+            <Th>Details</Th>
+            <Th>From</Th>
+          </tr>
+        </THead>
+        <TBody>
+          {events.items.map((event) => (
+            <tr key={event.id}>
+              <Td className="whitespace-nowrap">{formatUtc(event.created)}</Td>
+              <Td>
+                <span className="block font-medium whitespace-nowrap text-slate-900">{auditActionLabel[event.action] ?? event.action}</span>
+                <code className="block font-mono text-xs text-slate-500">{event.action}</code>
+              </Td>
+              <Td className="whitespace-nowrap">{event.actor ?? <span className="text-slate-400">Removed user</span>}</Td>
+              <Td className="max-w-md min-w-64 text-xs break-words">{describeDetails(event.details) || <span className="text-slate-400">—</span>}</Td>
+              <Td className="font-mono text-xs whitespace-nowrap">{event.ip ?? <span className="text-slate-400">—</span>}</Td>
+            </tr>
+          ))}
+        </TBody>
+      </Table>
+      <Pager label="Audit log pages" envelope={events} onPage={(next) => navigate(searchOf({ page: next > 1 ? next : undefined }))} />
+    </div>
+  );
+}
