@@ -55,6 +55,28 @@ describe("fuzz findings", () => {
     expect(await accountDigest(partner.accountId)).toEqual(before);
   });
 
+  it.each([
+    ["a parcel length that rounds past numeric(8,2)", order({ Parcels: [{ Weight: 1, Length: 999_999.995 }] }), "Parcels[0].Length"],
+    ["a parcel height of 1e21", order({ Parcels: [{ Weight: 1 }, { Weight: 1, Height: 1e21 }] }), "Parcels[1].Height"],
+    ["a COD price past numeric(12,2)", order({ CodPrice: 1e15, CodCurrency: "CZK" }), "CodPrice"],
+    ["an insurance price of 1e308", order({ InsurancePrice: 1e308 }), "InsurancePrice"],
+  ])("%s: 400 validation error OUT_OF_RANGE, nothing stored", async (_, body, field) => {
+    const before = await accountDigest(partner.accountId);
+    const response = await send(create.POST, "/api/v2/couriers/sandbox/shipping-orders", JSON.stringify(body));
+    expect(response.status).toBe(400);
+    const result = await readJson<{ status: string; messages: { code: string; field: string }[] }>(response);
+    expect(result.status).toBe("ERROR");
+    expect(result.messages).toContainEqual(expect.objectContaining({ code: "OUT_OF_RANGE", field }));
+    expect(await accountDigest(partner.accountId)).toEqual(before);
+  });
+
+  it("the largest dimensions and prices the columns hold are still accepted", async () => {
+    const body = order({ ReferenceNumber: "MAX-1", Parcels: [{ Weight: 1, Length: 999_999.99, Width: 999_999.99, Height: 0.01 }], CodPrice: 9_999_999_999.99, CodCurrency: "CZK", InsurancePrice: 9_999_999_999.99 });
+    const response = await send(create.POST, "/api/v2/couriers/sandbox/shipping-orders", JSON.stringify(body));
+    expect(response.status).toBe(200);
+    expect(await readJson(response)).toMatchObject({ items: [{ codPrice: 9_999_999_999.99, parcels: [{ length: 999_999.99, width: 999_999.99, height: 0.01 }] }] });
+  });
+
   it("a body nested 100,000 levels deep: 400 problem, not a stack overflow", async () => {
     const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
     for (const path of ["/api/v2/couriers/sandbox/shipping-orders/validate", "/api/v2/couriers/sandbox/shipping-orders"]) {

@@ -17,6 +17,10 @@ const optionalText = (max: number) =>
 const requiredText = (max: number) => z.string().trim().min(1).max(max);
 
 const positiveNumber = z.number().positive();
+/** What the columns hold (numeric(8,2) for dimensions, numeric(12,2) for prices): beyond it PostgreSQL fails the insert. */
+const MAX_DIMENSION_CM = 999_999.99;
+const MAX_PRICE = 9_999_999_999.99;
+const dimension = positiveNumber.max(MAX_DIMENSION_CM);
 
 const twoDecimals = (v: number) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6;
 
@@ -47,9 +51,9 @@ export const recipientSchema = z
 
 export const parcelSchema = z.object({
   Weight: positiveNumber.describe("kg, more than 0 and at most the courier's limit"),
-  Length: positiveNumber.optional().describe("cm"),
-  Width: positiveNumber.optional().describe("cm"),
-  Height: positiveNumber.optional().describe("cm"),
+  Length: dimension.optional().describe("cm"),
+  Width: dimension.optional().describe("cm"),
+  Height: dimension.optional().describe("cm"),
   Reference: optionalText(64),
 });
 
@@ -64,7 +68,7 @@ export const orderRequestSchema = z
     Service: optionalText(32).describe("Courier service code; default from the courier profile."),
     Recipient: recipientSchema,
     Parcels: z.array(parcelSchema).min(1).max(MAX_PARCELS),
-    CodPrice: z.number().min(0).refine(twoDecimals, { message: "must have at most 2 decimals", params: { code: "INVALID_FORMAT" } }).optional(),
+    CodPrice: z.number().min(0).max(MAX_PRICE).refine(twoDecimals, { message: "must have at most 2 decimals", params: { code: "INVALID_FORMAT" } }).optional(),
     CodCurrency: optionalText(3)
       .transform((v) => v?.toUpperCase())
       .refine((v) => v === undefined || ISO_CURRENCIES.has(v), { message: "must be an ISO 4217 currency code", params: { code: "INVALID_FORMAT" } }),
@@ -72,7 +76,7 @@ export const orderRequestSchema = z
       (v) => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? String(v) : typeof v === "string" && v.trim() === "" ? undefined : v ?? undefined),
       z.string().regex(/^\d{1,10}$/, "must be 1 to 10 digits").optional(),
     ),
-    InsurancePrice: z.number().min(0).optional(),
+    InsurancePrice: z.number().min(0).max(MAX_PRICE).optional(),
     Note: optionalText(300),
     PickupPoint: optionalText(64).describe("Required by services that deliver to a pickup point; ignored otherwise."),
   })
