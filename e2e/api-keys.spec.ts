@@ -72,3 +72,31 @@ test("a member sees the keys but cannot change them", async ({ page, member, sig
   await expect(page.getByRole("button", { name: "Create key" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
 });
+
+test("an owner sets a key's rate limit when creating it, changes it, and the API applies it", async ({ page, request, owner, signIn }) => {
+  const name = `Limited ${test.info().testId}`;
+  await signIn(owner);
+  await page.goto("/dashboard/api-keys");
+  await page.getByRole("button", { name: "Create key" }).first().click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Name").fill(name);
+  await dialog.getByLabel("Rate limit (requests per minute)").fill("120");
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  const key = (await dialog.getByTestId("new-api-key").textContent()) ?? "";
+  await dialog.getByRole("button", { name: "I have stored the key" }).click();
+
+  const row = page.getByRole("row").filter({ hasText: name });
+  await expect(row).toContainText("120/min");
+  await row.getByRole("button", { name: `Edit rate limit of ${name}` }).click();
+  const edit = page.getByRole("dialog");
+  await edit.getByLabel("Rate limit (requests per minute)").fill("0");
+  await edit.getByRole("button", { name: "Save rate limit" }).click();
+  await expect(edit.getByText("rateLimitPerMinute must be a whole number from 1 to 100000")).toBeVisible();
+  await edit.getByLabel("Rate limit (requests per minute)").fill("300");
+  await edit.getByRole("button", { name: "Save rate limit" }).click();
+  await expect(page.getByText(`Rate limit of “${name}” set to 300 per minute`)).toBeVisible();
+  await expect(row).toContainText("300/min");
+
+  const response = await request.get("/api/v2/configurations/courier-profiles", { headers: { "X-API-Key": key } });
+  expect(response.headers()["ratelimit-limit"]).toBe("300");
+});

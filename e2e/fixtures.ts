@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { expect, test as base, type Cookie, type Page } from "@playwright/test";
+import { expect, test as base, type APIRequestContext, type Cookie, type Page } from "@playwright/test";
 import { closeDb, getDb } from "@/db/client";
 import { createUser } from "@/server/services/accounts/create-user";
+import { createApiKey } from "@/server/services/api-keys/create-api-key";
+import { createCourierProfile } from "@/server/services/courier-profiles/create-courier-profile";
 
 export type E2EUser = { email: string; password: string; userId: string; accountId: string };
 
@@ -12,6 +14,15 @@ type WorkerFixtures = {
   member: E2EUser;
   /** Platform staff, with an account of their own, who may open every account. */
   staff: E2EUser;
+  /** The owner of another account: a second partner, who must not see the first one's data. */
+  otherOwner: E2EUser;
+  /**
+   * A sandbox courier profile of the owner's account whose tracking moves a step every 0.6 s, so a
+   * test sees an order delivered within seconds. Orders name it with `?profile=`, whatever the default is.
+   */
+  sandboxProfile: { id: string; name: string };
+  /** An API key of the owner's account, for tests about what the dashboard shows rather than about keys. */
+  apiKey: string;
   /** Session cookies by email: each user signs in through the form once per worker, as sign-in is rate limited. */
   sessions: Map<string, Cookie[]>;
 };
@@ -67,6 +78,25 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { auto: true },
   ],
+  otherOwner: [async ({}, provide, workerInfo) => provide(await newUser({ accountName: `E2E other shop ${workerInfo.workerIndex}` })), { scope: "worker" }],
+  sandboxProfile: [
+    async ({ owner }, provide) => {
+      const profile = await createCourierProfile(
+        await getDb(),
+        { userId: owner.userId, isStaff: false },
+        { accountId: owner.accountId, courier: "sandbox", name: "E2E sandbox", service: "STANDARD", settings: { trackingStepMinutes: 0.01 } },
+      );
+      await provide({ id: profile.id, name: profile.name });
+    },
+    { scope: "worker" },
+  ],
+  apiKey: [
+    async ({ owner }, provide) => {
+      const key = await createApiKey(await getDb(), { userId: owner.userId, isStaff: false }, { accountId: owner.accountId, name: "E2E fixture key", rateLimitPerMinute: 100_000 });
+      await provide(key.key);
+    },
+    { scope: "worker" },
+  ],
   sessions: [async ({}, provide) => provide(new Map()), { scope: "worker" }],
   signIn: async ({ page, sessions }, provide) => {
     await provide(async (user) => {
@@ -83,5 +113,29 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     });
   },
 });
+
+/** A valid order for the sandbox courier; override any field. */
+export function orderBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    ReferenceNumber: `E2E-${randomUUID().slice(0, 8)}`,
+    Recipient: { Name: "Jana Nováková", Street: "Dlouhá 12", City: "Praha", Zip: "110 00", Country: "CZ", Email: "jana@example.com" },
+    Parcels: [{ Weight: 1.5 }],
+    ...overrides,
+  };
+}
+
+export type CreatedOrder = { id: string; referenceNumber: string; shippingNumber: string[]; referenceSource: string; sourceIdentifier: string };
+
+/** Creates one order through the partner REST API, as a shop would, and returns it. */
+export async function createOrderViaApi(request: APIRequestContext, key: string, profileId: string, body: Record<string, unknown>): Promise<CreatedOrder> {
+  const response = await request.post(`/api/v2/couriers/sandbox/shipping-orders?profile=${profileId}`, {
+    headers: { "X-API-Key": key, "content-type": "application/svc.shipping-order+json" },
+    data: body,
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  const { items } = (await response.json()) as { items: CreatedOrder[] };
+  expect(items).toHaveLength(1);
+  return items[0]!;
+}
 
 export { expect };
