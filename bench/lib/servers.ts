@@ -124,11 +124,15 @@ function baseEnv(e: ServerEnv, port: number): NodeJS.ProcessEnv {
   };
 }
 
-/** `next start` of a built app directory (see preparedBuild in run.ts), in production mode, against the bench database. */
+/**
+ * `next start` of a built app directory (see preparedBuild in run.ts), in production mode, against the bench
+ * database. BENCH_APP_NODE_FLAGS are extra node flags for it (e.g. `--trace-gc --max-old-space-size=256`).
+ */
 export async function startApp(e: ServerEnv, logDir: string, appDir: string): Promise<Server> {
   const port = await freePort();
   const nextBin = path.resolve("node_modules/next/dist/bin/next");
-  return start("app", [process.execPath, ...nodeFlags(e, "app"), nextBin, "start", appDir, "-p", String(port), "-H", "127.0.0.1"], baseEnv(e, port), port, "/api/health", logDir);
+  const extra = process.env.BENCH_APP_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
+  return start("app", [process.execPath, ...nodeFlags(e, "app"), ...extra, nextBin, "start", appDir, "-p", String(port), "-H", "127.0.0.1"], baseEnv(e, port), port, "/api/health", logDir);
 }
 
 /** bench/baseline-server.ts: the same services behind bare node:http. */
