@@ -22,6 +22,8 @@ import {
   nastyValue,
   newFigures,
   printFigures,
+  runs,
+  fuzzTimeout,
   wire,
   type AccountDigest,
   type Path,
@@ -37,7 +39,7 @@ import {
  */
 
 const figures = newFigures();
-const RUNS = { keys: 160, sources: 160, profiles: 160, patch: 160, listKeys: 100, token: 120 };
+const RUNS = { keys: runs(160), sources: runs(160), profiles: runs(160), patch: runs(160), listKeys: runs(100), token: runs(120) };
 
 const JSON_TYPES = fc.oneof(
   { weight: 9, arbitrary: fc.constant("application/json") },
@@ -96,7 +98,7 @@ describe("fuzz: private API and sign-in", () => {
     expect(mineAfter, context).toEqual(mineBefore);
   }
 
-  it(`POST /private/api-keys (${RUNS.keys} cases)`, async () => {
+  it(`POST /private/api-keys (${RUNS.keys} cases)`, { timeout: fuzzTimeout(RUNS.keys) }, async () => {
     const valid = fc.record(
       {
         accountId: accountIdOf(owner.accountId, other.accountId),
@@ -115,7 +117,7 @@ describe("fuzz: private API and sign-in", () => {
     );
   });
 
-  it(`POST /private/sources (${RUNS.sources} cases)`, async () => {
+  it(`POST /private/sources (${RUNS.sources} cases)`, { timeout: fuzzTimeout(RUNS.sources) }, async () => {
     const part = fc.oneof(fc.stringMatching(/^[a-z]{1,6}$/), fc.constantFrom("api", "default", "API", " shop ", "x".repeat(64), "x".repeat(65)));
     const valid = fc.record(
       { accountId: accountIdOf(owner.accountId, other.accountId), referenceSource: part, sourceIdentifier: part, name: fc.oneof(shortName, fc.constant("")) },
@@ -129,7 +131,7 @@ describe("fuzz: private API and sign-in", () => {
     );
   });
 
-  it(`POST /private/courier-profiles (${RUNS.profiles} cases)`, async () => {
+  it(`POST /private/courier-profiles (${RUNS.profiles} cases)`, { timeout: fuzzTimeout(RUNS.profiles) }, async () => {
     const valid = fc.record(
       {
         accountId: accountIdOf(owner.accountId, other.accountId),
@@ -151,7 +153,7 @@ describe("fuzz: private API and sign-in", () => {
     );
   });
 
-  it(`PATCH /private/api-keys/{id} (${RUNS.patch} cases)`, async () => {
+  it(`PATCH /private/api-keys/{id} (${RUNS.patch} cases)`, { timeout: fuzzTimeout(RUNS.patch) }, async () => {
     const valid = fc.record(
       { name: shortName, preventDuplicateOrders: fc.boolean(), permissions: fc.subarray([...API_KEY_PERMISSIONS]), rateLimitPerMinute: fc.integer({ min: 1, max: 100_000 }) },
       { requiredKeys: [] },
@@ -174,7 +176,7 @@ describe("fuzz: private API and sign-in", () => {
     );
   });
 
-  it(`GET /private/api-keys with arbitrary queries (${RUNS.listKeys} cases)`, async () => {
+  it(`GET /private/api-keys with arbitrary queries (${RUNS.listKeys} cases)`, { timeout: fuzzTimeout(RUNS.listKeys) }, async () => {
     const value = fc.oneof(fc.constantFrom(owner.accountId, other.accountId, "1", "0", "50", "51", "-1", "1.5", "999999999", ""), fc.uuid(), nastyString);
     const pair = fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom("accountId", "page", "pageSize") }, { weight: 1, arbitrary: nastyString }), value);
     await fc.assert(
@@ -197,7 +199,7 @@ describe("fuzz: private API and sign-in", () => {
     );
   });
 
-  it(`POST /auth/token with arbitrary bodies and random emails (${RUNS.token} cases)`, async () => {
+  it(`POST /auth/token with arbitrary bodies and random emails (${RUNS.token} cases)`, { timeout: fuzzTimeout(RUNS.token) }, async () => {
     // Sign-in is throttled per email (10 a minute): random emails keep the fuzz from measuring the throttle.
     const email = fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: nastyString }, { weight: 1, arbitrary: fc.constant(owner.email.toUpperCase()) });
     const valid = fc.record({ email, password: fc.oneof(fc.string({ maxLength: 30 }), fc.constant(owner.password.toUpperCase())) });

@@ -16,6 +16,8 @@ import {
   nastyValue,
   newFigures,
   printFigures,
+  runs,
+  fuzzTimeout,
   wire,
   type Path,
   type Wire,
@@ -30,7 +32,7 @@ import { activatePair, as, createPartner, order, type Partner } from "@/test/par
  */
 
 const figures = newFigures();
-const RUNS = { validate: 500, create: 500, list: 400 };
+const RUNS = { validate: runs(500), create: runs(500), list: runs(400) };
 
 const ORDER_PATHS: Path[] = [
   [],
@@ -173,7 +175,7 @@ describe("fuzz: validate, create and list", () => {
   });
   afterAll(() => printFigures("fuzz shipping orders (validate, create, list)", figures));
 
-  it(`validate: never a 5xx, 200 with the validation shape or a 4xx problem, stores no order (${RUNS.validate} cases)`, async () => {
+  it(`validate: never a 5xx, 200 with the validation shape or a 4xx problem, stores no order (${RUNS.validate} cases)`, { timeout: fuzzTimeout(RUNS.validate) }, async () => {
     await fc.assert(
       fc.asyncProperty(wireOf(orderBody), targets(partner, foreignProfileId), async (w, t) => {
         const before = await accountDigest(partner.accountId);
@@ -202,7 +204,7 @@ describe("fuzz: validate, create and list", () => {
     );
   });
 
-  it(`create: never a 5xx, a 4xx stores nothing, a 200 stores exactly what it reports (${RUNS.create} cases)`, async () => {
+  it(`create: never a 5xx, a 4xx stores nothing, a 200 stores exactly what it reports (${RUNS.create} cases)`, { timeout: fuzzTimeout(RUNS.create) }, async () => {
     await fc.assert(
       fc.asyncProperty(wireOf(orderBody), targets(partner, foreignProfileId), async (w, t) => {
         const before = await accountDigest(partner.accountId);
@@ -236,7 +238,7 @@ describe("fuzz: validate, create and list", () => {
     );
   });
 
-  it(`list: never a 5xx, a 400 names a parameter of the query, a 200 is the envelope (${RUNS.list} cases)`, async () => {
+  it(`list: never a 5xx, a 400 names a parameter of the query, a 200 is the envelope (${RUNS.list} cases)`, { timeout: fuzzTimeout(RUNS.list) }, async () => {
     const made = await as(partner)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", {
       body: [order({ ReferenceNumber: "LIST-1" }), order({ ReferenceNumber: "LIST-2", Parcels: [{ Weight: 1 }, { Weight: 2 }] })],
       params: { courier_id: "sandbox" },

@@ -71,7 +71,7 @@ export const nastyString: fc.Arbitrary<string> = fc.oneof(
 );
 
 export const nastyNumber: fc.Arbitrary<number> = fc.oneof(
-  fc.constantFrom(0, -0, -1, 1, 0.001, 0.005, 31.5, 31.500001, 100.005, 1e-320, 1e308, -1e308, 2 ** 53 + 1, 100_001, 2 ** 31),
+  fc.constantFrom(0, -0, -1, 1, 0.001, 0.005, 31.5, 31.500001, 100.005, 999_999.995, 1e15, 1e21, 1e-320, 1e308, -1e308, 2 ** 53 + 1, 100_001, 2 ** 31),
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
 );
@@ -227,6 +227,12 @@ function deeplyNested(depth: number, inner: string): string {
 }
 
 export const headersOf = (w: Wire): Record<string, string> => (w.contentType === null ? {} : { "content-type": w.contentType });
+
+/** FUZZ_SCALE=10 runs ten times the cases (a nightly job, a bug hunt); `npm test` runs the counts as written. */
+export const runs = (n: number): number => Math.max(1, Math.round(n * Number(process.env.FUZZ_SCALE ?? 1)));
+
+/** A fuzz property's time limit: generous for a loaded 2-core CI runner, and growing with FUZZ_SCALE. */
+export const fuzzTimeout = (cases: number): number => 60_000 + cases * 200;
 
 /** Running figures of one fuzz file, printed once at its end. */
 export type Figures = { cases: number; fiveXx: number; statuses?: Record<number, number> };
