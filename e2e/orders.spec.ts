@@ -52,8 +52,15 @@ test("an order sent with a key made in the dashboard is listed, tracked and labe
   expect(refused.status()).toBe(401);
 });
 
-test("print loads the label into a frame of the page, which the label route allows for its own origin only", async ({ page, request, owner, apiKey, sandboxProfile, signIn }) => {
+test("print loads the label into a frame of the page, which the label route allows for its own origin only, and prints it", async ({ page, request, owner, apiKey, sandboxProfile, signIn }) => {
   const order = await createOrderViaApi(request, apiKey, sandboxProfile.id, orderBody());
+  // Headless Chromium has no print dialog (printing a PDF frame crashes the page), so every frame's print is counted instead.
+  await page.addInitScript(() => {
+    window.print = () => {
+      const top = window.top as Window & { printed?: number };
+      top.printed = (top.printed ?? 0) + 1;
+    };
+  });
   await signIn(owner);
   await page.goto(`/dashboard/orders/${order.id}`);
   const label = page.waitForResponse((response) => response.url().includes(`/dashboard/orders/${order.id}/label`));
@@ -64,6 +71,7 @@ test("print loads the label into a frame of the page, which the label route allo
   expect(response.headers()["x-frame-options"]).toBe("SAMEORIGIN");
   expect(response.headers()["content-security-policy"]).toContain("frame-ancestors 'self'");
   await expect(page.locator(`iframe[title="Label of ${order.referenceNumber}"]`)).toBeAttached();
+  await expect.poll(() => page.evaluate(() => (window as Window & { printed?: number }).printed)).toBe(1);
 });
 
 test("an order sent under a source activated in the dashboard shows that source pair", async ({ page, request, owner, apiKey, sandboxProfile, signIn }) => {
