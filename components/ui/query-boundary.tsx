@@ -35,7 +35,7 @@ class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
 
 type ApiFailure = { code: string | null; message: string; fields: { field: string; message: string }[] };
 
-function describe(error: unknown): ApiFailure {
+function failureOf(error: unknown): ApiFailure {
   if (!(error instanceof TRPCClientError)) return { code: null, message: "", fields: [] };
   const { data } = error as TRPCClientError<AppRouter>;
   return { code: data?.code ?? null, message: error.message, fields: data?.errors ?? [] };
@@ -43,7 +43,7 @@ function describe(error: unknown): ApiFailure {
 
 /** Why a list or record is missing: what the server said when it refused, a generic sentence when it failed. */
 export function QueryErrorState({ error, retry, what }: { error: unknown; retry: () => void; what: string }) {
-  const failure = describe(error);
+  const failure = failureOf(error);
   const refused = failure.code === "BAD_REQUEST" || failure.code === "UNPROCESSABLE_CONTENT";
   return (
     <div role="alert">
@@ -96,7 +96,7 @@ export function QueryBoundary({
           resetKey={resetKey}
           onReset={reset}
           render={(error, retry) => {
-            const { code } = describe(error);
+            const { code } = failureOf(error);
             if (code === "NOT_FOUND" && notFound) return notFound;
             if (code === "FORBIDDEN" && forbidden) return forbidden;
             return <QueryErrorState error={error} retry={retry} what={what} />;
