@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { AppError, httpStatusOf, isDatabaseUnavailable, type FieldError } from "@/server/errors";
 
-const titles: Record<number, string> = {
+/** The problem `title` of each status (RFC 9110 reason phrases); the OpenAPI examples use the same table. */
+export const problemTitles: Record<number, string> = {
   400: "Bad Request",
   401: "Unauthorized",
   403: "Forbidden",
@@ -20,7 +21,7 @@ export type Problem = { type: string; title: string; status: number; detail: str
 export function problem(status: number, detail: string, extra: { errors?: FieldError[]; headers?: Record<string, string>; code?: string } = {}): Response {
   const body: Problem = {
     type: extra.code ? `https://docs.shipping-orders.dev/problems/${extra.code.replaceAll("_", "-")}` : "about:blank",
-    title: titles[status] ?? "Error",
+    title: problemTitles[status] ?? "Error",
     status,
     detail,
   };

@@ -1,4 +1,5 @@
 import type { ResponseConfig, ZodContentObject } from "@asteasolutions/zod-to-openapi";
+import { problemTitles } from "@/server/http/problem";
 import type { z } from "zod";
 import { httpStatusOf, type AppErrorCode, type FieldError } from "@/server/errors";
 import type { ApiKeyPermission } from "@/server/services/api-keys/schemas";
@@ -30,19 +31,6 @@ export const jsonResponse = (description: string, schema: z.ZodType, examples: E
   content: content(schema, examples),
 });
 
-const titles: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  409: "Conflict",
-  413: "Content Too Large",
-  415: "Unsupported Media Type",
-  422: "Unprocessable Content",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  503: "Service Unavailable",
-};
 
 /** An example problem body exactly as `server/http/problem.ts` shapes it for an `AppError` of `code`. */
 export function problemExample(summary: string, code: AppErrorCode, detail: string, errors?: FieldError[]): Example {
@@ -51,7 +39,7 @@ export function problemExample(summary: string, code: AppErrorCode, detail: stri
     summary,
     value: {
       type: `https://docs.shipping-orders.dev/problems/${code.replaceAll("_", "-")}`,
-      title: titles[status],
+      title: problemTitles[status],
       status,
       detail,
       ...(errors ? { errors } : {}),

@@ -2,10 +2,9 @@ import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { accounts, validationResults, type ValidationMessageRecord } from "@/db/schema";
 import { notFound } from "@/server/errors";
-import { formatMillis } from "@/server/time";
 import { isUuid } from "@/server/validation";
 import { accountAccess, type Actor } from "../actor";
-import type { ValidationResultSummary } from "./list-validation-results";
+import { toSummary, type ValidationResultSummary } from "./list-validation-results";
 
 export type ValidationResultDetail = ValidationResultSummary & { courierProfileId: string | null; messages: ValidationMessageRecord[]; requestBody: unknown };
 
@@ -23,19 +22,5 @@ export async function getValidationResult(db: Executor, actor: Actor, id: string
     throw error.code === "not_found" ? notFound("Validation result") : error;
   });
   const r = row.r;
-  return {
-    id: r.id,
-    accountId: r.accountId,
-    accountName: row.accountName,
-    created: formatMillis(r.createdAt),
-    operation: r.operation,
-    courier: r.courier,
-    courierProfileId: r.courierProfileId,
-    referenceNumber: r.referenceNumber,
-    status: r.status,
-    errors: r.messages.filter((m) => m.severity === "ERROR").length,
-    warnings: r.messages.filter((m) => m.severity === "WARNING").length,
-    messages: r.messages,
-    requestBody: r.requestBody,
-  };
+  return { ...toSummary(r, row.accountName), courierProfileId: r.courierProfileId, messages: r.messages, requestBody: r.requestBody };
 }

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, ilike, inArray, lt, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db/client";
-import { accounts, validationResults, validationStatus } from "@/db/schema";
+import { accounts, validationResults, validationStatus, type ValidationResultRow } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { formatMillis } from "@/server/time";
 import { accountAccess, type Actor } from "../actor";
@@ -60,19 +60,21 @@ export async function listValidationResults(db: Executor, actor: Actor, raw: Lis
     db.select({ n: count() }).from(validationResults).where(where),
   ]);
   return envelope(
-    rows.map(({ r, accountName }) => ({
-      id: r.id,
-      accountId: r.accountId,
-      accountName,
-      created: formatMillis(r.createdAt),
-      operation: r.operation,
-      courier: r.courier,
-      referenceNumber: r.referenceNumber,
-      status: r.status,
-      errors: r.messages.filter((m) => m.severity === "ERROR").length,
-      warnings: r.messages.filter((m) => m.severity === "WARNING").length,
-    })),
+    rows.map(({ r, accountName }) => toSummary(r, accountName)),
     total?.n ?? 0,
     input,
   );
 }
+
+export const toSummary = (r: ValidationResultRow, accountName: string): ValidationResultSummary => ({
+  id: r.id,
+  accountId: r.accountId,
+  accountName,
+  created: formatMillis(r.createdAt),
+  operation: r.operation,
+  courier: r.courier,
+  referenceNumber: r.referenceNumber,
+  status: r.status,
+  errors: r.messages.filter((m) => m.severity === "ERROR").length,
+  warnings: r.messages.filter((m) => m.severity === "WARNING").length,
+});
