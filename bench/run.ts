@@ -18,7 +18,7 @@ import postgres from "postgres";
 import type { Request } from "autocannon";
 import { createDatabase, dropDatabase, serverVersion } from "./lib/database";
 import { load, median, type LoadResult } from "./lib/load";
-import { NOTES_MARKER, consoleTable, markdown, type BatchFigures, type Ratio, type Report, type Target } from "./lib/report";
+import { consoleTable, markdown, notesOf, type BatchFigures, type Ratio, type Report, type Target } from "./lib/report";
 import { cpuMs, sampleRss, startApp, startBaseline, type Server } from "./lib/servers";
 
 const argv = process.argv.slice(2);
@@ -406,7 +406,7 @@ async function main(): Promise<number> {
     };
     console.log(`\n${consoleTable(report)}\n`);
     const previous = existsSync(RESULTS) ? readFileSync(RESULTS, "utf8") : "";
-    const notes = previous.includes(NOTES_MARKER) ? previous.slice(previous.indexOf(NOTES_MARKER) + NOTES_MARKER.length) : "";
+    const notes = notesOf(previous);
     if (QUICK && !flag("write")) {
       writeFileSync(path.join(TMP, "results-quick.md"), markdown(report, notes));
       log(`quick mode: report in bench/.tmp/results-quick.md (bench/results.md keeps the full run)`);
