@@ -81,8 +81,10 @@ async function waitReady(url: string, child: ChildProcess, name: string, timeout
 function start(name: string, command: string[], env: NodeJS.ProcessEnv, port: number, readyPath: string, logDir: string): Promise<Server> {
   const log = createWriteStream(path.join(logDir, `${name}.log`));
   const child = spawn(command[0]!, command.slice(1), { env, stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout!.pipe(log);
-  child.stderr!.pipe(log);
+  // Two sources into one file: neither may end it (the second would then write after the end and crash the bench).
+  child.stdout!.pipe(log, { end: false });
+  child.stderr!.pipe(log, { end: false });
+  child.once("close", () => log.end());
   const url = `http://127.0.0.1:${port}`;
   const serverPid = () => {
     const tree = descendants(child.pid!);
