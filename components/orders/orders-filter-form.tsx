@@ -8,6 +8,7 @@ import { Field, TextField } from "@/components/ui/field";
 import { MultiSelect } from "@/components/ui/multi-select";
 import { Select, SelectContent, SelectItem, SelectTrigger } from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
+import { ANY, CourierFilterSelect } from "@/components/courier-filter-select";
 import { useSearchNavigation } from "@/components/use-search-navigation";
 import { api } from "@/trpc/react";
 import { splitList } from "../search-params";
@@ -16,7 +17,6 @@ import { activeFilters, hasOrderFilters, orderFiltersSearch, type OrderFilters }
 import { SHIPPING_STATUSES, statusLabel } from "./shipping-status";
 
 // Radix Select items cannot have an empty value; this one stands for "any".
-const ANY = "__any__";
 
 const statusOptions = SHIPPING_STATUSES.map((s) => ({ value: s, label: statusLabel[s] }));
 
@@ -78,19 +78,7 @@ export function OrdersFilterForm({ accountId, filters }: { accountId: string; fi
           autoComplete="off"
         />
         <MultiSelect id="filter-status" label="Status" options={statusOptions} value={status} onChange={setStatus} anyLabel="Any status" />
-        <Field id="filter-courier" label="Courier">
-          <Select value={courier} onValueChange={setCourier}>
-            <SelectTrigger id="filter-courier" />
-            <SelectContent>
-              <SelectItem value={ANY}>Any courier</SelectItem>
-              {couriers.map((c) => (
-                <SelectItem key={c.id} value={c.id}>
-                  {c.name}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </Field>
+        <CourierFilterSelect id="filter-courier" couriers={couriers} value={courier} onChange={setCourier} />
         <Field id="filter-profile" label="Courier profile">
           <Select value={profile} onValueChange={setProfile}>
             <SelectTrigger id="filter-profile" />

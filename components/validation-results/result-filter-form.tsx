@@ -8,13 +8,13 @@ import { Field, TextField } from "@/components/ui/field";
 import { MultiSelect } from "@/components/ui/multi-select";
 import { Select, SelectContent, SelectItem, SelectTrigger } from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
+import { ANY, CourierFilterSelect } from "@/components/courier-filter-select";
 import { useSearchNavigation } from "@/components/use-search-navigation";
 import type { ValidationStatus } from "@/server/services/shipping-orders/validation-messages";
 import { api } from "@/trpc/react";
 import { FilterPanel } from "../filter-panel";
 import { activeResultFilters, ALL_ACCOUNTS, hasResultFilters, resultFiltersSearch, VALIDATION_STATUSES, type ResultFilters } from "./result-filters";
 
-const ANY = "__any__";
 const statusOptions = VALIDATION_STATUSES.map((s) => ({ value: s, label: { OK: "OK", WARNING: "Warning", ERROR: "Error" }[s] }));
 
 /** Filters of the validation history, applied on submit and kept in the URL. Staff also choose the account. */
@@ -69,19 +69,7 @@ export function ResultFilterForm({ filters, accounts }: { filters: ResultFilters
         ) : null}
         <TextField id="filter-reference" name="reference" label="Reference number contains" defaultValue={filters.reference} maxLength={200} autoComplete="off" />
         <MultiSelect id="filter-result-status" label="Status" options={statusOptions} value={status} onChange={setStatus} anyLabel="Any status" />
-        <Field id="filter-result-courier" label="Courier">
-          <Select value={courier} onValueChange={setCourier}>
-            <SelectTrigger id="filter-result-courier" />
-            <SelectContent>
-              <SelectItem value={ANY}>Any courier</SelectItem>
-              {couriers.map((c) => (
-                <SelectItem key={c.id} value={c.id}>
-                  {c.name}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </Field>
+        <CourierFilterSelect id="filter-result-courier" couriers={couriers} value={courier} onChange={setCourier} />
         <TextField id="filter-from" name="from" type="date" label="From (UTC)" defaultValue={filters.from} />
         <TextField id="filter-to" name="to" type="date" label="To (UTC)" defaultValue={filters.to} error={rangeError} />
       </div>
