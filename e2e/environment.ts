@@ -3,7 +3,8 @@
  * The Playwright runner evaluates this first and sets process.env; the web server and the test workers
  * it starts inherit the same values, so all of them use the same database.
  */
-export const E2E_PORT = 3100;
+// E2E_PORT lets two checkouts run their suites side by side on one machine.
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_BASE_URL = `http://localhost:${E2E_PORT}`;
 
 // Fixed so sessions signed by the server can be reasoned about in a failing run; never used outside e2e.
