@@ -27,7 +27,10 @@ const securityHeaders = [
 // The dashboard prints a label by loading its PDF into a hidden frame of the same page, so that one route
 // may be framed by its own origin; every other response stays unframeable.
 const labelFrameHeaders = [
-  { key: "Content-Security-Policy", value: contentSecurityPolicy.replace("frame-ancestors 'none'", "frame-ancestors 'self'") },
+  {
+    key: "Content-Security-Policy",
+    value: contentSecurityPolicy.replace("frame-ancestors 'none'", "frame-ancestors 'self'"),
+  },
   { key: "X-Frame-Options", value: "SAMEORIGIN" },
 ];
 

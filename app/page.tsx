@@ -7,10 +7,14 @@ export default function Home() {
       <p className="mt-2 text-slate-600">Partner dashboard and REST API v2.</p>
       <ul className="mt-6 list-disc pl-6">
         <li>
-          <Link className="text-blue-700 underline" href="/sign-in">Sign in to the dashboard</Link>
+          <Link className="text-blue-700 underline" href="/sign-in">
+            Sign in to the dashboard
+          </Link>
         </li>
         <li>
-          <Link className="text-blue-700 underline" href="/docs">API reference</Link>
+          <Link className="text-blue-700 underline" href="/docs">
+            API reference
+          </Link>
         </li>
       </ul>
     </main>

@@ -25,7 +25,16 @@ declare module "autocannon" {
     setupClient?: (client: unknown) => void;
   };
 
-  export type Histogram = { average: number; mean: number; stddev: number; min: number; max: number; total: number; p50: number; p99: number };
+  export type Histogram = {
+    average: number;
+    mean: number;
+    stddev: number;
+    min: number;
+    max: number;
+    total: number;
+    p50: number;
+    p99: number;
+  };
 
   export type Result = {
     duration: number;

@@ -41,10 +41,13 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 
 async function principalOf(req: http.IncomingMessage, permission: ApiKeyPermission): Promise<ApiKeyPrincipal> {
   const header = req.headers["x-api-key"];
-  const key = (typeof header === "string" ? header.trim() : "") || /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1];
+  const key =
+    (typeof header === "string" ? header.trim() : "") ||
+    /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1];
   const principal = key ? await verifyApiKey(await getDb(), key) : null;
   if (!principal) throw new AppError("unauthorized", "The API key is unknown or revoked.");
-  if (!principal.permissions.includes(permission)) throw new AppError("forbidden", `The API key lacks the permission ${permission}.`);
+  if (!principal.permissions.includes(permission))
+    throw new AppError("forbidden", `The API key lacks the permission ${permission}.`);
   return principal;
 }
 
@@ -81,14 +84,23 @@ async function route(req: http.IncomingMessage, res: http.ServerResponse): Promi
   const getOne = req.method === "GET" ? GET_ONE.exec(url.pathname) : null;
   if (getOne) {
     const principal = await principalOf(req, "shipping-orders:read");
-    return send(res, 200, await getShippingOrder(await getDb(), principal.accountId, decodeURIComponent(getOne[1]!), baseUrl));
+    return send(
+      res,
+      200,
+      await getShippingOrder(await getDb(), principal.accountId, decodeURIComponent(getOne[1]!), baseUrl),
+    );
   }
   send(res, 404, { status: 404, detail: "not found" });
 }
 
 const server = http.createServer((req, res) => {
   route(req, res).catch((error: unknown) => {
-    if (error instanceof AppError) return send(res, httpStatusOf[error.code], error.body ?? { status: httpStatusOf[error.code], detail: error.message });
+    if (error instanceof AppError)
+      return send(
+        res,
+        httpStatusOf[error.code],
+        error.body ?? { status: httpStatusOf[error.code], detail: error.message },
+      );
     console.error(error);
     send(res, 500, { status: 500, detail: "internal error" });
   });

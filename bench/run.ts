@@ -44,7 +44,11 @@ const TMP = path.resolve("bench/.tmp");
 const RESULTS = path.resolve("bench/results.md");
 const APP_COPY = path.join(os.tmpdir(), `sop-bench-app-${process.pid}`);
 const log = (...m: unknown[]) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...m);
-const loadAverage = () => os.loadavg().map((l) => l.toFixed(1)).join(" / ");
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" / ");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------- build
@@ -82,7 +86,10 @@ async function preparedBuild(): Promise<{ dir: string; id: string }> {
   await waitForOtherBuilds();
   if (flag("build") || !buildId()) {
     log("building (next build)…");
-    const r = spawnSync("npx", ["next", "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+    const r = spawnSync("npx", ["next", "build"], {
+      stdio: "inherit",
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    });
     if (r.status !== 0) throw new Error(`next build failed (${r.status})`);
   }
   // Outside the checkout: a node_modules link inside it would be walked by vitest and eslint.
@@ -90,7 +97,10 @@ async function preparedBuild(): Promise<{ dir: string; id: string }> {
   for (let attempt = 1; ; attempt++) {
     await waitForOtherBuilds();
     const id = buildId();
-    if (!id) throw new Error(".next/BUILD_ID is missing (a build failed or is half-written); run `npx next build` or pass --build");
+    if (!id)
+      throw new Error(
+        ".next/BUILD_ID is missing (a build failed or is half-written); run `npx next build` or pass --build",
+      );
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     cpSync(".next", path.join(dir, ".next"), {
@@ -115,7 +125,15 @@ let sequence = 0;
 
 const orderBody = (reference: string) => ({
   ReferenceNumber: reference,
-  Recipient: { Name: "Jana Nováková", Street: "Dlouhá 12", City: "Praha", Zip: "110 00", Country: "CZ", Email: "jana@example.com", Phone: "+420777123456" },
+  Recipient: {
+    Name: "Jana Nováková",
+    Street: "Dlouhá 12",
+    City: "Praha",
+    Zip: "110 00",
+    Country: "CZ",
+    Email: "jana@example.com",
+    Phone: "+420777123456",
+  },
   Parcels: [{ Weight: 1.5 }],
 });
 
@@ -131,7 +149,9 @@ const createOk = (body: string) => body.includes('"failed":[]') && body.includes
 
 function rotating(key: string, paths: string[]): Request[] {
   let i = 0;
-  return [{ method: "GET", headers: { "x-api-key": key }, setupRequest: (r) => ({ ...r, path: paths[i++ % paths.length]! }) }];
+  return [
+    { method: "GET", headers: { "x-api-key": key }, setupRequest: (r) => ({ ...r, path: paths[i++ % paths.length]! }) },
+  ];
 }
 
 // ---------------------------------------------------------------- main
@@ -188,26 +208,49 @@ async function main(): Promise<number> {
     const [app, baseline] = servers as [Server, Server];
     const appPid = app.serverPid();
     const pgBackends = async () =>
-      (await sql!<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`).map((r) => r.pid);
+      (
+        await sql!<
+          { pid: number }[]
+        >`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`
+      ).map((r) => r.pid);
     const appRss = sampleRss(() => appPid, 200);
     const baselineRss = sampleRss(baseline.serverPid, 200);
     log(`app on ${app.url} (server pid ${appPid}), baseline on ${baseline.url}`);
 
     const loads: LoadResult[] = [];
-    const run = async (name: string, server: Server, connections: number, requests: Request[], options: { duration?: number; check?: (b: string) => boolean; record?: LoadResult[] | null } = {}) => {
+    const run = async (
+      name: string,
+      server: Server,
+      connections: number,
+      requests: Request[],
+      options: { duration?: number; check?: (b: string) => boolean; record?: LoadResult[] | null } = {},
+    ) => {
       const serverPid = server === app ? appPid : baseline.child.pid!;
       const rss = server === app ? sampleRss(() => appPid, 100) : null;
       const pgPidsBefore = await pgBackends();
       const cpu0 = { server: cpuMs([serverPid]), pg: cpuMs(pgPidsBefore) };
-      const r = await load({ name, target: server.name, url: server.url, connections, duration: options.duration ?? cfg.duration, requests, check: options.check });
+      const r = await load({
+        name,
+        target: server.name,
+        url: server.url,
+        connections,
+        duration: options.duration ?? cfg.duration,
+        requests,
+        check: options.check,
+      });
       const pgPids = [...new Set([...pgPidsBefore, ...(await pgBackends())])];
       r.serverCpuPerRequest = (cpuMs([serverPid]) - cpu0.server) / r.requests;
       r.pgCpuPerRequest = (cpuMs(pgPids) - cpu0.pg) / r.requests;
       if (rss) r.rssMax = Math.max(...rss.stop());
       if (options.record !== null) (options.record ?? loads).push(r);
       const trouble = r.errors + r.non2xx + r.bad;
-      if (trouble > 0) failures.push(`${name} on ${server.name} c${connections}: ${r.errors} errors, ${r.non2xx} non-2xx, ${r.bad} bad 2xx (status codes ${JSON.stringify(r.statusCodes)})`);
-      log(`${name.padEnd(22)} ${server.name.padEnd(8)} c${String(connections).padEnd(3)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  cpu/req ${r.serverCpuPerRequest.toFixed(2)}+${r.pgCpuPerRequest.toFixed(2)} ms${r.rssMax ? `  rss ${r.rssMax.toFixed(0)} MiB` : ""}  errors ${r.errors} non-2xx ${r.non2xx} bad ${r.bad}`);
+      if (trouble > 0)
+        failures.push(
+          `${name} on ${server.name} c${connections}: ${r.errors} errors, ${r.non2xx} non-2xx, ${r.bad} bad 2xx (status codes ${JSON.stringify(r.statusCodes)})`,
+        );
+      log(
+        `${name.padEnd(22)} ${server.name.padEnd(8)} c${String(connections).padEnd(3)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  cpu/req ${r.serverCpuPerRequest.toFixed(2)}+${r.pgCpuPerRequest.toFixed(2)} ms${r.rssMax ? `  rss ${r.rssMax.toFixed(0)} MiB` : ""}  errors ${r.errors} non-2xx ${r.non2xx} bad ${r.bad}`,
+      );
       return r;
     };
 
@@ -225,10 +268,12 @@ async function main(): Promise<number> {
     log("warming up…");
     const warm = { duration: cfg.warmup, record: null };
     for (const s of [app, baseline]) {
-      if (SCENARIOS.has("create") || SCENARIOS.has("batch")) await run("warmup create", s, 16, createRequests(createPartner.key), { ...warm, check: createOk });
+      if (SCENARIOS.has("create") || SCENARIOS.has("batch"))
+        await run("warmup create", s, 16, createRequests(createPartner.key), { ...warm, check: createOk });
       if (SCENARIOS.has("get")) await run("warmup get", s, 16, rotating(listPartner.key, getPaths), warm);
     }
-    if (SCENARIOS.has("list")) await run("warmup list", app, 4, rotating(listPartner.key, ["/api/v2/shipping-orders"]), warm);
+    if (SCENARIOS.has("list"))
+      await run("warmup list", app, 4, rotating(listPartner.key, ["/api/v2/shipping-orders"]), warm);
     if (SCENARIOS.has("validate")) await run("warmup validate", app, 4, validateRequests, warm);
     if (SCENARIOS.has("key")) {
       await run("warmup couriers", app, 4, rotating(listPartner.key, ["/api/v2/couriers"]), warm);
@@ -245,7 +290,14 @@ async function main(): Promise<number> {
       }
       const appRps = median(a.map((x) => x.rps));
       const baselineRps = median(b.map((x) => x.rps));
-      ratios.push({ scenario: `${scenario} c16`, app: a, baseline: b, appRps, baselineRps, ratio: appRps / baselineRps });
+      ratios.push({
+        scenario: `${scenario} c16`,
+        app: a,
+        baseline: b,
+        appRps,
+        baselineRps,
+        ratio: appRps / baselineRps,
+      });
     };
 
     let appMaxDuringC64: number | null = null;
@@ -265,7 +317,9 @@ async function main(): Promise<number> {
       const runs: Record<string, number[]> = { app: [], baseline: [] };
       for (let i = 0; i < cfg.batchRepeats; i++) {
         for (const s of [app, baseline]) {
-          const body = JSON.stringify(Array.from({ length: 500 }, (_, j) => orderBody(`BATCH-${runTag}-${s.name}-${i}-${j}`)));
+          const body = JSON.stringify(
+            Array.from({ length: 500 }, (_, j) => orderBody(`BATCH-${runTag}-${s.name}-${i}-${j}`)),
+          );
           const rss = s === app ? sampleRss(() => appPid, 50) : null;
           const t0 = performance.now();
           const res = await fetch(s.url + CREATE_PATH, {
@@ -276,24 +330,35 @@ async function main(): Promise<number> {
           const text = await res.text();
           const ms = performance.now() - t0;
           const parsed = res.ok ? (JSON.parse(text) as { items: unknown[]; failed: unknown[] }) : null;
-          if (!parsed || parsed.items.length !== 500 || parsed.failed.length !== 0) failures.push(`batch 500 on ${s.name}: HTTP ${res.status} ${text.slice(0, 300)}`);
+          if (!parsed || parsed.items.length !== 500 || parsed.failed.length !== 0)
+            failures.push(`batch 500 on ${s.name}: HTTP ${res.status} ${text.slice(0, 300)}`);
           runs[s.name]!.push(ms);
           const peak = rss ? Math.max(...rss.stop()) : null;
           if (peak) batchRss = Math.max(batchRss ?? 0, peak);
-          log(`batch 500 on ${s.name}: ${ms.toFixed(0)} ms (HTTP ${res.status})${peak ? `, app rss ${peak.toFixed(0)} MiB` : ""}`);
+          log(
+            `batch 500 on ${s.name}: ${ms.toFixed(0)} ms (HTTP ${res.status})${peak ? `, app rss ${peak.toFixed(0)} MiB` : ""}`,
+          );
         }
       }
-      for (const [server, ms] of Object.entries(runs)) batches.push({ server, runsMs: ms, medianMs: median(ms), msPerOrder: median(ms) / 500 });
+      for (const [server, ms] of Object.entries(runs))
+        batches.push({ server, runsMs: ms, medianMs: median(ms), msPerOrder: median(ms) / 500 });
     }
 
     if (SCENARIOS.has("get")) await alternate("get", () => rotating(listPartner.key, getPaths));
-    if (SCENARIOS.has("validate")) await run("validate", app, 16, validateRequests, { check: (b) => b.includes('"status":"OK"') });
+    if (SCENARIOS.has("validate"))
+      await run("validate", app, 16, validateRequests, { check: (b) => b.includes('"status":"OK"') });
 
     const keyHttp = { health: [] as LoadResult[], couriers: [] as LoadResult[] };
     if (SCENARIOS.has("key")) {
       for (const c of [1, 16]) {
-        await run("health (no key)", app, c, [{ method: "GET", path: "/api/health" }], { duration: cfg.shortDuration, record: keyHttp.health });
-        await run("couriers (key)", app, c, rotating(listPartner.key, ["/api/v2/couriers"]), { duration: cfg.shortDuration, record: keyHttp.couriers });
+        await run("health (no key)", app, c, [{ method: "GET", path: "/api/health" }], {
+          duration: cfg.shortDuration,
+          record: keyHttp.health,
+        });
+        await run("couriers (key)", app, c, rotating(listPartner.key, ["/api/v2/couriers"]), {
+          duration: cfg.shortDuration,
+          record: keyHttp.couriers,
+        });
       }
     }
 
@@ -302,28 +367,58 @@ async function main(): Promise<number> {
     const listFloor: LoadResult[] = [];
     const listFilters: { name: string; queries: string[] }[] = [];
     if (SCENARIOS.has("list")) {
-      const pick = <T>(xs: T[], n: number, offset: number) => Array.from({ length: n }, (_, i) => xs[(offset * n + i) % xs.length]!);
+      const pick = <T>(xs: T[], n: number, offset: number) =>
+        Array.from({ length: n }, (_, i) => xs[(offset * n + i) % xs.length]!);
       const pool = (make: (i: number) => string) => Array.from({ length: 50 }, (_, i) => make(i));
       const iso = (d: Date) => d.toISOString().slice(0, 19);
       const week = 7 * 86_400_000;
-      const statuses = ["DELIVERED", "IN_TRANSIT", "OUT_FOR_DELIVERY", "HANDED_OVER", "CREATED", "RETURNED", "CANCELLED"];
+      const statuses = [
+        "DELIVERED",
+        "IN_TRANSIT",
+        "OUT_FOR_DELIVERY",
+        "HANDED_OVER",
+        "CREATED",
+        "RETURNED",
+        "CANCELLED",
+      ];
       const lastPage = Math.max(1, Math.ceil(fixtures.orders / 20));
       listFilters.push(
         { name: "no filter", queries: ["?page=1"] },
-        { name: "createdFrom+createdTo", queries: pool((i) => `?createdFrom=${iso(fixtures.createdAt[i]!)}&createdTo=${iso(new Date(fixtures.createdAt[i]!.getTime() + week))}`) },
-        { name: "referenceNumbers", queries: pool((i) => `?referenceNumbers=${pick(fixtures.referenceNumbers, 10, i).join(",")}`) },
+        {
+          name: "createdFrom+createdTo",
+          queries: pool(
+            (i) =>
+              `?createdFrom=${iso(fixtures.createdAt[i]!)}&createdTo=${iso(new Date(fixtures.createdAt[i]!.getTime() + week))}`,
+          ),
+        },
+        {
+          name: "referenceNumbers",
+          queries: pool((i) => `?referenceNumbers=${pick(fixtures.referenceNumbers, 10, i).join(",")}`),
+        },
         { name: "ids", queries: pool((i) => `?ids=${pick(fixtures.ids, 10, i).join(",")}`) },
-        { name: "shippingNumbers", queries: pool((i) => `?shippingNumbers=${pick(fixtures.shippingNumbers, 10, i).join(",")}`) },
+        {
+          name: "shippingNumbers",
+          queries: pool((i) => `?shippingNumbers=${pick(fixtures.shippingNumbers, 10, i).join(",")}`),
+        },
         { name: "status", queries: statuses.map((s) => `?status=${s}`) },
         { name: "courier", queries: ["?courier=sandbox"] },
-        { name: "courierProfile", queries: [`?courierProfile=${listPartner.profileId}`, `?courierProfile=${listPartner.secondProfileId}`] },
+        {
+          name: "courierProfile",
+          queries: [`?courierProfile=${listPartner.profileId}`, `?courierProfile=${listPartner.secondProfileId}`],
+        },
         { name: `deep page (${lastPage})`, queries: [`?page=${lastPage}`] },
       );
       // The machine's own latency noise at this moment: the cheapest route, one connection.
-      await run("health (noise floor)", app, 1, [{ method: "GET", path: "/api/health" }], { duration: cfg.shortDuration, record: listFloor });
+      await run("health (noise floor)", app, 1, [{ method: "GET", path: "/api/health" }], {
+        duration: cfg.shortDuration,
+        record: listFloor,
+      });
       for (const filter of listFilters) {
         const paths = filter.queries.map((q) => `/api/v2/shipping-orders${q}`);
-        for (const [connections, record] of [[1, list], [cfg.listConnections, listLoaded]] as const) {
+        for (const [connections, record] of [
+          [1, list],
+          [cfg.listConnections, listLoaded],
+        ] as const) {
           await run(filter.name, app, connections, rotating(listPartner.key, paths), {
             duration: cfg.shortDuration,
             record,
@@ -331,7 +426,10 @@ async function main(): Promise<number> {
           });
         }
       }
-      await run("health (noise floor)", app, 1, [{ method: "GET", path: "/api/health" }], { duration: cfg.shortDuration, record: listFloor });
+      await run("health (noise floor)", app, 1, [{ method: "GET", path: "/api/health" }], {
+        duration: cfg.shortDuration,
+        record: listFloor,
+      });
     }
 
     const appMaxOverall = Math.max(...appRss.stop());
@@ -353,9 +451,19 @@ async function main(): Promise<number> {
 
     const targets: Target[] = [];
     const createRatio = ratios.find((r) => r.scenario === "create c16");
-    if (createRatio) targets.push({ name: "create ≥ 60 % of baseline req/s at c16", figure: `${(createRatio.ratio * 100).toFixed(0)} % (${createRatio.appRps.toFixed(0)} vs ${createRatio.baselineRps.toFixed(0)} req/s)`, met: createRatio.ratio >= 0.6 });
+    if (createRatio)
+      targets.push({
+        name: "create ≥ 60 % of baseline req/s at c16",
+        figure: `${(createRatio.ratio * 100).toFixed(0)} % (${createRatio.appRps.toFixed(0)} vs ${createRatio.baselineRps.toFixed(0)} req/s)`,
+        met: createRatio.ratio >= 0.6,
+      });
     const appBatch = batches.find((b) => b.server === "app");
-    if (appBatch) targets.push({ name: "batch of 500 < 1.5 s", figure: `${appBatch.medianMs.toFixed(0)} ms median (${appBatch.msPerOrder.toFixed(2)} ms/order)`, met: appBatch.medianMs < 1500 });
+    if (appBatch)
+      targets.push({
+        name: "batch of 500 < 1.5 s",
+        figure: `${appBatch.medianMs.toFixed(0)} ms median (${appBatch.msPerOrder.toFixed(2)} ms/order)`,
+        met: appBatch.medianMs < 1500,
+      });
     if (list.length) {
       const worst = list.reduce((a, b) => (b.p99 > a.p99 ? b : a));
       const floor = Math.max(...listFloor.map((l) => l.p99));
@@ -373,7 +481,12 @@ async function main(): Promise<number> {
         met: verify.verify.p50 < 0.5,
       });
     }
-    if (appMaxDuringC64 !== null) targets.push({ name: "server RSS < 400 MiB (under create c64)", figure: `${appMaxDuringC64.toFixed(0)} MiB max (whole run ${appMaxOverall.toFixed(0)} MiB)`, met: Math.max(appMaxDuringC64, appMaxOverall) < 400 });
+    if (appMaxDuringC64 !== null)
+      targets.push({
+        name: "server RSS < 400 MiB (under create c64)",
+        figure: `${appMaxDuringC64.toFixed(0)} MiB max (whole run ${appMaxOverall.toFixed(0)} MiB)`,
+        met: Math.max(appMaxDuringC64, appMaxOverall) < 400,
+      });
 
     const report: Report = {
       date: new Date().toISOString().replace("T", " ").slice(0, 16) + " UTC",
@@ -388,7 +501,14 @@ async function main(): Promise<number> {
         loadBefore,
         loadAfter: loadAverage(),
       },
-      data: { orders: cfg.orders, accounts: cfg.accounts, perAccount: fixtures.orders, seedSeconds: seeded.seconds, tables, listConnections: cfg.listConnections },
+      data: {
+        orders: cfg.orders,
+        accounts: cfg.accounts,
+        perAccount: fixtures.orders,
+        seedSeconds: seeded.seconds,
+        tables,
+        listConnections: cfg.listConnections,
+      },
       loads,
       ratios,
       batches,

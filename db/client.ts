@@ -86,7 +86,11 @@ async function open(): Promise<Handle> {
         }),
       ),
     );
-    return { db: drizzle({ client, schema }) as unknown as Db, close: () => client.end({ timeout: 5 }), kind: "postgres" };
+    return {
+      db: drizzle({ client, schema }) as unknown as Db,
+      close: () => client.end({ timeout: 5 }),
+      kind: "postgres",
+    };
   }
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");

@@ -43,7 +43,12 @@ export function safeTransactions<T extends Sql>(client: T): T {
       await conn.unsafe("commit");
       return result;
     } catch (error) {
-      reusable = !isDatabaseUnavailable(error) && (await conn.unsafe("rollback").then(() => true, () => false));
+      reusable =
+        !isDatabaseUnavailable(error) &&
+        (await conn.unsafe("rollback").then(
+          () => true,
+          () => false,
+        ));
       throw error;
     } finally {
       if (reusable) conn.release();

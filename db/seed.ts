@@ -13,10 +13,24 @@ export const DEMO = {
  * moves every two minutes. Idempotent: an existing demo is left as it is.
  */
 export async function seedDemo(db: Db): Promise<{ created: boolean }> {
-  const [existing] = await db.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, DEMO.partner.email));
+  const [existing] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, DEMO.partner.email));
   if (existing) return { created: false };
-  const partner = await createUser(db, { email: DEMO.partner.email, password: DEMO.partner.password, accountName: DEMO.partner.account, name: "Demo Partner" });
-  await createUser(db, { email: DEMO.staff.email, password: DEMO.staff.password, accountName: DEMO.staff.account, staff: true, name: "Demo Staff" });
+  const partner = await createUser(db, {
+    email: DEMO.partner.email,
+    password: DEMO.partner.password,
+    accountName: DEMO.partner.account,
+    name: "Demo Partner",
+  });
+  await createUser(db, {
+    email: DEMO.staff.email,
+    password: DEMO.staff.password,
+    accountName: DEMO.staff.account,
+    staff: true,
+    name: "Demo Staff",
+  });
   const [profile] = await db
     .select({ id: courierProfiles.id })
     .from(courierProfiles)

@@ -1,6 +1,11 @@
 import { expect, navLink, test } from "./fixtures";
 
-test("staff open a partner's account, and the choice survives navigation and reload", async ({ page, owner, staff, signIn }) => {
+test("staff open a partner's account, and the choice survives navigation and reload", async ({
+  page,
+  owner,
+  staff,
+  signIn,
+}) => {
   const partnerAccount = `E2E shop ${test.info().workerIndex}`;
   await signIn(staff);
   await expect(page.getByText("Staff", { exact: true })).toBeVisible();

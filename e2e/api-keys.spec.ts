@@ -73,7 +73,12 @@ test("a member sees the keys but cannot change them", async ({ page, member, sig
   await expect(page.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
 });
 
-test("an owner sets a key's rate limit when creating it, changes it, and the API applies it", async ({ page, request, owner, signIn }) => {
+test("an owner sets a key's rate limit when creating it, changes it, and the API applies it", async ({
+  page,
+  request,
+  owner,
+  signIn,
+}) => {
   const name = `Limited ${test.info().testId}`;
   await signIn(owner);
   await page.goto("/dashboard/api-keys");

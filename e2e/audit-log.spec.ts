@@ -15,7 +15,11 @@ test("owners read the audit log: who changed what, from where", async ({ page, o
   await expect(row).toContainText(owner.email);
 });
 
-test("members do not see the audit log in the navigation, and opening it explains why", async ({ page, member, signIn }) => {
+test("members do not see the audit log in the navigation, and opening it explains why", async ({
+  page,
+  member,
+  signIn,
+}) => {
   await signIn(member);
   await expect(navLink(page, "Orders")).toBeVisible();
   await expect(navLink(page, "Audit log")).toHaveCount(0);

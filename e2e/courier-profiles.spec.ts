@@ -6,7 +6,10 @@ test("an owner creates courier profiles and moves the default", async ({ page, o
   await signIn(owner);
   await navLink(page, "Courier profiles").click();
 
-  for (const [name, service] of [[first, "Standard delivery (STANDARD)"], [second, "Express delivery (EXPRESS)"]] as const) {
+  for (const [name, service] of [
+    [first, "Standard delivery (STANDARD)"],
+    [second, "Express delivery (EXPRESS)"],
+  ] as const) {
     await page.getByRole("button", { name: "New profile" }).first().click();
     const dialog = page.getByRole("dialog");
     await dialog.getByLabel("Name").fill(name);

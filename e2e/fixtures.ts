@@ -36,7 +36,9 @@ type TestFixtures = {
 
 const PASSWORD = "e2e-password-2026";
 
-async function newUser(options: { accountName: string; staff?: boolean } | { accountId: string; role: "member" }): Promise<E2EUser> {
+async function newUser(
+  options: { accountName: string; staff?: boolean } | { accountId: string; role: "member" },
+): Promise<E2EUser> {
   const email = `e2e-${randomUUID()}@test.example`;
   const { userId, accountId } = await createUser(await getDb(), { email, password: PASSWORD, ...options });
   return { email, password: PASSWORD, userId, accountId };
@@ -49,7 +51,8 @@ export async function signInWith(page: Page, user: E2EUser) {
 }
 
 /** A link of the dashboard's sidebar (pages also link to each other in their content). */
-export const navLink = (page: Page, name: string) => page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name });
+export const navLink = (page: Page, name: string) =>
+  page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name });
 
 // Playwright calls the second fixture argument `use`; it is `provide` here so the React hooks lint rule
 // does not take it for React's `use`.
@@ -62,8 +65,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: "worker" },
   ],
-  member: [async ({ owner }, provide) => provide(await newUser({ accountId: owner.accountId, role: "member" })), { scope: "worker" }],
-  staff: [async ({}, provide, workerInfo) => provide(await newUser({ accountName: `Staff ${workerInfo.workerIndex}`, staff: true })), { scope: "worker" }],
+  member: [
+    async ({ owner }, provide) => provide(await newUser({ accountId: owner.accountId, role: "member" })),
+    { scope: "worker" },
+  ],
+  staff: [
+    async ({}, provide, workerInfo) =>
+      provide(await newUser({ accountName: `Staff ${workerInfo.workerIndex}`, staff: true })),
+    { scope: "worker" },
+  ],
   browserErrors: [
     async ({ page }, provide, testInfo) => {
       const errors: string[] = [];
@@ -78,13 +88,23 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { auto: true },
   ],
-  otherOwner: [async ({}, provide, workerInfo) => provide(await newUser({ accountName: `E2E other shop ${workerInfo.workerIndex}` })), { scope: "worker" }],
+  otherOwner: [
+    async ({}, provide, workerInfo) =>
+      provide(await newUser({ accountName: `E2E other shop ${workerInfo.workerIndex}` })),
+    { scope: "worker" },
+  ],
   sandboxProfile: [
     async ({ owner }, provide) => {
       const profile = await createCourierProfile(
         await getDb(),
         { userId: owner.userId, isStaff: false },
-        { accountId: owner.accountId, courier: "sandbox", name: "E2E sandbox", service: "STANDARD", settings: { trackingStepMinutes: 0.01 } },
+        {
+          accountId: owner.accountId,
+          courier: "sandbox",
+          name: "E2E sandbox",
+          service: "STANDARD",
+          settings: { trackingStepMinutes: 0.01 },
+        },
       );
       await provide({ id: profile.id, name: profile.name });
     },
@@ -92,7 +112,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
   apiKey: [
     async ({ owner }, provide) => {
-      const key = await createApiKey(await getDb(), { userId: owner.userId, isStaff: false }, { accountId: owner.accountId, name: "E2E fixture key", rateLimitPerMinute: 100_000 });
+      const key = await createApiKey(
+        await getDb(),
+        { userId: owner.userId, isStaff: false },
+        { accountId: owner.accountId, name: "E2E fixture key", rateLimitPerMinute: 100_000 },
+      );
       await provide(key.key);
     },
     { scope: "worker" },
@@ -118,16 +142,34 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 export function orderBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     ReferenceNumber: `E2E-${randomUUID().slice(0, 8)}`,
-    Recipient: { Name: "Jana Nováková", Street: "Dlouhá 12", City: "Praha", Zip: "110 00", Country: "CZ", Email: "jana@example.com" },
+    Recipient: {
+      Name: "Jana Nováková",
+      Street: "Dlouhá 12",
+      City: "Praha",
+      Zip: "110 00",
+      Country: "CZ",
+      Email: "jana@example.com",
+    },
     Parcels: [{ Weight: 1.5 }],
     ...overrides,
   };
 }
 
-export type CreatedOrder = { id: string; referenceNumber: string; shippingNumber: string[]; referenceSource: string; sourceIdentifier: string };
+export type CreatedOrder = {
+  id: string;
+  referenceNumber: string;
+  shippingNumber: string[];
+  referenceSource: string;
+  sourceIdentifier: string;
+};
 
 /** Creates one order through the partner REST API, as a shop would, and returns it. */
-export async function createOrderViaApi(request: APIRequestContext, key: string, profileId: string, body: Record<string, unknown>): Promise<CreatedOrder> {
+export async function createOrderViaApi(
+  request: APIRequestContext,
+  key: string,
+  profileId: string,
+  body: Record<string, unknown>,
+): Promise<CreatedOrder> {
   const response = await request.post(`/api/v2/couriers/sandbox/shipping-orders?profile=${profileId}`, {
     headers: { "X-API-Key": key, "content-type": "application/svc.shipping-order+json" },
     data: body,

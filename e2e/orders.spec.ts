@@ -1,7 +1,13 @@
 import { readFileSync } from "node:fs";
 import { createOrderViaApi, expect, navLink, orderBody, test } from "./fixtures";
 
-test("an order sent with a key made in the dashboard is listed, tracked and labelled; revoking the key shuts the API", async ({ page, request, owner, sandboxProfile, signIn }) => {
+test("an order sent with a key made in the dashboard is listed, tracked and labelled; revoking the key shuts the API", async ({
+  page,
+  request,
+  owner,
+  sandboxProfile,
+  signIn,
+}) => {
   const keyName = `Shop ${test.info().testId}`;
   await signIn(owner);
   await navLink(page, "API keys").click();
@@ -12,7 +18,12 @@ test("an order sent with a key made in the dashboard is listed, tracked and labe
   const key = (await dialog.getByTestId("new-api-key").textContent()) ?? "";
   await dialog.getByRole("button", { name: "I have stored the key" }).click();
 
-  const order = await createOrderViaApi(request, key, sandboxProfile.id, orderBody({ Parcels: [{ Weight: 1.5 }, { Weight: 2 }], CodPrice: 250, CodCurrency: "CZK" }));
+  const order = await createOrderViaApi(
+    request,
+    key,
+    sandboxProfile.id,
+    orderBody({ Parcels: [{ Weight: 1.5 }, { Weight: 2 }], CodPrice: 250, CodCurrency: "CZK" }),
+  );
   expect(order.shippingNumber).toHaveLength(2);
 
   await navLink(page, "Orders").click();
@@ -25,13 +36,20 @@ test("an order sent with a key made in the dashboard is listed, tracked and labe
   await row.getByRole("link", { name: order.referenceNumber }).click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText(order.referenceNumber);
   await expect(page.getByRole("region", { name: "Shipment" })).toContainText("250.00 CZK");
-  await expect(page.getByRole("region", { name: "Parcels and shipping numbers" })).toContainText(order.shippingNumber[1]!);
+  await expect(page.getByRole("region", { name: "Parcels and shipping numbers" })).toContainText(
+    order.shippingNumber[1]!,
+  );
   const tracking = page.getByRole("region", { name: "Tracking" });
-  await expect(tracking.getByRole("link", { name: /Track on the courier's site/ })).toHaveAttribute("href", new RegExp(order.shippingNumber[0]!));
+  await expect(tracking.getByRole("link", { name: /Track on the courier's site/ })).toHaveAttribute(
+    "href",
+    new RegExp(order.shippingNumber[0]!),
+  );
   // The sandbox profile moves tracking a step every 0.6 s; each load of the page asks for the latest events.
   await expect(async () => {
     await page.reload();
-    await expect(tracking.getByRole("list", { name: "Tracking events, latest first" }).getByRole("listitem").first()).toContainText("Delivered to the recipient", { timeout: 1_000 });
+    await expect(
+      tracking.getByRole("list", { name: "Tracking events, latest first" }).getByRole("listitem").first(),
+    ).toContainText("Delivered to the recipient", { timeout: 1_000 });
   }).toPass({ timeout: 20_000 });
   await expect(tracking).toContainText("Shipment data received from the sender");
   await expect(tracking).toContainText("Sandbox depot Prague");
@@ -42,7 +60,11 @@ test("an order sent with a key made in the dashboard is listed, tracked and labe
   expect(readFileSync(file).subarray(0, 5).toString()).toBe("%PDF-");
 
   await navLink(page, "API keys").click();
-  await page.getByRole("row").filter({ hasText: keyName }).getByRole("button", { name: `Revoke API key ${keyName}` }).click();
+  await page
+    .getByRole("row")
+    .filter({ hasText: keyName })
+    .getByRole("button", { name: `Revoke API key ${keyName}` })
+    .click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Revoke key" }).click();
   await expect(page.getByText(`API key “${keyName}” revoked`)).toBeVisible();
   const refused = await request.post(`/api/v2/couriers/sandbox/shipping-orders?profile=${sandboxProfile.id}`, {
@@ -52,7 +74,14 @@ test("an order sent with a key made in the dashboard is listed, tracked and labe
   expect(refused.status()).toBe(401);
 });
 
-test("print loads the label into a frame of the page, which the label route allows for its own origin only, and prints it", async ({ page, request, owner, apiKey, sandboxProfile, signIn }) => {
+test("print loads the label into a frame of the page, which the label route allows for its own origin only, and prints it", async ({
+  page,
+  request,
+  owner,
+  apiKey,
+  sandboxProfile,
+  signIn,
+}) => {
   const order = await createOrderViaApi(request, apiKey, sandboxProfile.id, orderBody());
   // Headless Chromium has no print dialog (printing a PDF frame crashes the page), so every frame's print is counted instead.
   await page.addInitScript(() => {
@@ -74,7 +103,14 @@ test("print loads the label into a frame of the page, which the label route allo
   await expect.poll(() => page.evaluate(() => (window as Window & { printed?: number }).printed)).toBe(1);
 });
 
-test("an order sent under a source activated in the dashboard shows that source pair", async ({ page, request, owner, apiKey, sandboxProfile, signIn }) => {
+test("an order sent under a source activated in the dashboard shows that source pair", async ({
+  page,
+  request,
+  owner,
+  apiKey,
+  sandboxProfile,
+  signIn,
+}) => {
   const identifier = `store-${test.info().testId}`;
   await signIn(owner);
   await navLink(page, "Sources").click();
@@ -83,7 +119,12 @@ test("an order sent under a source activated in the dashboard shows that source 
   await page.getByRole("button", { name: "Activate", exact: true }).click();
   await expect(page.getByText(`Source shoptet / ${identifier} activated`)).toBeVisible();
 
-  const order = await createOrderViaApi(request, apiKey, sandboxProfile.id, orderBody({ ReferenceSource: "shoptet", SourceIdentifier: identifier }));
+  const order = await createOrderViaApi(
+    request,
+    apiKey,
+    sandboxProfile.id,
+    orderBody({ ReferenceSource: "shoptet", SourceIdentifier: identifier }),
+  );
   expect(order).toMatchObject({ referenceSource: "shoptet", sourceIdentifier: identifier });
 
   await page.goto(`/dashboard/orders?referenceNumbers=${order.referenceNumber}`);
@@ -93,10 +134,19 @@ test("an order sent under a source activated in the dashboard shows that source 
   await expect(page.getByRole("region", { name: "Shipment" })).toContainText(`shoptet / ${identifier}`);
 });
 
-test("filters live in the URL: they survive a reload and a shared link", async ({ page, context, request, owner, apiKey, sandboxProfile, signIn }) => {
+test("filters live in the URL: they survive a reload and a shared link", async ({
+  page,
+  context,
+  request,
+  owner,
+  apiKey,
+  sandboxProfile,
+  signIn,
+}) => {
   const prefix = `F-${test.info().testId.slice(0, 8)}`;
   const [a, b, c] = [`${prefix}-A`, `${prefix}-B`, `${prefix}-C`];
-  for (const reference of [a, b, c]) await createOrderViaApi(request, apiKey, sandboxProfile.id, orderBody({ ReferenceNumber: reference }));
+  for (const reference of [a, b, c])
+    await createOrderViaApi(request, apiKey, sandboxProfile.id, orderBody({ ReferenceNumber: reference }));
   await signIn(owner);
   await navLink(page, "Orders").click();
 
@@ -132,7 +182,14 @@ test("filters live in the URL: they survive a reload and a shared link", async (
   await expect(table.getByRole("link", { name: c })).toBeVisible();
 });
 
-test("an owner deletes an order after confirming, and it is gone from the list and the API", async ({ page, request, owner, apiKey, sandboxProfile, signIn }) => {
+test("an owner deletes an order after confirming, and it is gone from the list and the API", async ({
+  page,
+  request,
+  owner,
+  apiKey,
+  sandboxProfile,
+  signIn,
+}) => {
   const order = await createOrderViaApi(request, apiKey, sandboxProfile.id, orderBody());
   await signIn(owner);
   await page.goto(`/dashboard/orders/${order.id}`);
@@ -144,13 +201,22 @@ test("an owner deletes an order after confirming, and it is gone from the list a
   await expect(page).toHaveURL(/\/dashboard\/orders(\?|$)/);
   await expect(page.getByRole("heading", { name: "Orders", level: 1 })).toBeVisible();
   await expect(page.getByRole("link", { name: order.referenceNumber })).toHaveCount(0);
-  expect((await request.get(`/api/v2/shipping-orders/${order.id}`, { headers: { "X-API-Key": apiKey } })).status()).toBe(404);
+  expect(
+    (await request.get(`/api/v2/shipping-orders/${order.id}`, { headers: { "X-API-Key": apiKey } })).status(),
+  ).toBe(404);
 
   await page.goto(`/dashboard/orders/${order.id}`);
   await expect(page.getByRole("heading", { name: "Order not found" })).toBeVisible();
 });
 
-test("a member reads orders but is not offered deletion", async ({ page, request, member, apiKey, sandboxProfile, signIn }) => {
+test("a member reads orders but is not offered deletion", async ({
+  page,
+  request,
+  member,
+  apiKey,
+  sandboxProfile,
+  signIn,
+}) => {
   const order = await createOrderViaApi(request, apiKey, sandboxProfile.id, orderBody());
   await signIn(member);
   await page.goto(`/dashboard/orders/${order.id}`);

@@ -1,6 +1,11 @@
 import { expect, navLink, test } from "./fixtures";
 
-test("an invalid order shows each message at the field it names, and the verdict gets focus", async ({ page, owner, sandboxProfile, signIn }) => {
+test("an invalid order shows each message at the field it names, and the verdict gets focus", async ({
+  page,
+  owner,
+  sandboxProfile,
+  signIn,
+}) => {
   expect(sandboxProfile.id).toBeTruthy();
   await signIn(owner);
   await navLink(page, "Validate").click();
@@ -44,7 +49,12 @@ test("an invalid order shows each message at the field it names, and the verdict
   await expect(zip).not.toHaveAttribute("aria-invalid");
 });
 
-test("pasted JSON is answered per order, with the field paths of the messages", async ({ page, owner, sandboxProfile, signIn }) => {
+test("pasted JSON is answered per order, with the field paths of the messages", async ({
+  page,
+  owner,
+  sandboxProfile,
+  signIn,
+}) => {
   expect(sandboxProfile.id).toBeTruthy();
   await signIn(owner);
   await page.goto("/dashboard/validate");
@@ -55,12 +65,26 @@ test("pasted JSON is answered per order, with the field paths of the messages", 
   await expect(json).toHaveAttribute("aria-invalid", "true");
   await expect(json).toHaveAccessibleDescription(/This is not valid JSON/);
 
-  const recipient = { Name: "Max Muster", Street: "Hauptstraße 1", City: "Berlin", Zip: "10115", Country: "DE", Phone: "+4930123456" };
-  await json.fill(JSON.stringify([{ ReferenceNumber: "JSON-1", Recipient: recipient, Parcels: [{ Weight: 1 }] }, { ReferenceNumber: "JSON-2", Recipient: recipient, Parcels: [] }]));
+  const recipient = {
+    Name: "Max Muster",
+    Street: "Hauptstraße 1",
+    City: "Berlin",
+    Zip: "10115",
+    Country: "DE",
+    Phone: "+4930123456",
+  };
+  await json.fill(
+    JSON.stringify([
+      { ReferenceNumber: "JSON-1", Recipient: recipient, Parcels: [{ Weight: 1 }] },
+      { ReferenceNumber: "JSON-2", Recipient: recipient, Parcels: [] },
+    ]),
+  );
   await page.getByRole("button", { name: "Validate JSON" }).click();
   const results = page.getByRole("region", { name: /2 orders validated/ });
   await expect(results).toBeFocused();
-  await expect(results.getByRole("heading", { level: 2 })).toHaveText("2 orders validated: 1 OK, 0 with warnings, 1 with errors");
+  await expect(results.getByRole("heading", { level: 2 })).toHaveText(
+    "2 orders validated: 1 OK, 0 with warnings, 1 with errors",
+  );
   const second = results.getByRole("listitem").filter({ hasText: "JSON-2" }).first();
   await expect(second).toContainText("Error");
   await expect(second).toContainText("Parcels");

@@ -1,11 +1,23 @@
 import { expect, navLink, orderBody, test } from "./fixtures";
 
-test("staff see a partner's validation result with its request; another partner does not", async ({ page, request, owner, otherOwner, staff, apiKey, sandboxProfile, signIn }) => {
+test("staff see a partner's validation result with its request; another partner does not", async ({
+  page,
+  request,
+  owner,
+  otherOwner,
+  staff,
+  apiKey,
+  sandboxProfile,
+  signIn,
+}) => {
   const reference = `VR-${test.info().testId.slice(0, 8)}`;
-  const validated = await request.post(`/api/v2/couriers/sandbox/shipping-orders/validate?profile=${sandboxProfile.id}`, {
-    headers: { "X-API-Key": apiKey, "content-type": "application/svc.shipping-order+json" },
-    data: orderBody({ ReferenceNumber: reference, Parcels: [{ Weight: 99 }] }),
-  });
+  const validated = await request.post(
+    `/api/v2/couriers/sandbox/shipping-orders/validate?profile=${sandboxProfile.id}`,
+    {
+      headers: { "X-API-Key": apiKey, "content-type": "application/svc.shipping-order+json" },
+      data: orderBody({ ReferenceNumber: reference, Parcels: [{ Weight: 99 }] }),
+    },
+  );
   expect(validated.status()).toBe(200);
 
   await signIn(staff);
@@ -20,7 +32,9 @@ test("staff see a partner's validation result with its request; another partner 
   const dialog = page.getByRole("dialog", { name: `Validation of ${reference}` });
   await expect(dialog).toContainText("WEIGHT_LIMIT_EXCEEDED");
   await expect(dialog).toContainText("Parcels[0].Weight");
-  await expect(dialog.getByRole("region", { name: "Request (JSON)" })).toContainText(`"ReferenceNumber": "${reference}"`);
+  await expect(dialog.getByRole("region", { name: "Request (JSON)" })).toContainText(
+    `"ReferenceNumber": "${reference}"`,
+  );
   await dialog.getByRole("button", { name: "Close" }).click();
 
   await page.reload();

@@ -18,7 +18,12 @@ console.log(signInBanner(`http://localhost:${port}`));
 // Node runs Next directly (no npx in between) so signals reach it and it can drain in-flight requests.
 const child = spawn(process.execPath, [nextBin, "dev", "--port", port, ...process.argv.slice(2)], {
   stdio: "inherit",
-  env: { ...process.env, AUTH_SECRET, NEXTAUTH_SECRET: AUTH_SECRET, NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}` },
+  env: {
+    ...process.env,
+    AUTH_SECRET,
+    NEXTAUTH_SECRET: AUTH_SECRET,
+    NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
+  },
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

@@ -3,4 +3,6 @@ import { migrate } from "@/db/migrate";
 
 await migrate();
 await closeDb();
-console.log(`Migrations applied (${process.env.DATABASE_URL ? "PostgreSQL at DATABASE_URL" : "embedded PGlite in .data/"}).`);
+console.log(
+  `Migrations applied (${process.env.DATABASE_URL ? "PostgreSQL at DATABASE_URL" : "embedded PGlite in .data/"}).`,
+);

@@ -62,8 +62,17 @@ beforeAll(async () => {
   });
   aOrder = (await readJson<{ items: Order[] }>(created)).items[0]!;
   aSecondKeyId = (await createApiKey(db, actor, { accountId: a.accountId, name: "second" })).id;
-  aSourceId = (await activateSource(db, actor, { accountId: a.accountId, referenceSource: "shop", sourceIdentifier: "eu" })).id;
-  aSecondProfileId = (await createCourierProfile(db, actor, { accountId: a.accountId, courier: "sandbox", name: "Express", service: "EXPRESS" })).id;
+  aSourceId = (
+    await activateSource(db, actor, { accountId: a.accountId, referenceSource: "shop", sourceIdentifier: "eu" })
+  ).id;
+  aSecondProfileId = (
+    await createCourierProfile(db, actor, {
+      accountId: a.accountId,
+      courier: "sandbox",
+      name: "Express",
+      service: "EXPRESS",
+    })
+  ).id;
   snapshot = await accountDigest(a.accountId);
 });
 
@@ -75,20 +84,42 @@ afterEach(async () => {
 afterAll(() => printFigures("cross-tenant matrix (REST and tRPC)", figures));
 
 describe("REST, shipping-order API: B's key with A's ids", () => {
-  const byB = (handler: unknown, path: string, options: Parameters<ReturnType<typeof as>>[2] = {}) => counted(as(b)(handler, path, options));
+  const byB = (handler: unknown, path: string, options: Parameters<ReturnType<typeof as>>[2] = {}) =>
+    counted(as(b)(handler, path, options));
 
   it.each([
-    ["GET /shipping-orders/{id}", () => byB(orderItem.GET, `/api/v2/shipping-orders/${aOrder.id}`, { params: { id: aOrder.id } })],
-    ["DELETE /shipping-orders/{id}", () => byB(orderItem.DELETE, `/api/v2/shipping-orders/${aOrder.id}`, { method: "DELETE", params: { id: aOrder.id } })],
-    ["GET /shipping-orders/{id}/label", () => byB(label.GET, `/api/v2/shipping-orders/${aOrder.id}/label`, { params: { id: aOrder.id } })],
-    ["GET /labels?shippingNumbers=", () => byB(labels.GET, `/api/v2/labels?shippingNumbers=${aOrder.shippingNumber.join(",")}`)],
+    [
+      "GET /shipping-orders/{id}",
+      () => byB(orderItem.GET, `/api/v2/shipping-orders/${aOrder.id}`, { params: { id: aOrder.id } }),
+    ],
+    [
+      "DELETE /shipping-orders/{id}",
+      () =>
+        byB(orderItem.DELETE, `/api/v2/shipping-orders/${aOrder.id}`, { method: "DELETE", params: { id: aOrder.id } }),
+    ],
+    [
+      "GET /shipping-orders/{id}/label",
+      () => byB(label.GET, `/api/v2/shipping-orders/${aOrder.id}/label`, { params: { id: aOrder.id } }),
+    ],
+    [
+      "GET /labels?shippingNumbers=",
+      () => byB(labels.GET, `/api/v2/labels?shippingNumbers=${aOrder.shippingNumber.join(",")}`),
+    ],
     [
       "POST create ?profile= of A",
-      () => byB(create.POST, `/api/v2/couriers/sandbox/shipping-orders?profile=${a.profileId}`, { body: order({ ReferenceNumber: "B-WITH-A-PROFILE" }), params: { courier_id: "sandbox" } }),
+      () =>
+        byB(create.POST, `/api/v2/couriers/sandbox/shipping-orders?profile=${a.profileId}`, {
+          body: order({ ReferenceNumber: "B-WITH-A-PROFILE" }),
+          params: { courier_id: "sandbox" },
+        }),
     ],
     [
       "POST validate ?profile= of A",
-      () => byB(validate.POST, `/api/v2/couriers/sandbox/shipping-orders/validate?profile=${aSecondProfileId}`, { body: order(), params: { courier_id: "sandbox" } }),
+      () =>
+        byB(validate.POST, `/api/v2/couriers/sandbox/shipping-orders/validate?profile=${aSecondProfileId}`, {
+          body: order(),
+          params: { courier_id: "sandbox" },
+        }),
     ],
   ])("%s → 404 problem", async (_, send) => {
     const response = await send();
@@ -108,16 +139,28 @@ describe("REST, shipping-order API: B's key with A's ids", () => {
   });
 
   it("B creating A's ReferenceNumber replaces nothing of A's", async () => {
-    const response = await byB(create.POST, "/api/v2/couriers/sandbox/shipping-orders", { body: order({ ReferenceNumber: aOrder.referenceNumber }), params: { courier_id: "sandbox" } });
+    const response = await byB(create.POST, "/api/v2/couriers/sandbox/shipping-orders", {
+      body: order({ ReferenceNumber: aOrder.referenceNumber }),
+      params: { courier_id: "sandbox" },
+    });
     expect(response.status).toBe(200);
     expect((await readJson<{ items: Order[] }>(response)).items[0]!.replaced).toBeNull();
-    expect((await counted(as(a)(orderItem.GET, `/api/v2/shipping-orders/${aOrder.id}`, { params: { id: aOrder.id } }))).status).toBe(200);
+    expect(
+      (await counted(as(a)(orderItem.GET, `/api/v2/shipping-orders/${aOrder.id}`, { params: { id: aOrder.id } })))
+        .status,
+    ).toBe(200);
   });
 
   it("B's Idempotency-Key equal to one A used gets no replay of A's answer", async () => {
     const body = order({ ReferenceNumber: "IDEM-SHARED" });
     const send = (p: Partner) =>
-      counted(as(p)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", { body, headers: { "idempotency-key": "shared-across-tenants" }, params: { courier_id: "sandbox" } }));
+      counted(
+        as(p)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", {
+          body,
+          headers: { "idempotency-key": "shared-across-tenants" },
+          params: { courier_id: "sandbox" },
+        }),
+      );
     const first = await readJson<{ items: Order[] }>(await send(a));
     snapshot = await accountDigest(a.accountId);
     const response = await send(b);
@@ -125,26 +168,72 @@ describe("REST, shipping-order API: B's key with A's ids", () => {
     expect(response.headers.get("idempotent-replayed")).toBeNull();
     const theirs = await readJson<{ items: Order[] }>(response);
     expect(theirs.items[0]!.id).not.toBe(first.items[0]!.id);
-    expect((await counted(as(b)(orderItem.GET, `/api/v2/shipping-orders/${first.items[0]!.id}`, { params: { id: first.items[0]!.id } }))).status).toBe(404);
+    expect(
+      (
+        await counted(
+          as(b)(orderItem.GET, `/api/v2/shipping-orders/${first.items[0]!.id}`, { params: { id: first.items[0]!.id } }),
+        )
+      ).status,
+    ).toBe(404);
   });
 });
 
 describe("REST, private API: B's access token with A's ids and account", () => {
-  const byB = (handler: unknown, path: string, options: Parameters<typeof call>[2] = {}) => counted(call(handler, path, { token: b.token, ...options }));
+  const byB = (handler: unknown, path: string, options: Parameters<typeof call>[2] = {}) =>
+    counted(call(handler, path, { token: b.token, ...options }));
 
   it.each([
-    ["PATCH /private/api-keys/{id}", () => byB(apiKeyItem.PATCH, `/api/v2/private/api-keys/${aSecondKeyId}`, { method: "PATCH", body: { name: "taken over" }, params: { id: aSecondKeyId } })],
-    ["PATCH /private/api-keys/{id} (A's key in use)", () => byB(apiKeyItem.PATCH, `/api/v2/private/api-keys/${a.keyId}`, { method: "PATCH", body: { permissions: [] }, params: { id: a.keyId } })],
-    ["DELETE /private/api-keys/{id}", () => byB(apiKeyItem.DELETE, `/api/v2/private/api-keys/${a.keyId}`, { method: "DELETE", params: { id: a.keyId } })],
-    ["DELETE /private/sources/{id}", () => byB(sourceItem.DELETE, `/api/v2/private/sources/${aSourceId}`, { method: "DELETE", params: { id: aSourceId } })],
+    [
+      "PATCH /private/api-keys/{id}",
+      () =>
+        byB(apiKeyItem.PATCH, `/api/v2/private/api-keys/${aSecondKeyId}`, {
+          method: "PATCH",
+          body: { name: "taken over" },
+          params: { id: aSecondKeyId },
+        }),
+    ],
+    [
+      "PATCH /private/api-keys/{id} (A's key in use)",
+      () =>
+        byB(apiKeyItem.PATCH, `/api/v2/private/api-keys/${a.keyId}`, {
+          method: "PATCH",
+          body: { permissions: [] },
+          params: { id: a.keyId },
+        }),
+    ],
+    [
+      "DELETE /private/api-keys/{id}",
+      () =>
+        byB(apiKeyItem.DELETE, `/api/v2/private/api-keys/${a.keyId}`, { method: "DELETE", params: { id: a.keyId } }),
+    ],
+    [
+      "DELETE /private/sources/{id}",
+      () =>
+        byB(sourceItem.DELETE, `/api/v2/private/sources/${aSourceId}`, { method: "DELETE", params: { id: aSourceId } }),
+    ],
     ["GET /private/api-keys?accountId=A", () => byB(apiKeys.GET, `/api/v2/private/api-keys?accountId=${a.accountId}`)],
     ["GET /private/sources?accountId=A", () => byB(sources.GET, `/api/v2/private/sources?accountId=${a.accountId}`)],
-    ["GET /private/courier-profiles?accountId=A", () => byB(courierProfiles.GET, `/api/v2/private/courier-profiles?accountId=${a.accountId}`)],
-    ["POST /private/api-keys {accountId: A}", () => byB(apiKeys.POST, "/api/v2/private/api-keys", { body: { accountId: a.accountId, name: "intruder" } })],
-    ["POST /private/sources {accountId: A}", () => byB(sources.POST, "/api/v2/private/sources", { body: { accountId: a.accountId, referenceSource: "evil", sourceIdentifier: "x" } })],
+    [
+      "GET /private/courier-profiles?accountId=A",
+      () => byB(courierProfiles.GET, `/api/v2/private/courier-profiles?accountId=${a.accountId}`),
+    ],
+    [
+      "POST /private/api-keys {accountId: A}",
+      () => byB(apiKeys.POST, "/api/v2/private/api-keys", { body: { accountId: a.accountId, name: "intruder" } }),
+    ],
+    [
+      "POST /private/sources {accountId: A}",
+      () =>
+        byB(sources.POST, "/api/v2/private/sources", {
+          body: { accountId: a.accountId, referenceSource: "evil", sourceIdentifier: "x" },
+        }),
+    ],
     [
       "POST /private/courier-profiles {accountId: A}",
-      () => byB(courierProfiles.POST, "/api/v2/private/courier-profiles", { body: { accountId: a.accountId, courier: "sandbox", name: "intruder", isDefault: true } }),
+      () =>
+        byB(courierProfiles.POST, "/api/v2/private/courier-profiles", {
+          body: { accountId: a.accountId, courier: "sandbox", name: "intruder", isDefault: true },
+        }),
     ],
   ])("%s → 404 problem", async (_, send) => {
     const response = await send();
@@ -153,20 +242,61 @@ describe("REST, private API: B's access token with A's ids and account", () => {
   });
 
   it("A's key still works after everything B tried", async () => {
-    expect((await counted(as(a)(orderItem.GET, `/api/v2/shipping-orders/${aOrder.id}`, { params: { id: aOrder.id } }))).status).toBe(200);
+    expect(
+      (await counted(as(a)(orderItem.GET, `/api/v2/shipping-orders/${aOrder.id}`, { params: { id: aOrder.id } })))
+        .status,
+    ).toBe(200);
   });
 });
 
 describe("REST, private API: a member of A may read but not write", () => {
-  const byMember = (handler: unknown, path: string, options: Parameters<typeof call>[2] = {}) => counted(call(handler, path, { token: member.token, ...options }));
+  const byMember = (handler: unknown, path: string, options: Parameters<typeof call>[2] = {}) =>
+    counted(call(handler, path, { token: member.token, ...options }));
 
   it.each([
-    ["POST /private/api-keys", () => byMember(apiKeys.POST, "/api/v2/private/api-keys", { body: { accountId: a.accountId, name: "member's" } })],
-    ["PATCH /private/api-keys/{id}", () => byMember(apiKeyItem.PATCH, `/api/v2/private/api-keys/${aSecondKeyId}`, { method: "PATCH", body: { name: "renamed" }, params: { id: aSecondKeyId } })],
-    ["DELETE /private/api-keys/{id}", () => byMember(apiKeyItem.DELETE, `/api/v2/private/api-keys/${a.keyId}`, { method: "DELETE", params: { id: a.keyId } })],
-    ["POST /private/sources", () => byMember(sources.POST, "/api/v2/private/sources", { body: { accountId: a.accountId, referenceSource: "member", sourceIdentifier: "x" } })],
-    ["DELETE /private/sources/{id}", () => byMember(sourceItem.DELETE, `/api/v2/private/sources/${aSourceId}`, { method: "DELETE", params: { id: aSourceId } })],
-    ["POST /private/courier-profiles", () => byMember(courierProfiles.POST, "/api/v2/private/courier-profiles", { body: { accountId: a.accountId, courier: "sandbox", name: "member's" } })],
+    [
+      "POST /private/api-keys",
+      () => byMember(apiKeys.POST, "/api/v2/private/api-keys", { body: { accountId: a.accountId, name: "member's" } }),
+    ],
+    [
+      "PATCH /private/api-keys/{id}",
+      () =>
+        byMember(apiKeyItem.PATCH, `/api/v2/private/api-keys/${aSecondKeyId}`, {
+          method: "PATCH",
+          body: { name: "renamed" },
+          params: { id: aSecondKeyId },
+        }),
+    ],
+    [
+      "DELETE /private/api-keys/{id}",
+      () =>
+        byMember(apiKeyItem.DELETE, `/api/v2/private/api-keys/${a.keyId}`, {
+          method: "DELETE",
+          params: { id: a.keyId },
+        }),
+    ],
+    [
+      "POST /private/sources",
+      () =>
+        byMember(sources.POST, "/api/v2/private/sources", {
+          body: { accountId: a.accountId, referenceSource: "member", sourceIdentifier: "x" },
+        }),
+    ],
+    [
+      "DELETE /private/sources/{id}",
+      () =>
+        byMember(sourceItem.DELETE, `/api/v2/private/sources/${aSourceId}`, {
+          method: "DELETE",
+          params: { id: aSourceId },
+        }),
+    ],
+    [
+      "POST /private/courier-profiles",
+      () =>
+        byMember(courierProfiles.POST, "/api/v2/private/courier-profiles", {
+          body: { accountId: a.accountId, courier: "sandbox", name: "member's" },
+        }),
+    ],
   ])("%s → 403 problem", async (_, send) => {
     const response = await send();
     expect(response.status).toBe(403);
@@ -176,7 +306,11 @@ describe("REST, private API: a member of A may read but not write", () => {
   it.each([
     ["GET /private/api-keys", () => `/api/v2/private/api-keys?accountId=${a.accountId}`, apiKeys.GET],
     ["GET /private/sources", () => `/api/v2/private/sources?accountId=${a.accountId}`, sources.GET],
-    ["GET /private/courier-profiles", () => `/api/v2/private/courier-profiles?accountId=${a.accountId}`, courierProfiles.GET],
+    [
+      "GET /private/courier-profiles",
+      () => `/api/v2/private/courier-profiles?accountId=${a.accountId}`,
+      courierProfiles.GET,
+    ],
   ])("%s → 200", async (_, path, handler) => {
     expect((await byMember(handler, path())).status).toBe(200);
   });
@@ -197,33 +331,76 @@ type Row = { call: (api: Caller) => Promise<unknown>; member: Outcome | null };
 /** Every procedure that takes an id or an accountId, called with A's (and, where it takes both, B's account with A's id). */
 const matrix: Record<string, Row> = {
   "apiKeys.list": { call: (api) => api.apiKeys.list({ accountId: a.accountId }), member: "resolved" },
-  "apiKeys.create": { call: (api) => api.apiKeys.create({ accountId: a.accountId, name: "intruder" }), member: "FORBIDDEN" },
-  "apiKeys.update": { call: (api) => api.apiKeys.update({ id: aSecondKeyId, name: "taken over" }), member: "FORBIDDEN" },
+  "apiKeys.create": {
+    call: (api) => api.apiKeys.create({ accountId: a.accountId, name: "intruder" }),
+    member: "FORBIDDEN",
+  },
+  "apiKeys.update": {
+    call: (api) => api.apiKeys.update({ id: aSecondKeyId, name: "taken over" }),
+    member: "FORBIDDEN",
+  },
   "apiKeys.revoke": { call: (api) => api.apiKeys.revoke({ id: a.keyId }), member: "FORBIDDEN" },
   "sources.list": { call: (api) => api.sources.list({ accountId: a.accountId }), member: "resolved" },
-  "sources.activate": { call: (api) => api.sources.activate({ accountId: a.accountId, referenceSource: "evil", sourceIdentifier: "x" }), member: "FORBIDDEN" },
+  "sources.activate": {
+    call: (api) => api.sources.activate({ accountId: a.accountId, referenceSource: "evil", sourceIdentifier: "x" }),
+    member: "FORBIDDEN",
+  },
   "sources.deactivate": { call: (api) => api.sources.deactivate({ id: aSourceId }), member: "FORBIDDEN" },
   "courierProfiles.list": { call: (api) => api.courierProfiles.list({ accountId: a.accountId }), member: "resolved" },
   "courierProfiles.create": {
-    call: (api) => api.courierProfiles.create({ accountId: a.accountId, courier: "sandbox", name: "intruder", isDefault: true }),
+    call: (api) =>
+      api.courierProfiles.create({ accountId: a.accountId, courier: "sandbox", name: "intruder", isDefault: true }),
     member: "FORBIDDEN",
   },
-  "courierProfiles.setDefault": { call: (api) => api.courierProfiles.setDefault({ id: aSecondProfileId }), member: "FORBIDDEN" },
+  "courierProfiles.setDefault": {
+    call: (api) => api.courierProfiles.setDefault({ id: aSecondProfileId }),
+    member: "FORBIDDEN",
+  },
   "shippingOrders.list": { call: (api) => api.shippingOrders.list({ accountId: a.accountId }), member: "resolved" },
-  "shippingOrders.get": { call: (api) => api.shippingOrders.get({ accountId: a.accountId, id: aOrder.id }), member: "resolved" },
-  "shippingOrders.get (B's account, A's order)": { call: (api) => api.shippingOrders.get({ accountId: b.accountId, id: aOrder.id }), member: null },
-  "shippingOrders.delete": { call: (api) => api.shippingOrders.delete({ accountId: a.accountId, id: aOrder.id }), member: "FORBIDDEN" },
-  "shippingOrders.delete (B's account, A's order)": { call: (api) => api.shippingOrders.delete({ accountId: b.accountId, id: aOrder.id }), member: null },
+  "shippingOrders.get": {
+    call: (api) => api.shippingOrders.get({ accountId: a.accountId, id: aOrder.id }),
+    member: "resolved",
+  },
+  "shippingOrders.get (B's account, A's order)": {
+    call: (api) => api.shippingOrders.get({ accountId: b.accountId, id: aOrder.id }),
+    member: null,
+  },
+  "shippingOrders.delete": {
+    call: (api) => api.shippingOrders.delete({ accountId: a.accountId, id: aOrder.id }),
+    member: "FORBIDDEN",
+  },
+  "shippingOrders.delete (B's account, A's order)": {
+    call: (api) => api.shippingOrders.delete({ accountId: b.accountId, id: aOrder.id }),
+    member: null,
+  },
   "shippingOrders.validate": {
-    call: (api) => api.shippingOrders.validate({ accountId: a.accountId, courierId: "sandbox", profileId: a.profileId, body: order() }),
+    call: (api) =>
+      api.shippingOrders.validate({
+        accountId: a.accountId,
+        courierId: "sandbox",
+        profileId: a.profileId,
+        body: order(),
+      }),
     member: "resolved",
   },
   "shippingOrders.validate (B's account, A's profile)": {
-    call: (api) => api.shippingOrders.validate({ accountId: b.accountId, courierId: "sandbox", profileId: a.profileId, body: order() }),
+    call: (api) =>
+      api.shippingOrders.validate({
+        accountId: b.accountId,
+        courierId: "sandbox",
+        profileId: a.profileId,
+        body: order(),
+      }),
     member: null,
   },
-  "validationResults.list": { call: (api) => api.validationResults.list({ accountId: a.accountId }), member: "resolved" },
-  "validationResults.get": { call: (api) => api.validationResults.get({ id: aValidationResultId }), member: "resolved" },
+  "validationResults.list": {
+    call: (api) => api.validationResults.list({ accountId: a.accountId }),
+    member: "resolved",
+  },
+  "validationResults.get": {
+    call: (api) => api.validationResults.get({ id: aValidationResultId }),
+    member: "resolved",
+  },
   "overview.get": { call: (api) => api.overview.get({ accountId: a.accountId }), member: "resolved" },
   "auditEvents.list": { call: (api) => api.auditEvents.list({ accountId: a.accountId }), member: "FORBIDDEN" },
 };
@@ -236,14 +413,22 @@ const procedureOf = (row: string) => row.split(" ")[0]!;
 describe("tRPC: B's dashboard session with A's ids and account", () => {
   let aValidationResultIdLoaded = false;
   beforeAll(async () => {
-    const [row] = await (await getDb()).select({ id: validationResults.id }).from(validationResults).where(eq(validationResults.accountId, a.accountId)).limit(1);
+    const [row] = await (
+      await getDb()
+    )
+      .select({ id: validationResults.id })
+      .from(validationResults)
+      .where(eq(validationResults.accountId, a.accountId))
+      .limit(1);
     aValidationResultId = row!.id;
     aValidationResultIdLoaded = true;
   });
 
   it("covers every procedure of the router (a new procedure needs a row in this matrix)", () => {
     expect(aValidationResultIdLoaded).toBe(true);
-    const procedures = Object.keys((appRouter as unknown as { _def: { procedures: Record<string, unknown> } })._def.procedures).sort();
+    const procedures = Object.keys(
+      (appRouter as unknown as { _def: { procedures: Record<string, unknown> } })._def.procedures,
+    ).sort();
     const covered = new Set(Object.keys(matrix).map(procedureOf));
     expect(procedures.filter((p) => !covered.has(p) && !WITHOUT_TENANT_INPUT.includes(p))).toEqual([]);
   });
@@ -257,7 +442,11 @@ describe("tRPC: B's dashboard session with A's ids and account", () => {
   it("B's order list filtered by A's ids is empty", async () => {
     const api = await callerFor(b);
     figures.cases += 1;
-    const page = await api.shippingOrders.list({ accountId: b.accountId, ids: [aOrder.id], shippingNumbers: aOrder.shippingNumber });
+    const page = await api.shippingOrders.list({
+      accountId: b.accountId,
+      ids: [aOrder.id],
+      shippingNumbers: aOrder.shippingNumber,
+    });
     expect(page.items).toEqual([]);
   });
 
@@ -267,12 +456,13 @@ describe("tRPC: B's dashboard session with A's ids and account", () => {
     expect(await outcome(api.validationResults.list({}))).toBe("BAD_REQUEST");
   });
 
-  it.each(Object.entries(matrix).filter(([, row]) => row.member !== null).map(([name, row]) => [name, row.member]))(
-    "%s by a member of A → %s",
-    async (name) => {
-      const api = await callerFor(member);
-      figures.cases += 1;
-      expect(await outcome(matrix[name]!.call(api))).toBe(matrix[name]!.member);
-    },
-  );
+  it.each(
+    Object.entries(matrix)
+      .filter(([, row]) => row.member !== null)
+      .map(([name, row]) => [name, row.member]),
+  )("%s by a member of A → %s", async (name) => {
+    const api = await callerFor(member);
+    figures.cases += 1;
+    expect(await outcome(matrix[name]!.call(api))).toBe(matrix[name]!.member);
+  });
 });

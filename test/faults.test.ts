@@ -18,7 +18,10 @@ import { as, createPartner, order, type Partner } from "@/test/partner";
  * batch (also one that answers after we stopped waiting), and an API key revoked while requests are in flight.
  */
 
-type Created = { items: { id: string; referenceNumber: string; shippingNumber: string[] }[]; failed: { referenceNumber: string; code: string }[] };
+type Created = {
+  items: { id: string; referenceNumber: string; shippingNumber: string[] }[];
+  failed: { referenceNumber: string; code: string }[];
+};
 
 const figures = { cases: 0, fiveXx: 0, ordersLost: 0 };
 const send = async (response: Promise<Response>): Promise<Response> => {
@@ -28,11 +31,20 @@ const send = async (response: Promise<Response>): Promise<Response> => {
   return r;
 };
 const post = (partner: Partner, body: unknown) =>
-  send(as(partner)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", { body, headers: { "content-type": "application/svc.shipping-orders+json" }, params: { courier_id: "sandbox" } }));
+  send(
+    as(partner)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", {
+      body,
+      headers: { "content-type": "application/svc.shipping-orders+json" },
+      params: { courier_id: "sandbox" },
+    }),
+  );
 
 async function storedOrders(accountId: string) {
   const db = await getDb();
-  return db.select().from(shippingOrders).where(and(eq(shippingOrders.accountId, accountId), isNull(shippingOrders.deletedAt)));
+  return db
+    .select()
+    .from(shippingOrders)
+    .where(and(eq(shippingOrders.accountId, accountId), isNull(shippingOrders.deletedAt)));
 }
 
 async function storedParcelNumbers(accountId: string): Promise<string[]> {
@@ -54,12 +66,17 @@ describe("fault: a courier timeout in the middle of a batch", () => {
   it("creates every other order, leaves the timed-out one absent, and stores none of its numbers", async () => {
     const partner = await createPartner({ timeoutMs: 250 });
     const batch = Array.from({ length: 21 }, (_, i) =>
-      order({ ReferenceNumber: i === 10 ? "COURIER-TIMEOUT-MID" : `AROUND-${i}`, Parcels: [{ Weight: 1 }, { Weight: 2 }] }),
+      order({
+        ReferenceNumber: i === 10 ? "COURIER-TIMEOUT-MID" : `AROUND-${i}`,
+        Parcels: [{ Weight: 1 }, { Weight: 2 }],
+      }),
     );
     const response = await post(partner, batch);
     expect(response.status).toBe(200);
     const body = await readJson<Created>(response);
-    expect(body.failed).toEqual([{ referenceNumber: "COURIER-TIMEOUT-MID", code: "COURIER_TIMEOUT", message: expect.any(String) }]);
+    expect(body.failed).toEqual([
+      { referenceNumber: "COURIER-TIMEOUT-MID", code: "COURIER_TIMEOUT", message: expect.any(String) },
+    ]);
     const expectedRefs = batch.map((o) => o.ReferenceNumber as string).filter((r) => r !== "COURIER-TIMEOUT-MID");
     expect(body.items.map((i) => i.referenceNumber)).toEqual(expectedRefs);
 
@@ -69,7 +86,9 @@ describe("fault: a courier timeout in the middle of a batch", () => {
     // Exactly the numbers the answer reports are stored: two per created order, none for the timed-out one.
     expect(await storedParcelNumbers(partner.accountId)).toEqual(body.items.flatMap((i) => i.shippingNumber).sort());
     for (const created of body.items) {
-      const got = await send(as(partner)(orderItem.GET, `/api/v2/shipping-orders/${created.id}`, { params: { id: created.id } }));
+      const got = await send(
+        as(partner)(orderItem.GET, `/api/v2/shipping-orders/${created.id}`, { params: { id: created.id } }),
+      );
       if (got.status !== 200) figures.ordersLost += 1;
       expect(got.status).toBe(200);
     }
@@ -82,7 +101,9 @@ describe("fault: a courier timeout in the middle of a batch", () => {
     vi.spyOn(sandboxCourier, "createShipment").mockImplementation((request, context) => {
       if (request.referenceNumber !== "LATE-1") return original(request, context);
       // A courier that ignores our abort and books the shipment anyway, 300 ms after we stopped waiting.
-      late = new Promise<void>((resolve) => setTimeout(resolve, 500)).then(() => original(request, { ...context, signal: new AbortController().signal }));
+      late = new Promise<void>((resolve) => setTimeout(resolve, 500)).then(() =>
+        original(request, { ...context, signal: new AbortController().signal }),
+      );
       return late;
     });
     const cancelled: string[][] = [];
@@ -90,7 +111,11 @@ describe("fault: a courier timeout in the middle of a batch", () => {
       cancelled.push([...numbers]);
     });
 
-    const response = await post(partner, [order({ ReferenceNumber: "ON-TIME-1" }), order({ ReferenceNumber: "LATE-1", Parcels: [{ Weight: 1 }, { Weight: 3 }] }), order({ ReferenceNumber: "ON-TIME-2" })]);
+    const response = await post(partner, [
+      order({ ReferenceNumber: "ON-TIME-1" }),
+      order({ ReferenceNumber: "LATE-1", Parcels: [{ Weight: 1 }, { Weight: 3 }] }),
+      order({ ReferenceNumber: "ON-TIME-2" }),
+    ]);
     expect(response.status).toBe(200);
     const body = await readJson<Created>(response);
     expect(body.items.map((i) => i.referenceNumber)).toEqual(["ON-TIME-1", "ON-TIME-2"]);
@@ -102,7 +127,10 @@ describe("fault: a courier timeout in the middle of a batch", () => {
     const stored = await storedParcelNumbers(partner.accountId);
     for (const n of lateShipment.shippingNumbers) expect(stored).not.toContain(n);
     expect(stored).toEqual(body.items.flatMap((i) => i.shippingNumber).sort());
-    expect((await storedOrders(partner.accountId)).map((o) => o.referenceNumber).sort()).toEqual(["ON-TIME-1", "ON-TIME-2"]);
+    expect((await storedOrders(partner.accountId)).map((o) => o.referenceNumber).sort()).toEqual([
+      "ON-TIME-1",
+      "ON-TIME-2",
+    ]);
   });
 });
 
@@ -116,7 +144,13 @@ describe("fault: a key revoked while requests are in flight", () => {
     const operations = [
       async () => ({ op: "couriers", response: await as(partner)(couriers.GET, "/api/v2/couriers") }),
       async () => ({ op: "list", response: await as(partner)(list.GET, "/api/v2/shipping-orders?pageSize=5") }),
-      async () => ({ op: "create", response: await as(partner)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", { body: order({ ReferenceNumber: `LOAD-${n++}` }), params: { courier_id: "sandbox" } }) }),
+      async () => ({
+        op: "create",
+        response: await as(partner)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", {
+          body: order({ ReferenceNumber: `LOAD-${n++}` }),
+          params: { courier_id: "sandbox" },
+        }),
+      }),
     ];
     const worker = async (w: number) => {
       for (let i = w; !stop; i++) {
@@ -126,17 +160,28 @@ describe("fault: a key revoked while requests are in flight", () => {
         const { op, response } = await operations[i % operations.length]!();
         figures.cases += 1;
         if (response.status >= 500) figures.fiveXx += 1;
-        const created = op === "create" && response.status === 200 ? (await readJson<Created>(response)).items.map((o) => o.id) : [];
+        const created =
+          op === "create" && response.status === 200 ? (await readJson<Created>(response)).items.map((o) => o.id) : [];
         outcomes.push({ op, started, status: response.status, created });
       }
     };
     const workers = Array.from({ length: 6 }, (_, w) => worker(w));
-    await vi.waitFor(() => expect(outcomes.filter((o) => o.status === 200).length).toBeGreaterThanOrEqual(12), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(outcomes.filter((o) => o.status === 200).length).toBeGreaterThanOrEqual(12), {
+      timeout: 10_000,
+      interval: 20,
+    });
 
-    const revocation = await call(apiKeyItem.DELETE, `/api/v2/private/api-keys/${partner.keyId}`, { method: "DELETE", token: partner.token, params: { id: partner.keyId } });
+    const revocation = await call(apiKeyItem.DELETE, `/api/v2/private/api-keys/${partner.keyId}`, {
+      method: "DELETE",
+      token: partner.token,
+      params: { id: partner.keyId },
+    });
     expect(revocation.status).toBe(204);
     const revokedAt = performance.now();
-    await vi.waitFor(() => expect(outcomes.filter((o) => o.started > revokedAt).length).toBeGreaterThanOrEqual(30), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(outcomes.filter((o) => o.started > revokedAt).length).toBeGreaterThanOrEqual(30), {
+      timeout: 10_000,
+      interval: 20,
+    });
     stop = true;
     await Promise.all(workers);
 
@@ -150,6 +195,8 @@ describe("fault: a key revoked while requests are in flight", () => {
     figures.ordersLost += answered.filter((id) => !stored.includes(id)).length;
     expect(stored).toEqual(answered);
     const db = await getDb();
-    expect(await db.select({ id: shippingOrders.id }).from(shippingOrders).where(inArray(shippingOrders.id, answered))).toHaveLength(answered.length);
+    expect(
+      await db.select({ id: shippingOrders.id }).from(shippingOrders).where(inArray(shippingOrders.id, answered)),
+    ).toHaveLength(answered.length);
   });
 });

@@ -65,51 +65,60 @@ const ORDER_PATHS: Path[] = [
   ["PickupPoint"],
 ];
 
-const safeText = (max: number) => fc.string({ unit: "grapheme", minLength: 1, maxLength: max }).filter((s) => s.trim().length > 0 && !s.includes("courier-"));
+const safeText = (max: number) =>
+  fc
+    .string({ unit: "grapheme", minLength: 1, maxLength: max })
+    .filter((s) => s.trim().length > 0 && !s.includes("courier-"));
 
 /** Orders the contract accepts (a few with a source pair, activated or not). */
-const validOrder = fc.record(
-  {
-    ReferenceNumber: fc.stringMatching(/^[A-Za-z0-9/_-]{1,20}$/).map((s) => `FZ-${s}`),
-    ExternalReference: safeText(64),
-    ReferenceSource: fc.constantFrom("shop", "Shop", "erp"),
-    SourceIdentifier: fc.constantFrom("eu", "EU"),
-    Service: fc.constantFrom("STANDARD", "EXPRESS"),
-    Recipient: fc.record(
-      {
-        Name: safeText(100),
-        Company: safeText(100),
-        Street: safeText(100),
-        City: safeText(60),
-        Zip: fc.constantFrom("110 00", "11000"),
-        Country: fc.constantFrom("CZ", "cz"),
-        Email: fc.constantFrom("jana@example.com", "a.b+c@example.cz"),
-        Phone: fc.constantFrom("+420777123456", "+420 777 123 456"),
-      },
-      { requiredKeys: ["Name", "Street", "City", "Zip", "Country"] },
-    ),
-    Parcels: fc.array(
-      fc.record(
-        { Weight: fc.integer({ min: 1, max: 31_500 }).map((g) => g / 1000), Length: fc.integer({ min: 1, max: 200 }), Reference: safeText(64) },
-        { requiredKeys: ["Weight"] },
+const validOrder = fc
+  .record(
+    {
+      ReferenceNumber: fc.stringMatching(/^[A-Za-z0-9/_-]{1,20}$/).map((s) => `FZ-${s}`),
+      ExternalReference: safeText(64),
+      ReferenceSource: fc.constantFrom("shop", "Shop", "erp"),
+      SourceIdentifier: fc.constantFrom("eu", "EU"),
+      Service: fc.constantFrom("STANDARD", "EXPRESS"),
+      Recipient: fc.record(
+        {
+          Name: safeText(100),
+          Company: safeText(100),
+          Street: safeText(100),
+          City: safeText(60),
+          Zip: fc.constantFrom("110 00", "11000"),
+          Country: fc.constantFrom("CZ", "cz"),
+          Email: fc.constantFrom("jana@example.com", "a.b+c@example.cz"),
+          Phone: fc.constantFrom("+420777123456", "+420 777 123 456"),
+        },
+        { requiredKeys: ["Name", "Street", "City", "Zip", "Country"] },
       ),
-      { minLength: 1, maxLength: 3 },
-    ),
-    CodPrice: fc.integer({ min: 0, max: 1_000_000 }).map((c) => c / 100),
-    VariableSymbol: fc.stringMatching(/^\d{1,10}$/),
-    InsurancePrice: fc.integer({ min: 0, max: 100_000 }),
-    Note: safeText(300),
-  },
-  { requiredKeys: ["ReferenceNumber", "Recipient", "Parcels"] },
-).map((o) => {
-  const out: Record<string, unknown> = { ...o };
-  if (o.CodPrice !== undefined) out.CodCurrency = "CZK";
-  if ((o.ReferenceSource === undefined) !== (o.SourceIdentifier === undefined)) {
-    delete out.ReferenceSource;
-    delete out.SourceIdentifier;
-  }
-  return out;
-});
+      Parcels: fc.array(
+        fc.record(
+          {
+            Weight: fc.integer({ min: 1, max: 31_500 }).map((g) => g / 1000),
+            Length: fc.integer({ min: 1, max: 200 }),
+            Reference: safeText(64),
+          },
+          { requiredKeys: ["Weight"] },
+        ),
+        { minLength: 1, maxLength: 3 },
+      ),
+      CodPrice: fc.integer({ min: 0, max: 1_000_000 }).map((c) => c / 100),
+      VariableSymbol: fc.stringMatching(/^\d{1,10}$/),
+      InsurancePrice: fc.integer({ min: 0, max: 100_000 }),
+      Note: safeText(300),
+    },
+    { requiredKeys: ["ReferenceNumber", "Recipient", "Parcels"] },
+  )
+  .map((o) => {
+    const out: Record<string, unknown> = { ...o };
+    if (o.CodPrice !== undefined) out.CodCurrency = "CZK";
+    if ((o.ReferenceSource === undefined) !== (o.SourceIdentifier === undefined)) {
+      delete out.ReferenceSource;
+      delete out.SourceIdentifier;
+    }
+    return out;
+  });
 
 const orderLike = fc.oneof(
   { weight: 6, arbitrary: mutated(validOrder, ORDER_PATHS, 3) },
@@ -128,7 +137,18 @@ const orderBody = fc.oneof(
 const ORDER_TYPES = ["application/svc.shipping-order+json", "application/svc.shipping-orders+json", "application/json"];
 const orderContentType = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom(...ORDER_TYPES) },
-  { weight: 2, arbitrary: fc.constantFrom("application/json; charset=utf-8", "APPLICATION/JSON", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "", "application/svc.shipping-order+json;v=2") },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      "application/json; charset=utf-8",
+      "APPLICATION/JSON",
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "",
+      "application/svc.shipping-order+json;v=2",
+    ),
+  },
   { weight: 1, arbitrary: fc.constant(null) },
 );
 
@@ -144,7 +164,10 @@ function targets(partner: Partner, foreignProfileId: string): fc.Arbitrary<Targe
     { weight: 1, arbitrary: nastyString.map((s) => `?profile=${encodeURIComponent(s.toWellFormed())}`) },
     { weight: 1, arbitrary: fc.constant(`?profile=${partner.profileId}&profile=${partner.profileId}`) },
   );
-  const courier = fc.oneof({ weight: 9, arbitrary: fc.constant("sandbox") }, { weight: 1, arbitrary: fc.oneof(fc.constantFrom("SANDBOX", "acme", "", ".."), nastyString) });
+  const courier = fc.oneof(
+    { weight: 9, arbitrary: fc.constant("sandbox") },
+    { weight: 1, arbitrary: fc.oneof(fc.constantFrom("SANDBOX", "acme", "", ".."), nastyString) },
+  );
   return fc.record({ courier, query: profile });
 }
 
@@ -175,131 +198,234 @@ describe("fuzz: validate, create and list", () => {
   });
   afterAll(() => printFigures("fuzz shipping orders (validate, create, list)", figures));
 
-  it(`validate: never a 5xx, 200 with the validation shape or a 4xx problem, stores no order (${RUNS.validate} cases)`, { timeout: fuzzTimeout(RUNS.validate) }, async () => {
-    await fc.assert(
-      fc.asyncProperty(wireOf(orderBody), targets(partner, foreignProfileId), async (w, t) => {
-        const before = await accountDigest(partner.accountId);
-        const path = `/api/v2/couriers/${encodeURIComponent(t.courier.toWellFormed())}/shipping-orders/validate${t.query}`;
-        const context = describeRequest("POST", path, w);
-        const response = await as(partner)(validate.POST, path, { method: "POST", rawBody: w.raw, headers: headersOf(w), params: { courier_id: t.courier } });
-        countCase(figures, response);
-        expect(response.status, context).toBeLessThan(500);
-        if (response.status === 200) {
-          expect(response.headers.get("content-type"), context).toBe("application/json");
-          const body: unknown = await response.json();
-          const count = orderCount(w);
-          if (Array.isArray(body)) {
-            expect(count, context).toBe(body.length);
-            body.forEach((item) => expectValidationShape(item, context));
+  it(
+    `validate: never a 5xx, 200 with the validation shape or a 4xx problem, stores no order (${RUNS.validate} cases)`,
+    { timeout: fuzzTimeout(RUNS.validate) },
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(wireOf(orderBody), targets(partner, foreignProfileId), async (w, t) => {
+          const before = await accountDigest(partner.accountId);
+          const path = `/api/v2/couriers/${encodeURIComponent(t.courier.toWellFormed())}/shipping-orders/validate${t.query}`;
+          const context = describeRequest("POST", path, w);
+          const response = await as(partner)(validate.POST, path, {
+            method: "POST",
+            rawBody: w.raw,
+            headers: headersOf(w),
+            params: { courier_id: t.courier },
+          });
+          countCase(figures, response);
+          expect(response.status, context).toBeLessThan(500);
+          if (response.status === 200) {
+            expect(response.headers.get("content-type"), context).toBe("application/json");
+            const body: unknown = await response.json();
+            const count = orderCount(w);
+            if (Array.isArray(body)) {
+              expect(count, context).toBe(body.length);
+              body.forEach((item) => expectValidationShape(item, context));
+            } else {
+              expect(count, context).toBe(1);
+              expectValidationShape(body, context);
+            }
           } else {
-            expect(count, context).toBe(1);
-            expectValidationShape(body, context);
+            await expectProblem(response, context);
           }
-        } else {
-          await expectProblem(response, context);
-        }
-        expect(await accountDigest(partner.accountId), context).toEqual(before);
-      }),
-      { numRuns: RUNS.validate },
-    );
-  });
+          expect(await accountDigest(partner.accountId), context).toEqual(before);
+        }),
+        { numRuns: RUNS.validate },
+      );
+    },
+  );
 
-  it(`create: never a 5xx, a 4xx stores nothing, a 200 stores exactly what it reports (${RUNS.create} cases)`, { timeout: fuzzTimeout(RUNS.create) }, async () => {
-    await fc.assert(
-      fc.asyncProperty(wireOf(orderBody), targets(partner, foreignProfileId), async (w, t) => {
-        const before = await accountDigest(partner.accountId);
-        const path = `/api/v2/couriers/${encodeURIComponent(t.courier.toWellFormed())}/shipping-orders${t.query}`;
-        const context = describeRequest("POST", path, w);
-        const response = await as(partner)(create.POST, path, { method: "POST", rawBody: w.raw, headers: headersOf(w), params: { courier_id: t.courier } });
-        countCase(figures, response);
-        expect(response.status, context).toBeLessThan(500);
-        const after = async () => accountDigest(partner.accountId);
-        if (response.status === 200) {
-          expect(response.headers.get("content-type"), context).toBe("application/json");
-          const body = (await response.json()) as { items: { id: string; shippingNumber: string[] }[]; failed: unknown[] };
-          expect(body.items.length + body.failed.length, context).toBe(orderCount(w));
-          const now = await after();
-          expect(now.orders - before.orders, context).toBe(body.items.length);
-          expect(now.parcels - before.parcels, context).toBe(body.items.reduce((n, i) => n + i.shippingNumber.length, 0));
-          return;
-        }
-        if (response.status === 400 && response.headers.get("content-type") === "application/json") {
-          const body: unknown = await response.json();
-          const results = Array.isArray(body) ? body : [body];
-          expect(results.length, context).toBe(orderCount(w));
-          results.forEach((r) => expectValidationShape(r, context));
-          expect(results.some((r) => (r as { status: string }).status === "ERROR"), context).toBe(true);
-        } else {
-          await expectProblem(response, context);
-        }
-        expect(await after(), context).toEqual(before);
-      }),
-      { numRuns: RUNS.create },
-    );
-  });
+  it(
+    `create: never a 5xx, a 4xx stores nothing, a 200 stores exactly what it reports (${RUNS.create} cases)`,
+    { timeout: fuzzTimeout(RUNS.create) },
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(wireOf(orderBody), targets(partner, foreignProfileId), async (w, t) => {
+          const before = await accountDigest(partner.accountId);
+          const path = `/api/v2/couriers/${encodeURIComponent(t.courier.toWellFormed())}/shipping-orders${t.query}`;
+          const context = describeRequest("POST", path, w);
+          const response = await as(partner)(create.POST, path, {
+            method: "POST",
+            rawBody: w.raw,
+            headers: headersOf(w),
+            params: { courier_id: t.courier },
+          });
+          countCase(figures, response);
+          expect(response.status, context).toBeLessThan(500);
+          const after = async () => accountDigest(partner.accountId);
+          if (response.status === 200) {
+            expect(response.headers.get("content-type"), context).toBe("application/json");
+            const body = (await response.json()) as {
+              items: { id: string; shippingNumber: string[] }[];
+              failed: unknown[];
+            };
+            expect(body.items.length + body.failed.length, context).toBe(orderCount(w));
+            const now = await after();
+            expect(now.orders - before.orders, context).toBe(body.items.length);
+            expect(now.parcels - before.parcels, context).toBe(
+              body.items.reduce((n, i) => n + i.shippingNumber.length, 0),
+            );
+            return;
+          }
+          if (response.status === 400 && response.headers.get("content-type") === "application/json") {
+            const body: unknown = await response.json();
+            const results = Array.isArray(body) ? body : [body];
+            expect(results.length, context).toBe(orderCount(w));
+            results.forEach((r) => expectValidationShape(r, context));
+            expect(
+              results.some((r) => (r as { status: string }).status === "ERROR"),
+              context,
+            ).toBe(true);
+          } else {
+            await expectProblem(response, context);
+          }
+          expect(await after(), context).toEqual(before);
+        }),
+        { numRuns: RUNS.create },
+      );
+    },
+  );
 
-  it(`list: never a 5xx, a 400 names a parameter of the query, a 200 is the envelope (${RUNS.list} cases)`, { timeout: fuzzTimeout(RUNS.list) }, async () => {
-    const made = await as(partner)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", {
-      body: [order({ ReferenceNumber: "LIST-1" }), order({ ReferenceNumber: "LIST-2", Parcels: [{ Weight: 1 }, { Weight: 2 }] })],
-      params: { courier_id: "sandbox" },
-    });
-    const seeded = ((await made.json()) as { items: { id: string; referenceNumber: string; shippingNumber: string[] }[] }).items;
-    expect(seeded).toHaveLength(2);
-    const stranger = await createTestUser();
-    const known = [...seeded.flatMap((o) => [o.id, o.referenceNumber, ...o.shippingNumber]), partner.profileId, stranger.accountId];
-    const NAMES = ["createdFrom", "createdTo", "referenceNumbers", "ids", "shippingNumbers", "status", "courier", "courierProfile", "page", "pageSize"];
-    const value = fc.oneof(
-      { weight: 3, arbitrary: fc.constantFrom(...known) },
-      { weight: 2, arbitrary: fc.uuid() },
-      {
-        weight: 4,
-        arbitrary: fc.constantFrom(
-          "2026-01-01", "2026-01-01T00:00:00", "2026-01-01T00:00:00.5", "2026-01-01T00:00:00Z", "2099-12-31T23:59:59", "1970-01-01", "2026-02-30", "2026-13-01",
-          "2026-01-01T24:00:00", "2026-01-01T23:60:00", "0000-00-00", "0000-01-01", "0001-01-01", "0050-06-01T00:00:00", "+275760-09-13", "9999-12-31", "9999-12-31T23:59:59.999",
-          "LIST-1\u0000", "a%00b", "yesterday", "1", "0", "50", "51", "-1", "1.5", "1e3",
-          "999999999", "9999999999", "00001", "CREATED", "created", "DELIVERED,CANCELLED", "sandbox", "acme", ",", ",,", " , ", "%", "%2C", "LIST-1,LIST-2",
-        ),
-      },
-      { weight: 3, arbitrary: nastyString },
-      { weight: 1, arbitrary: fc.array(fc.uuid(), { minLength: 2, maxLength: 120 }).map((ids) => ids.join(",")) },
-      { weight: 1, arbitrary: fc.constantFrom(65, 101, 5_000).map((n) => "r".repeat(n)) },
-    );
-    const pair = fc.tuple(fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...NAMES) }, { weight: 1, arbitrary: nastyString }), value);
-    const query = fc.oneof(
-      { weight: 5, arbitrary: fc.array(pair, { maxLength: 6 }).map((pairs) => new URLSearchParams(pairs).toString()) },
-      // Raw, unencoded query text: the URL parser decides what arrives.
-      { weight: 1, arbitrary: fc.array(pair, { maxLength: 4 }).map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join("&")) },
-    );
-    await fc.assert(
-      fc.asyncProperty(query, async (q) => {
-        let url: URL;
-        try {
-          url = new URL(`http://localhost/api/v2/shipping-orders?${q}`);
-        } catch {
-          fc.pre(false);
-          return;
-        }
-        const before = await accountDigest(partner.accountId);
-        const path = `${url.pathname}${url.search}`;
-        const response = await as(partner)(list.GET, path);
-        countCase(figures, response);
-        const context = describeRequest("GET", path);
-        expect(response.status, context).toBeLessThan(500);
-        if (response.status === 200) {
-          const body = (await response.json()) as { page: number; pageSize: number; totalPages: number; itemsCount: number; items: unknown[] };
-          expect(body.items.length, context).toBeLessThanOrEqual(body.pageSize);
-          expect(body.totalPages, context).toBe(Math.ceil(body.itemsCount / body.pageSize));
-          expect(body.page, context).toBeGreaterThanOrEqual(1);
-        } else {
-          expect(response.status, context).toBe(400);
-          const problem = await expectProblem(response, context);
-          const keys = new Set(url.searchParams.keys());
-          expect(problem.errors?.length, context).toBeGreaterThan(0);
-          for (const e of problem.errors ?? []) expect(keys.has(e.field), `${context}: ${e.field} is not a parameter of the query`).toBe(true);
-        }
-        expect(await accountDigest(partner.accountId), context).toEqual(before);
-      }),
-      { numRuns: RUNS.list },
-    );
-  });
+  it(
+    `list: never a 5xx, a 400 names a parameter of the query, a 200 is the envelope (${RUNS.list} cases)`,
+    { timeout: fuzzTimeout(RUNS.list) },
+    async () => {
+      const made = await as(partner)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", {
+        body: [
+          order({ ReferenceNumber: "LIST-1" }),
+          order({ ReferenceNumber: "LIST-2", Parcels: [{ Weight: 1 }, { Weight: 2 }] }),
+        ],
+        params: { courier_id: "sandbox" },
+      });
+      const seeded = (
+        (await made.json()) as { items: { id: string; referenceNumber: string; shippingNumber: string[] }[] }
+      ).items;
+      expect(seeded).toHaveLength(2);
+      const stranger = await createTestUser();
+      const known = [
+        ...seeded.flatMap((o) => [o.id, o.referenceNumber, ...o.shippingNumber]),
+        partner.profileId,
+        stranger.accountId,
+      ];
+      const NAMES = [
+        "createdFrom",
+        "createdTo",
+        "referenceNumbers",
+        "ids",
+        "shippingNumbers",
+        "status",
+        "courier",
+        "courierProfile",
+        "page",
+        "pageSize",
+      ];
+      const value = fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...known) },
+        { weight: 2, arbitrary: fc.uuid() },
+        {
+          weight: 4,
+          arbitrary: fc.constantFrom(
+            "2026-01-01",
+            "2026-01-01T00:00:00",
+            "2026-01-01T00:00:00.5",
+            "2026-01-01T00:00:00Z",
+            "2099-12-31T23:59:59",
+            "1970-01-01",
+            "2026-02-30",
+            "2026-13-01",
+            "2026-01-01T24:00:00",
+            "2026-01-01T23:60:00",
+            "0000-00-00",
+            "0000-01-01",
+            "0001-01-01",
+            "0050-06-01T00:00:00",
+            "+275760-09-13",
+            "9999-12-31",
+            "9999-12-31T23:59:59.999",
+            "LIST-1\u0000",
+            "a%00b",
+            "yesterday",
+            "1",
+            "0",
+            "50",
+            "51",
+            "-1",
+            "1.5",
+            "1e3",
+            "999999999",
+            "9999999999",
+            "00001",
+            "CREATED",
+            "created",
+            "DELIVERED,CANCELLED",
+            "sandbox",
+            "acme",
+            ",",
+            ",,",
+            " , ",
+            "%",
+            "%2C",
+            "LIST-1,LIST-2",
+          ),
+        },
+        { weight: 3, arbitrary: nastyString },
+        { weight: 1, arbitrary: fc.array(fc.uuid(), { minLength: 2, maxLength: 120 }).map((ids) => ids.join(",")) },
+        { weight: 1, arbitrary: fc.constantFrom(65, 101, 5_000).map((n) => "r".repeat(n)) },
+      );
+      const pair = fc.tuple(
+        fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...NAMES) }, { weight: 1, arbitrary: nastyString }),
+        value,
+      );
+      const query = fc.oneof(
+        {
+          weight: 5,
+          arbitrary: fc.array(pair, { maxLength: 6 }).map((pairs) => new URLSearchParams(pairs).toString()),
+        },
+        // Raw, unencoded query text: the URL parser decides what arrives.
+        {
+          weight: 1,
+          arbitrary: fc.array(pair, { maxLength: 4 }).map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join("&")),
+        },
+      );
+      await fc.assert(
+        fc.asyncProperty(query, async (q) => {
+          let url: URL;
+          try {
+            url = new URL(`http://localhost/api/v2/shipping-orders?${q}`);
+          } catch {
+            fc.pre(false);
+            return;
+          }
+          const before = await accountDigest(partner.accountId);
+          const path = `${url.pathname}${url.search}`;
+          const response = await as(partner)(list.GET, path);
+          countCase(figures, response);
+          const context = describeRequest("GET", path);
+          expect(response.status, context).toBeLessThan(500);
+          if (response.status === 200) {
+            const body = (await response.json()) as {
+              page: number;
+              pageSize: number;
+              totalPages: number;
+              itemsCount: number;
+              items: unknown[];
+            };
+            expect(body.items.length, context).toBeLessThanOrEqual(body.pageSize);
+            expect(body.totalPages, context).toBe(Math.ceil(body.itemsCount / body.pageSize));
+            expect(body.page, context).toBeGreaterThanOrEqual(1);
+          } else {
+            expect(response.status, context).toBe(400);
+            const problem = await expectProblem(response, context);
+            const keys = new Set(url.searchParams.keys());
+            expect(problem.errors?.length, context).toBeGreaterThan(0);
+            for (const e of problem.errors ?? [])
+              expect(keys.has(e.field), `${context}: ${e.field} is not a parameter of the query`).toBe(true);
+          }
+          expect(await accountDigest(partner.accountId), context).toEqual(before);
+        }),
+        { numRuns: RUNS.list },
+      );
+    },
+  );
 });

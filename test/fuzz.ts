@@ -71,7 +71,26 @@ export const nastyString: fc.Arbitrary<string> = fc.oneof(
 );
 
 export const nastyNumber: fc.Arbitrary<number> = fc.oneof(
-  fc.constantFrom(0, -0, -1, 1, 0.001, 0.005, 31.5, 31.500001, 100.005, 999_999.995, 1e15, 1e21, 1e-320, 1e308, -1e308, 2 ** 53 + 1, 100_001, 2 ** 31),
+  fc.constantFrom(
+    0,
+    -0,
+    -1,
+    1,
+    0.001,
+    0.005,
+    31.5,
+    31.500001,
+    100.005,
+    999_999.995,
+    1e15,
+    1e21,
+    1e-320,
+    1e308,
+    -1e308,
+    2 ** 53 + 1,
+    100_001,
+    2 ** 31,
+  ),
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
 );
@@ -110,7 +129,17 @@ export function mutation(paths: readonly Path[]): fc.Arbitrary<Mutation> {
     fc.record({ kind: fc.constant("replace" as const), path, value: nastyValue }),
     fc.record({ kind: fc.constant("retype" as const), path }),
     { weight: 1, arbitrary: fc.record({ kind: fc.constant("huge" as const), path, value: hugeString }) },
-    fc.record({ kind: fc.constant("rename" as const), path, casing: fc.constantFrom("lower" as const, "upper" as const, "camel" as const, "spaced" as const, "duplicate" as const) }),
+    fc.record({
+      kind: fc.constant("rename" as const),
+      path,
+      casing: fc.constantFrom(
+        "lower" as const,
+        "upper" as const,
+        "camel" as const,
+        "spaced" as const,
+        "duplicate" as const,
+      ),
+    }),
     fc.record({ kind: fc.constant("nest" as const), path, value: nastyValue }),
     fc.record({ kind: fc.constant("extra" as const), path, key: nastyString, value: nastyValue }),
   );
@@ -226,7 +255,8 @@ function deeplyNested(depth: number, inner: string): string {
   return `${"[".repeat(half)}${'{"a":'.repeat(half)}${inner || "1"}${"}".repeat(half)}${"]".repeat(half)}`;
 }
 
-export const headersOf = (w: Wire): Record<string, string> => (w.contentType === null ? {} : { "content-type": w.contentType });
+export const headersOf = (w: Wire): Record<string, string> =>
+  w.contentType === null ? {} : { "content-type": w.contentType };
 
 /** FUZZ_SCALE=10 runs ten times the cases (a nightly job, a bug hunt); `npm test` runs the counts as written. */
 export const runs = (n: number): number => Math.max(1, Math.round(n * Number(process.env.FUZZ_SCALE ?? 1)));
@@ -245,7 +275,13 @@ export function countCase(figures: Figures, response: Response): void {
   if (figures.statuses) figures.statuses[response.status] = (figures.statuses[response.status] ?? 0) + 1;
 }
 
-export type ProblemBody = { type: string; title: string; status: number; detail: string; errors?: { field: string; message: string }[] };
+export type ProblemBody = {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  errors?: { field: string; message: string }[];
+};
 
 /** Reads the body once; a 4xx must be `application/problem+json` whose `status` is the HTTP status. */
 export async function expectProblem(response: Response, context: string): Promise<ProblemBody> {
@@ -267,7 +303,11 @@ export async function expectProblem(response: Response, context: string): Promis
   return body;
 }
 
-type ValidationShape = { status: string; referenceNumber: string | null; messages: { code: string; severity: string; field: string; message: string }[] };
+type ValidationShape = {
+  status: string;
+  referenceNumber: string | null;
+  messages: { code: string; severity: string; field: string; message: string }[];
+};
 
 /** The validation response of one order, as validate (200) and create (400) answer it. */
 export function expectValidationShape(value: unknown, context: string): void {
@@ -312,7 +352,8 @@ export type AccountDigest = {
  */
 export async function accountDigest(accountId: string): Promise<AccountDigest> {
   const db = await getDb();
-  const digest = (from: ReturnType<typeof sql>) => sql`(select md5(coalesce(string_agg(r.j, '|' order by r.j), '')) from (${from}) r)`;
+  const digest = (from: ReturnType<typeof sql>) =>
+    sql`(select md5(coalesce(string_agg(r.j, '|' order by r.j), '')) from (${from}) r)`;
   const [row] = rowsOf<AccountDigest>(
     await db.execute(sql`
       select
@@ -332,7 +373,10 @@ export async function accountDigest(accountId: string): Promise<AccountDigest> {
 }
 
 /** One line for the CI log. */
-export function printFigures(suite: string, figures: Figures & { ordersLost?: number; intended503?: number; details?: string[] }): void {
+export function printFigures(
+  suite: string,
+  figures: Figures & { ordersLost?: number; intended503?: number; details?: string[] },
+): void {
   const parts = [`cases=${figures.cases}`, `5xx=${figures.fiveXx}`];
   if (figures.intended503 !== undefined) parts.push(`intended503=${figures.intended503}`);
   parts.push(`ordersLost=${figures.ordersLost ?? 0}`);

@@ -6,7 +6,9 @@ import { createUser } from "@/server/services/accounts/create-user";
 export type TestUser = { userId: string; accountId: string; email: string; password: string; token: string };
 
 /** A new user in a new account (or joining `accountId`), with a fresh access token. */
-export async function createTestUser(options: { staff?: boolean; accountId?: string; role?: "owner" | "member" } = {}): Promise<TestUser> {
+export async function createTestUser(
+  options: { staff?: boolean; accountId?: string; role?: "owner" | "member" } = {},
+): Promise<TestUser> {
   const email = `u-${randomUUID()}@test.example`;
   const password = "correct horse battery";
   const db = await getDb();
@@ -44,7 +46,11 @@ export async function call(handler: unknown, path: string, options: CallOptions 
     body = JSON.stringify(options.body);
     headers["content-type"] ??= "application/json";
   }
-  const request = new Request(`http://localhost${path}`, { method: options.method ?? (body ? "POST" : "GET"), headers, body });
+  const request = new Request(`http://localhost${path}`, {
+    method: options.method ?? (body ? "POST" : "GET"),
+    headers,
+    body,
+  });
   return (handler as RouteHandler)(request, { params: Promise.resolve(options.params ?? {}) });
 }
 

@@ -9,7 +9,13 @@ export type Partner = TestUser & { key: string; keyId: string; profileId: string
 
 /** A partner with an owner, an API key and a default sandbox profile with a short courier timeout. */
 export async function createPartner(
-  options: { preventDuplicateOrders?: boolean; permissions?: ApiKeyPermission[]; timeoutMs?: number; trackingStepMinutes?: number; rateLimitPerMinute?: number } = {},
+  options: {
+    preventDuplicateOrders?: boolean;
+    permissions?: ApiKeyPermission[];
+    timeoutMs?: number;
+    trackingStepMinutes?: number;
+    rateLimitPerMinute?: number;
+  } = {},
 ): Promise<Partner> {
   const user = await createTestUser();
   const db = await getDb();
@@ -19,7 +25,10 @@ export async function createPartner(
     courier: "sandbox",
     name: "Sandbox",
     service: "STANDARD",
-    settings: { timeoutMs: options.timeoutMs ?? 300, ...(options.trackingStepMinutes ? { trackingStepMinutes: options.trackingStepMinutes } : {}) },
+    settings: {
+      timeoutMs: options.timeoutMs ?? 300,
+      ...(options.trackingStepMinutes ? { trackingStepMinutes: options.trackingStepMinutes } : {}),
+    },
   });
   const key = await createApiKey(db, actor, {
     accountId: user.accountId,
@@ -32,19 +41,33 @@ export async function createPartner(
 }
 
 export async function activatePair(partner: Partner, referenceSource: string, sourceIdentifier: string): Promise<void> {
-  await activateSource(await getDb(), { userId: partner.userId, isStaff: false }, { accountId: partner.accountId, referenceSource, sourceIdentifier });
+  await activateSource(
+    await getDb(),
+    { userId: partner.userId, isStaff: false },
+    { accountId: partner.accountId, referenceSource, sourceIdentifier },
+  );
 }
 
 /** A valid order; override any field. */
 export function order(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     ReferenceNumber: `ORD-${Math.random().toString(36).slice(2, 10)}`,
-    Recipient: { Name: "Jana Nováková", Street: "Dlouhá 12", City: "Praha", Zip: "110 00", Country: "CZ", Email: "jana@example.com", Phone: "+420777123456" },
+    Recipient: {
+      Name: "Jana Nováková",
+      Street: "Dlouhá 12",
+      City: "Praha",
+      Zip: "110 00",
+      Country: "CZ",
+      Email: "jana@example.com",
+      Phone: "+420777123456",
+    },
     Parcels: [{ Weight: 1.5 }],
     ...overrides,
   };
 }
 
 /** Calls a route with the partner's API key. */
-export const as = (partner: Partner) => (handler: unknown, path: string, options: CallOptions = {}) =>
-  call(handler, path, { apiKey: partner.key, ...options });
+export const as =
+  (partner: Partner) =>
+  (handler: unknown, path: string, options: CallOptions = {}) =>
+    call(handler, path, { apiKey: partner.key, ...options });

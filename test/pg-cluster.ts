@@ -28,9 +28,12 @@ export type Cluster = {
 export function postgresBin(): string {
   if (process.env.PG_BIN) return process.env.PG_BIN;
   const root = "/usr/lib/postgresql";
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(path.join(root, v, "bin", "initdb"))) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root).filter((v) => existsSync(path.join(root, v, "bin", "initdb")))
+    : [];
   const newest = versions.sort((x, y) => Number(y) - Number(x))[0];
-  if (!newest) throw new Error(`No PostgreSQL server binaries under ${root} (initdb, pg_ctl); set PG_BIN to their directory.`);
+  if (!newest)
+    throw new Error(`No PostgreSQL server binaries under ${root} (initdb, pg_ctl); set PG_BIN to their directory.`);
   return path.join(root, newest, "bin");
 }
 
@@ -40,7 +43,9 @@ async function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -65,7 +70,18 @@ export async function startCluster(): Promise<Cluster> {
   const data = path.join(dir, "data");
   const logFile = path.join(dir, "server.log");
   const port = await freePort();
-  await pg(path.join(bin, "initdb"), ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
+  await pg(path.join(bin, "initdb"), [
+    "-D",
+    data,
+    "-U",
+    "postgres",
+    "-A",
+    "trust",
+    "-E",
+    "UTF8",
+    "--locale=C",
+    "--no-sync",
+  ]);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
   let running = false;
   const cluster: Cluster = {

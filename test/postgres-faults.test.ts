@@ -52,7 +52,10 @@ async function startApp(databaseUrl: string): Promise<{ child: ChildProcess; por
   });
   child.once("exit", (code, signal) => {
     appLog += `\n[the app exited: code ${code}, signal ${signal}]`;
-    if (!stopping) console.error(`the app process exited (code ${code}, signal ${signal}); its last output:\n${appLog.slice(-4_000)}`);
+    if (!stopping)
+      console.error(
+        `the app process exited (code ${code}, signal ${signal}); its last output:\n${appLog.slice(-4_000)}`,
+      );
   });
   child.stderr!.on("data", (chunk: Buffer) => {
     appLog = (appLog + chunk.toString()).slice(-20_000);
@@ -108,7 +111,13 @@ async function send(method: string, pathname: string, body?: unknown): Promise<S
     } catch {
       // keep the text
     }
-    return { status: response.status, contentType: response.headers.get("content-type"), retryAfter: response.headers.get("retry-after"), body: parsed, ms: performance.now() - started };
+    return {
+      status: response.status,
+      contentType: response.headers.get("content-type"),
+      retryAfter: response.headers.get("retry-after"),
+      body: parsed,
+      ms: performance.now() - started,
+    };
   } catch (error) {
     figures.fiveXx += 1;
     return { status: 0, contentType: null, retryAfter: null, body: String(error), ms: performance.now() - started };
@@ -144,10 +153,20 @@ beforeAll(async () => {
   await migrateCluster(cluster.url);
   admin = postgres(cluster.url, { max: 3, onnotice: () => {} });
   const db = drizzle({ client: admin, schema }) as unknown as Db;
-  const user = await createUser(db, { email: `faults-${Date.now()}@test.example`, password: "correct horse battery", accountName: "Faults" });
+  const user = await createUser(db, {
+    email: `faults-${Date.now()}@test.example`,
+    password: "correct horse battery",
+    accountName: "Faults",
+  });
   accountId = user.accountId;
   const actor = { userId: user.userId, isStaff: false };
-  await createCourierProfile(db, actor, { accountId, courier: "sandbox", name: "Sandbox", service: "STANDARD", settings: { timeoutMs: 2_000 } });
+  await createCourierProfile(db, actor, {
+    accountId,
+    courier: "sandbox",
+    name: "Sandbox",
+    service: "STANDARD",
+    settings: { timeoutMs: 2_000 },
+  });
   apiKey = (await createApiKey(db, actor, { accountId, name: "faults", rateLimitPerMinute: 100_000 })).key;
   const started = await startApp(cluster.url);
   app = started.child;
@@ -169,7 +188,10 @@ afterAll(async () => {
 }, 60_000);
 
 afterEach(() => {
-  expect(app.exitCode, `the app process must survive every fault; its last output:\n${appLog.slice(-3_000)}`).toBeNull();
+  expect(
+    app.exitCode,
+    `the app process must survive every fault; its last output:\n${appLog.slice(-3_000)}`,
+  ).toBeNull();
 });
 
 /** App backends that are inside a transaction (or busy with orders): what a DBA's pg_terminate_backend would hit. */
@@ -200,7 +222,9 @@ describe("fault a: the backend of an in-flight batch terminated", () => {
       expect(waiting, "the create never reached its insert of tracking events").not.toEqual([]);
       // Its orders are written but not committed: invisible here, and about to be rolled back.
       expect(await storedCount("KILL-")).toBe(0);
-      const killed = await admin<{ pid: number; ok: boolean }[]>`select pid, pg_terminate_backend(pid) as ok from (${victims(admin)}) v`;
+      const killed = await admin<
+        { pid: number; ok: boolean }[]
+      >`select pid, pg_terminate_backend(pid) as ok from (${victims(admin)}) v`;
       expect(killed.map((k) => k.pid)).toEqual(expect.arrayContaining(waiting.map((w) => w.pid)));
       response = await pending;
     } finally {
@@ -290,24 +314,41 @@ describe("fault b: PostgreSQL stopped and started under load", () => {
     await sleep(3_000);
     const downCreates = since("down").filter((r) => r.op === "create");
     const show = (r: Record) => `${r.phase} ${r.op} → ${r.sent.status} in ${Math.round(r.sent.ms)} ms`;
-    expect(downCreates.length, `no create finished while down; last answers: ${records.slice(-8).map(show).join("; ")}`).toBeGreaterThan(0);
+    expect(
+      downCreates.length,
+      `no create finished while down; last answers: ${records.slice(-8).map(show).join("; ")}`,
+    ).toBeGreaterThan(0);
     await cluster.start();
     phase = "restarted";
     // Recovery: the same app process answers again, within a few seconds.
     const deadline = performance.now() + 20_000;
-    while (performance.now() < deadline && since("restarted").filter((r) => r.op === "create" && r.sent.status === 200).length < 10) await sleep(100);
+    while (
+      performance.now() < deadline &&
+      since("restarted").filter((r) => r.op === "create" && r.sent.status === 200).length < 10
+    )
+      await sleep(100);
     stop = true;
     await Promise.all(workers);
 
     const failures = records.filter((r) => r.sent.status !== 200);
-    const wrong = failures.filter((r) => r.sent.status !== 503 || (r.op !== "health" && r.sent.contentType !== "application/problem+json"));
-    expect(wrong.map((r) => `${r.phase} ${r.op} → ${r.sent.status} ${JSON.stringify(r.sent.body).slice(0, 300)}`)).toEqual([]);
+    const wrong = failures.filter(
+      (r) => r.sent.status !== 503 || (r.op !== "health" && r.sent.contentType !== "application/problem+json"),
+    );
+    expect(
+      wrong.map((r) => `${r.phase} ${r.op} → ${r.sent.status} ${JSON.stringify(r.sent.body).slice(0, 300)}`),
+    ).toEqual([]);
     expect(since("down").filter((r) => r.op === "create" && r.sent.status === 503).length).toBeGreaterThan(0);
-    expect(since("down").filter((r) => r.op === "health").every((r) => r.sent.status === 503 || r.sent.status === 200)).toBe(true);
+    expect(
+      since("down")
+        .filter((r) => r.op === "health")
+        .every((r) => r.sent.status === 503 || r.sent.status === 200),
+    ).toBe(true);
     const slowest = Math.max(...records.map((r) => r.sent.ms));
     const slow = records.filter((r) => r.sent.ms > 10_000).map(show);
     expect(slow, "no request may hang while the database is down").toEqual([]);
-    expect(since("restarted").filter((r) => r.op === "create" && r.sent.status === 200).length).toBeGreaterThanOrEqual(10);
+    expect(since("restarted").filter((r) => r.op === "create" && r.sent.status === 200).length).toBeGreaterThanOrEqual(
+      10,
+    );
 
     // No order lost: every create that answered 200 is there, through the same app process and in the table.
     const missing: string[] = [];

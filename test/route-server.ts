@@ -16,7 +16,11 @@ type Route = { method: string; pattern: RegExp; handler: Handler };
 
 const routes: Route[] = [
   { method: "GET", pattern: /^\/api\/health$/, handler: health.GET as Handler },
-  { method: "POST", pattern: /^\/api\/v2\/couriers\/(?<courier_id>[^/]+)\/shipping-orders$/, handler: create.POST as Handler },
+  {
+    method: "POST",
+    pattern: /^\/api\/v2\/couriers\/(?<courier_id>[^/]+)\/shipping-orders$/,
+    handler: create.POST as Handler,
+  },
   { method: "GET", pattern: /^\/api\/v2\/shipping-orders$/, handler: list.GET as Handler },
   { method: "GET", pattern: /^\/api\/v2\/shipping-orders\/(?<id>[^/]+)$/, handler: orderItem.GET as Handler },
   { method: "DELETE", pattern: /^\/api\/v2\/shipping-orders\/(?<id>[^/]+)$/, handler: orderItem.DELETE as Handler },
@@ -32,7 +36,9 @@ const server = createServer((req, res) => {
         res.writeHead(404).end();
         return;
       }
-      const params = Object.fromEntries(Object.entries(route.pattern.exec(url.pathname)?.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)]));
+      const params = Object.fromEntries(
+        Object.entries(route.pattern.exec(url.pathname)?.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)]),
+      );
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const headers = new Headers();
@@ -45,7 +51,9 @@ const server = createServer((req, res) => {
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(Buffer.from(await response.arrayBuffer()));
     } catch (error) {
-      res.writeHead(599, { "content-type": "text/plain" }).end(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      res
+        .writeHead(599, { "content-type": "text/plain" })
+        .end(error instanceof Error ? (error.stack ?? error.message) : String(error));
     }
   })();
 });

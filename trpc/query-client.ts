@@ -8,7 +8,8 @@ import SuperJSON from "superjson";
  */
 function retry(failures: number, error: unknown): boolean {
   if (isServer) return false;
-  const status = error instanceof TRPCClientError ? (error.data as { httpStatus?: number } | undefined)?.httpStatus : undefined;
+  const status =
+    error instanceof TRPCClientError ? (error.data as { httpStatus?: number } | undefined)?.httpStatus : undefined;
   if (status !== undefined && status >= 400 && status < 500) return false;
   return failures < 3;
 }

@@ -9,7 +9,9 @@ import { createCaller, type AppRouter } from "@/server/trpc/root";
 import { createQueryClient } from "./query-client";
 
 // One context and one query client per request: every prefetch of a page lands in the cache HydrateClient sends.
-const createContext = cache(async () => createTRPCContext({ session: await getSession(), headers: new Headers(await headers()) }));
+const createContext = cache(async () =>
+  createTRPCContext({ session: await getSession(), headers: new Headers(await headers()) }),
+);
 const getQueryClient = cache(createQueryClient);
 
 /**

@@ -9,7 +9,12 @@ import { Fragment, type ReactNode } from "react";
 function inline(text: string): ReactNode[] {
   const parts = text.split(/(`[^`]+`|\*\*[^*]+\*\*|\*[^*]+\*)/g).filter(Boolean);
   return parts.map((part, i) => {
-    if (part.startsWith("`")) return <code key={i} className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800">{part.slice(1, -1)}</code>;
+    if (part.startsWith("`"))
+      return (
+        <code key={i} className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800">
+          {part.slice(1, -1)}
+        </code>
+      );
     if (part.startsWith("**")) return <strong key={i}>{part.slice(2, -2)}</strong>;
     if (part.startsWith("*") && part.length > 2) return <em key={i}>{part.slice(1, -1)}</em>;
     return <Fragment key={i}>{part}</Fragment>;
@@ -54,7 +59,12 @@ export function Markdown({ text, className }: { text: string; className?: string
   return (
     <div className={className}>
       {blocks(text).map((block, i) => {
-        if (block.kind === "h") return <h3 key={i} className="mt-5 mb-1 text-base font-semibold text-slate-900">{inline(block.lines[0]!)}</h3>;
+        if (block.kind === "h")
+          return (
+            <h3 key={i} className="mt-5 mb-1 text-base font-semibold text-slate-900">
+              {inline(block.lines[0]!)}
+            </h3>
+          );
         if (block.kind === "ul" || block.kind === "ol") {
           const List = block.kind;
           return (
@@ -65,7 +75,11 @@ export function Markdown({ text, className }: { text: string; className?: string
             </List>
           );
         }
-        return <p key={i} className="my-2">{inline(block.lines.join(" "))}</p>;
+        return (
+          <p key={i} className="my-2">
+            {inline(block.lines.join(" "))}
+          </p>
+        );
       })}
     </div>
   );

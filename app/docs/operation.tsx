@@ -11,7 +11,13 @@ export const METHOD_COLORS: Record<string, string> = {
 };
 
 export function MethodBadge({ method }: { method: string }) {
-  return <span className={`inline-block w-16 rounded px-1.5 py-0.5 text-center font-mono text-[11px] font-bold uppercase ${METHOD_COLORS[method] ?? "bg-slate-100"}`}>{method}</span>;
+  return (
+    <span
+      className={`inline-block w-16 rounded px-1.5 py-0.5 text-center font-mono text-[11px] font-bold uppercase ${METHOD_COLORS[method] ?? "bg-slate-100"}`}
+    >
+      {method}
+    </span>
+  );
 }
 
 function statusColor(status: string): string {
@@ -25,9 +31,13 @@ function authOf(entry: OperationEntry): { kind: TryItAuth; text: string } {
   const apiKey = schemes.find((s) => "ApiKeyBearer" in s);
   if (apiKey) {
     const permission = apiKey.ApiKeyBearer?.[0];
-    return { kind: "apiKey", text: `API key${permission ? ` with the permission \`${permission}\`` : ""}: \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\`.` };
+    return {
+      kind: "apiKey",
+      text: `API key${permission ? ` with the permission \`${permission}\`` : ""}: \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\`.`,
+    };
   }
-  if (schemes.some((s) => "AccessToken" in s)) return { kind: "accessToken", text: "Access token of a dashboard user: `Authorization: Bearer <accessToken>`." };
+  if (schemes.some((s) => "AccessToken" in s))
+    return { kind: "accessToken", text: "Access token of a dashboard user: `Authorization: Bearer <accessToken>`." };
   return { kind: "none", text: "None." };
 }
 
@@ -41,7 +51,9 @@ function Examples({ media }: { media: MediaJson }) {
           <summary className="cursor-pointer px-2 py-1 text-xs text-slate-700">
             Example: <span className="font-medium">{example.summary ?? name}</span>
           </summary>
-          <pre className="max-h-96 overflow-auto border-t border-slate-200 bg-slate-900 p-2 font-mono text-[11px] leading-snug text-slate-100">{json(example.value)}</pre>
+          <pre className="max-h-96 overflow-auto border-t border-slate-200 bg-slate-900 p-2 font-mono text-[11px] leading-snug text-slate-100">
+            {json(example.value)}
+          </pre>
         </details>
       ))}
     </div>
@@ -84,11 +96,15 @@ function Parameters({ parameters }: { parameters: ParameterJson[] }) {
             </td>
             <td className="py-1.5 pr-3 font-mono text-xs text-violet-700">
               {typeLabel(p.schema)}
-              {p.style && <div className="text-[11px] text-slate-500">{`style: ${p.style}, explode: ${String(p.explode)}`}</div>}
+              {p.style && (
+                <div className="text-[11px] text-slate-500">{`style: ${p.style}, explode: ${String(p.explode)}`}</div>
+              )}
             </td>
             <td className="py-1.5 text-slate-700">
               {p.description && <Markdown text={p.description} />}
-              {p.schema.example !== undefined && <div className="font-mono text-[11px] text-slate-500">e.g. {JSON.stringify(p.schema.example)}</div>}
+              {p.schema.example !== undefined && (
+                <div className="font-mono text-[11px] text-slate-500">e.g. {JSON.stringify(p.schema.example)}</div>
+              )}
             </td>
           </tr>
         ))}
@@ -109,7 +125,8 @@ function ResponseItem({ status, response }: { status: string; response: Response
           <ul className="text-xs">
             {Object.entries(response.headers).map(([name, header]) => (
               <li key={name}>
-                <span className="font-mono font-semibold">{name}</span>: <InlineMarkdown text={header.description ?? ""} className="text-slate-600" />
+                <span className="font-mono font-semibold">{name}</span>:{" "}
+                <InlineMarkdown text={header.description ?? ""} className="text-slate-600" />
                 {header.required ? "" : <span className="text-slate-400"> (not always sent)</span>}
               </li>
             ))}
@@ -121,7 +138,8 @@ function ResponseItem({ status, response }: { status: string; response: Response
   );
 }
 
-const exampleText = (value: unknown) => (Array.isArray(value) ? value.join(",") : value === undefined ? "" : String(value));
+const exampleText = (value: unknown) =>
+  Array.isArray(value) ? value.join(",") : value === undefined ? "" : String(value);
 
 export function Operation({ entry }: { entry: OperationEntry }) {
   const { method, path, op } = entry;
@@ -154,8 +172,12 @@ export function Operation({ entry }: { entry: OperationEntry }) {
       )}
       {op.requestBody && (
         <div className="mt-4">
-          <h4 className="mb-1 text-sm font-semibold text-slate-900">Request body{op.requestBody.required ? "" : " (optional)"}</h4>
-          {op.requestBody.description && <Markdown text={op.requestBody.description} className="text-sm text-slate-600" />}
+          <h4 className="mb-1 text-sm font-semibold text-slate-900">
+            Request body{op.requestBody.required ? "" : " (optional)"}
+          </h4>
+          {op.requestBody.description && (
+            <Markdown text={op.requestBody.description} className="text-sm text-slate-600" />
+          )}
           <Content content={op.requestBody.content} />
         </div>
       )}

@@ -22,7 +22,9 @@ export default function ApiReferencePage() {
   return (
     <div className="flex min-h-screen">
       <nav className="sticky top-0 hidden h-screen w-72 shrink-0 overflow-y-auto border-r border-slate-200 bg-white px-4 py-6 lg:block">
-        <a href="#top" className="block text-sm font-semibold text-slate-900">{doc.info.title}</a>
+        <a href="#top" className="block text-sm font-semibold text-slate-900">
+          {doc.info.title}
+        </a>
         <div className="mt-1 text-xs text-slate-500">
           v{doc.info.version} · OpenAPI {doc.openapi} ·{" "}
           <a className="text-blue-700 hover:underline" href="/api/v2/openapi.json">
@@ -31,13 +33,19 @@ export default function ApiReferencePage() {
         </div>
         {groups.map((group) => (
           <div key={group.name} className="mt-5">
-            <a href={`#tag-${slug(group.name)}`} className="text-[11px] font-semibold uppercase tracking-wide text-slate-500 hover:text-slate-800">
+            <a
+              href={`#tag-${slug(group.name)}`}
+              className="text-[11px] font-semibold uppercase tracking-wide text-slate-500 hover:text-slate-800"
+            >
               {group.name}
             </a>
             <ul className="mt-1 space-y-0.5">
               {group.operations.map(({ method, op }) => (
                 <li key={op.operationId}>
-                  <a href={`#${op.operationId}`} className="flex items-center gap-2 rounded px-1 py-0.5 text-[13px] text-slate-700 hover:bg-slate-100">
+                  <a
+                    href={`#${op.operationId}`}
+                    className="flex items-center gap-2 rounded px-1 py-0.5 text-[13px] text-slate-700 hover:bg-slate-100"
+                  >
                     <MethodBadge method={method} />
                     <span className="truncate">{op.summary}</span>
                   </a>
@@ -46,7 +54,10 @@ export default function ApiReferencePage() {
             </ul>
           </div>
         ))}
-        <a href="#schemas" className="mt-5 block text-[11px] font-semibold uppercase tracking-wide text-slate-500 hover:text-slate-800">
+        <a
+          href="#schemas"
+          className="mt-5 block text-[11px] font-semibold uppercase tracking-wide text-slate-500 hover:text-slate-800"
+        >
           Schemas
         </a>
       </nav>
@@ -79,7 +90,11 @@ export default function ApiReferencePage() {
           <h2 className="text-xl font-semibold text-slate-900">Schemas</h2>
           <div className="mt-4 space-y-4">
             {schemas.map(([name, schema]) => (
-              <div key={name} id={`schema-${name}`} className="scroll-mt-6 rounded-lg border border-slate-200 bg-white p-4">
+              <div
+                key={name}
+                id={`schema-${name}`}
+                className="scroll-mt-6 rounded-lg border border-slate-200 bg-white p-4"
+              >
                 <h3 className="mb-1 font-mono text-sm font-semibold text-slate-900">{name}</h3>
                 {schema.description && <Markdown text={schema.description} className="text-sm text-slate-600" />}
                 <SchemaView schema={{ ...schema, description: undefined }} />

@@ -18,11 +18,13 @@ function constraints(schema: JsonSchema): string[] {
   const out: string[] = [];
   if (schema.format) out.push(schema.format);
   if (schema.enum) out.push(`one of ${schema.enum.map((v) => JSON.stringify(v)).join(", ")}`);
-  if (schema.minLength !== undefined || schema.maxLength !== undefined) out.push(`length ${schema.minLength ?? 0}..${schema.maxLength ?? "∞"}`);
+  if (schema.minLength !== undefined || schema.maxLength !== undefined)
+    out.push(`length ${schema.minLength ?? 0}..${schema.maxLength ?? "∞"}`);
   if (schema.minimum !== undefined) out.push(`≥ ${schema.minimum}`);
   if (schema.exclusiveMinimum !== undefined) out.push(`> ${schema.exclusiveMinimum}`);
   if (schema.maximum !== undefined) out.push(`≤ ${schema.maximum}`);
-  if (schema.minItems !== undefined || schema.maxItems !== undefined) out.push(`${schema.minItems ?? 0}..${schema.maxItems ?? "∞"} items`);
+  if (schema.minItems !== undefined || schema.maxItems !== undefined)
+    out.push(`${schema.minItems ?? 0}..${schema.maxItems ?? "∞"} items`);
   if (schema.pattern) out.push(`pattern ${schema.pattern}`);
   if (schema.default !== undefined) out.push(`default ${JSON.stringify(schema.default)}`);
   if (schema.items && !schema.items.$ref) out.push(...constraints(schema.items).map((c) => `each: ${c}`));
@@ -55,7 +57,9 @@ export function SchemaView({ schema }: { schema: JsonSchema }) {
       <div className="flex flex-wrap items-baseline gap-2">
         <TypeLink schema={schema} />
         {constraints(schema).map((c) => (
-          <span key={c} className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[11px] text-slate-600">{c}</span>
+          <span key={c} className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[11px] text-slate-600">
+            {c}
+          </span>
         ))}
       </div>
       {schema.description && !schema.$ref && <Markdown text={schema.description} className="text-slate-600" />}
@@ -88,7 +92,9 @@ function Properties({ schema }: { schema: JsonSchema }) {
               <span className="text-[11px] uppercase tracking-wide text-slate-400">optional</span>
             )}
             {constraints(property).map((c) => (
-              <span key={c} className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[11px] text-slate-600">{c}</span>
+              <span key={c} className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[11px] text-slate-600">
+                {c}
+              </span>
             ))}
           </div>
           {property.description && <Markdown text={property.description} className="text-slate-600" />}

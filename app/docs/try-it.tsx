@@ -6,10 +6,28 @@ export type TryItParameter = { name: string; in: "path" | "query" | "header"; re
 export type TryItBody = { mediaType: string; example: string };
 export type TryItAuth = "apiKey" | "accessToken" | "none";
 
-type Answer = { status: number; statusText: string; headers: [string, string][]; body: string; pdfUrl?: string; ms: number };
+type Answer = {
+  status: number;
+  statusText: string;
+  headers: [string, string][];
+  body: string;
+  pdfUrl?: string;
+  ms: number;
+};
 
-const STORAGE_KEYS: Record<Exclude<TryItAuth, "none">, string> = { apiKey: "docs.apiKey", accessToken: "docs.accessToken" };
-const SHOWN_HEADERS = ["content-type", "www-authenticate", "retry-after", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "content-disposition"];
+const STORAGE_KEYS: Record<Exclude<TryItAuth, "none">, string> = {
+  apiKey: "docs.apiKey",
+  accessToken: "docs.accessToken",
+};
+const SHOWN_HEADERS = [
+  "content-type",
+  "www-authenticate",
+  "retry-after",
+  "ratelimit-limit",
+  "ratelimit-remaining",
+  "ratelimit-reset",
+  "content-disposition",
+];
 
 /** The credential is kept in localStorage and shared by every operation on the page (and other tabs). */
 function subscribe(onChange: () => void): () => void {
@@ -19,7 +37,11 @@ function subscribe(onChange: () => void): () => void {
 
 function useSavedCredential(auth: TryItAuth): [string, (value: string) => void] {
   const key = auth === "none" ? null : STORAGE_KEYS[auth];
-  const value = useSyncExternalStore(subscribe, () => (key ? (localStorage.getItem(key) ?? "") : ""), () => "");
+  const value = useSyncExternalStore(
+    subscribe,
+    () => (key ? (localStorage.getItem(key) ?? "") : ""),
+    () => "",
+  );
   const save = (next: string) => {
     if (!key) return;
     localStorage.setItem(key, next);
@@ -36,12 +58,27 @@ function pretty(text: string): string {
   }
 }
 
-const inputClass = "w-full rounded border border-slate-300 bg-white px-2 py-1 font-mono text-xs focus:border-blue-500 focus:outline-none";
+const inputClass =
+  "w-full rounded border border-slate-300 bg-white px-2 py-1 font-mono text-xs focus:border-blue-500 focus:outline-none";
 
 /** Sends the operation to this server from the browser and shows the answer. */
-export function TryIt({ method, path, auth, parameters, bodies }: { method: string; path: string; auth: TryItAuth; parameters: TryItParameter[]; bodies: TryItBody[] }) {
+export function TryIt({
+  method,
+  path,
+  auth,
+  parameters,
+  bodies,
+}: {
+  method: string;
+  path: string;
+  auth: TryItAuth;
+  parameters: TryItParameter[];
+  bodies: TryItBody[];
+}) {
   const [credential, saveCredential] = useSavedCredential(auth);
-  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(parameters.map((p) => [p.name, p.in === "path" ? p.example : ""])));
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    Object.fromEntries(parameters.map((p) => [p.name, p.in === "path" ? p.example : ""])),
+  );
   const [mediaType, setMediaType] = useState(bodies[0]?.mediaType ?? "");
   const [body, setBody] = useState(bodies[0]?.example ?? "");
   const [answer, setAnswer] = useState<Answer | null>(null);
@@ -60,15 +97,32 @@ export function TryIt({ method, path, auth, parameters, bodies }: { method: stri
       for (const p of parameters) if (p.in === "header" && values[p.name]) headers[p.name] = values[p.name]!;
       if (credential && auth !== "none") headers.authorization = `Bearer ${credential}`;
       if (bodies.length > 0) headers["content-type"] = mediaType;
-      const response = await fetch(query.size > 0 ? `${url}?${query}` : url, { method: method.toUpperCase(), headers, body: bodies.length > 0 ? body : undefined });
+      const response = await fetch(query.size > 0 ? `${url}?${query}` : url, {
+        method: method.toUpperCase(),
+        headers,
+        body: bodies.length > 0 ? body : undefined,
+      });
       const type = response.headers.get("content-type") ?? "";
       const shown = [...response.headers].filter(([name]) => SHOWN_HEADERS.includes(name));
       const ms = Math.round(performance.now() - started);
       if (type.startsWith("application/pdf")) {
         const blob = await response.blob();
-        setAnswer({ status: response.status, statusText: response.statusText, headers: shown, body: `PDF, ${blob.size} bytes`, pdfUrl: URL.createObjectURL(blob), ms });
+        setAnswer({
+          status: response.status,
+          statusText: response.statusText,
+          headers: shown,
+          body: `PDF, ${blob.size} bytes`,
+          pdfUrl: URL.createObjectURL(blob),
+          ms,
+        });
       } else {
-        setAnswer({ status: response.status, statusText: response.statusText, headers: shown, body: pretty(await response.text()), ms });
+        setAnswer({
+          status: response.status,
+          statusText: response.statusText,
+          headers: shown,
+          body: pretty(await response.text()),
+          ms,
+        });
       }
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -86,8 +140,19 @@ export function TryIt({ method, path, auth, parameters, bodies }: { method: stri
     <div className="space-y-3 text-sm">
       {auth !== "none" && (
         <label className="block">
-          <span className="text-xs font-medium text-slate-600">{auth === "apiKey" ? "API key (sent as Authorization: Bearer)" : "Access token (from POST /api/v2/auth/token)"}</span>
-          <input className={inputClass} type="password" value={credential} onChange={(e) => saveCredential(e.target.value)} placeholder={auth === "apiKey" ? "svc_…" : "eyJ…"} autoComplete="off" />
+          <span className="text-xs font-medium text-slate-600">
+            {auth === "apiKey"
+              ? "API key (sent as Authorization: Bearer)"
+              : "Access token (from POST /api/v2/auth/token)"}
+          </span>
+          <input
+            className={inputClass}
+            type="password"
+            value={credential}
+            onChange={(e) => saveCredential(e.target.value)}
+            placeholder={auth === "apiKey" ? "svc_…" : "eyJ…"}
+            autoComplete="off"
+          />
         </label>
       )}
       {parameters.length > 0 && (
@@ -95,9 +160,18 @@ export function TryIt({ method, path, auth, parameters, bodies }: { method: stri
           {parameters.map((p) => (
             <label key={p.name} className="block">
               <span className="text-xs font-medium text-slate-600">
-                {p.name} <span className="font-normal text-slate-400">({p.in}{p.required ? ", required" : ""})</span>
+                {p.name}{" "}
+                <span className="font-normal text-slate-400">
+                  ({p.in}
+                  {p.required ? ", required" : ""})
+                </span>
               </span>
-              <input className={inputClass} value={values[p.name] ?? ""} placeholder={p.example} onChange={(e) => setValues({ ...values, [p.name]: e.target.value })} />
+              <input
+                className={inputClass}
+                value={values[p.name] ?? ""}
+                placeholder={p.example}
+                onChange={(e) => setValues({ ...values, [p.name]: e.target.value })}
+              />
             </label>
           ))}
         </div>
@@ -106,13 +180,22 @@ export function TryIt({ method, path, auth, parameters, bodies }: { method: stri
         <div>
           <div className="mb-1 flex items-center gap-2">
             <span className="text-xs font-medium text-slate-600">Body</span>
-            <select className="rounded border border-slate-300 bg-white px-1 py-0.5 font-mono text-xs" value={mediaType} onChange={(e) => pickBody(e.target.value)}>
+            <select
+              className="rounded border border-slate-300 bg-white px-1 py-0.5 font-mono text-xs"
+              value={mediaType}
+              onChange={(e) => pickBody(e.target.value)}
+            >
               {bodies.map((b) => (
                 <option key={b.mediaType}>{b.mediaType}</option>
               ))}
             </select>
           </div>
-          <textarea className={`${inputClass} h-48`} value={body} onChange={(e) => setBody(e.target.value)} spellCheck={false} />
+          <textarea
+            className={`${inputClass} h-48`}
+            value={body}
+            onChange={(e) => setBody(e.target.value)}
+            spellCheck={false}
+          />
         </div>
       )}
       <button
@@ -127,7 +210,9 @@ export function TryIt({ method, path, auth, parameters, bodies }: { method: stri
       {answer && (
         <div className="rounded border border-slate-200 bg-slate-900 p-3 text-xs text-slate-100">
           <div className="mb-2 font-mono">
-            <span className={answer.status < 400 ? "text-emerald-400" : "text-rose-400"}>{answer.status} {answer.statusText}</span>
+            <span className={answer.status < 400 ? "text-emerald-400" : "text-rose-400"}>
+              {answer.status} {answer.statusText}
+            </span>
             <span className="text-slate-400"> · {answer.ms} ms</span>
           </div>
           {answer.headers.map(([name, value]) => (
@@ -136,7 +221,12 @@ export function TryIt({ method, path, auth, parameters, bodies }: { method: stri
             </div>
           ))}
           {answer.pdfUrl ? (
-            <a className="mt-2 inline-block text-blue-300 underline" href={answer.pdfUrl} target="_blank" rel="noreferrer">
+            <a
+              className="mt-2 inline-block text-blue-300 underline"
+              href={answer.pdfUrl}
+              target="_blank"
+              rel="noreferrer"
+            >
               Open the PDF ({answer.body})
             </a>
           ) : (

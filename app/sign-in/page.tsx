@@ -17,7 +17,10 @@ export default async function SignInPage({ searchParams }: Props) {
           <h1 className="text-xl font-semibold text-slate-900">Sign in to the dashboard</h1>
           <p className="mt-1 mb-6 text-sm text-slate-600">Manage your API keys, sources and courier profiles.</p>
           {/* next-auth sends its own failures (an expired form, a refused callback) here with ?error=. */}
-          <SignInForm callbackUrl={safeCallbackUrl(callbackUrl)} initialError={error ? "Signing in failed. Try again." : null} />
+          <SignInForm
+            callbackUrl={safeCallbackUrl(callbackUrl)}
+            initialError={error ? "Signing in failed. Try again." : null}
+          />
         </div>
       </div>
     </main>

@@ -1,7 +1,8 @@
 import postgres from "postgres";
 
 /** The server the bench database is created on: BENCH_ADMIN_URL, else DATABASE_URL (as CI sets it), else local. */
-export const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+export const ADMIN_URL =
+  process.env.BENCH_ADMIN_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 /** `sop_bench_<timestamp>` on the admin URL's server: created here, dropped by `dropDatabase`. */
 export async function createDatabase(): Promise<{ name: string; url: string }> {

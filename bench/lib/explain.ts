@@ -10,7 +10,11 @@ import postgres from "postgres";
 import type { Db } from "@/db/client";
 import * as schema from "@/db/schema";
 import { parseQuery } from "@/server/http/query";
-import { LIST_ARRAY_PARAMS, listShippingOrders, listShippingOrdersQuery } from "@/server/services/shipping-orders/list-shipping-orders";
+import {
+  LIST_ARRAY_PARAMS,
+  listShippingOrders,
+  listShippingOrdersQuery,
+} from "@/server/services/shipping-orders/list-shipping-orders";
 import { percentile } from "./load";
 
 export type ExplainedQuery = {
@@ -24,10 +28,18 @@ export type ExplainedQuery = {
   genericMs: number;
   genericIndexes: string[];
 };
-export type ExplainedFilter = { name: string; query: string; statements: ExplainedQuery[]; serviceMs: number; service: { calls: number; p50: number; p99: number } };
+export type ExplainedFilter = {
+  name: string;
+  query: string;
+  statements: ExplainedQuery[];
+  serviceMs: number;
+  service: { calls: number; p50: number; p99: number };
+};
 
 const executionMs = (plan: string[]) => Number(/Execution Time: ([\d.]+) ms/.exec(plan.join("\n"))?.[1] ?? NaN);
-const matches = (plan: string[], re: RegExp) => [...new Set(plan.flatMap((l) => [...l.matchAll(re)].map((m) => m[1]!)))];
+const matches = (plan: string[], re: RegExp) => [
+  ...new Set(plan.flatMap((l) => [...l.matchAll(re)].map((m) => m[1]!))),
+];
 
 /**
  * For each filter: the statements of one list call (its first query string) under EXPLAIN, and the
@@ -36,16 +48,24 @@ const matches = (plan: string[], re: RegExp) => [...new Set(plan.flatMap((l) => 
 /** EXPLAIN ANALYZE of the generic plan: the statement prepared with its described parameter types, run with the same values. */
 async function genericExplain(client: postgres.Sql, sql: string, params: unknown[]): Promise<string[]> {
   const { types } = await client.unsafe(sql, params as never[]).describe();
-  const [names] = await client<{ names: string[] }[]>`select array_agg(format_type(t, null) order by i) as names from unnest(${types}::oid[]) with ordinality as u(t, i)`;
+  const [names] = await client<
+    { names: string[] }[]
+  >`select array_agg(format_type(t, null) order by i) as names from unnest(${types}::oid[]) with ordinality as u(t, i)`;
   const signature = types.length ? `(${names!.names.join(", ")})` : "";
   // EXECUTE's arguments cannot be bind parameters (a utility statement's are never typed): literals.
   const literal = (v: unknown) =>
-    v === null || v === undefined ? "null" : typeof v === "number" || typeof v === "boolean" ? String(v) : `'${String(v instanceof Date ? v.toISOString() : v).replaceAll("'", "''")}'`;
+    v === null || v === undefined
+      ? "null"
+      : typeof v === "number" || typeof v === "boolean"
+        ? String(v)
+        : `'${String(v instanceof Date ? v.toISOString() : v).replaceAll("'", "''")}'`;
   const placeholders = params.map(literal).join(", ");
   await client.unsafe(`prepare bench_generic${signature} as ${sql}`);
   try {
     await client`set plan_cache_mode = force_generic_plan`;
-    const rows = await client.unsafe(`explain (analyze, buffers) execute bench_generic${placeholders ? `(${placeholders})` : ""}`);
+    const rows = await client.unsafe(
+      `explain (analyze, buffers) execute bench_generic${placeholders ? `(${placeholders})` : ""}`,
+    );
     return rows.map((r) => String((r as Record<string, unknown>)["QUERY PLAN"]));
   } finally {
     await client`reset plan_cache_mode`;
@@ -53,10 +73,19 @@ async function genericExplain(client: postgres.Sql, sql: string, params: unknown
   }
 }
 
-export async function explainList(databaseUrl: string, accountId: string, filters: { name: string; queries: string[] }[], calls: number): Promise<ExplainedFilter[]> {
+export async function explainList(
+  databaseUrl: string,
+  accountId: string,
+  filters: { name: string; queries: string[] }[],
+  calls: number,
+): Promise<ExplainedFilter[]> {
   const client = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   let captured: { sql: string; params: unknown[] }[] = [];
-  const db = drizzle({ client, schema, logger: { logQuery: (sql, params) => void captured.push({ sql, params }) } }) as unknown as Db;
+  const db = drizzle({
+    client,
+    schema,
+    logger: { logQuery: (sql, params) => void captured.push({ sql, params }) },
+  }) as unknown as Db;
   const { getDb } = await import("@/db/client");
   const appDb = await getDb();
   const out: ExplainedFilter[] = [];
@@ -88,7 +117,9 @@ export async function explainList(databaseUrl: string, accountId: string, filter
         const plan = lines(await client.unsafe(`explain (analyze, buffers) ${c.sql}`, c.params as never[]));
         // The app names its statements (db/client.ts), and PostgreSQL may then switch to a generic plan after
         // five runs: check that plan too (a prepared statement, executed with the same values).
-        const genericPlan = await genericExplain(client, c.sql, c.params).catch((error: unknown) => [`(not explained: ${String(error)})`]);
+        const genericPlan = await genericExplain(client, c.sql, c.params).catch((error: unknown) => [
+          `(not explained: ${String(error)})`,
+        ]);
         statements.push({
           ...c,
           plan,
@@ -97,7 +128,10 @@ export async function explainList(databaseUrl: string, accountId: string, filter
           seqScans: matches(plan, /Seq Scan on (\S+)/g),
           genericPlan,
           genericMs: executionMs(genericPlan),
-          genericIndexes: matches(genericPlan, /(?:Index (?:Only )?Scan(?: Backward)? using|Bitmap Index Scan on) (\S+)/g),
+          genericIndexes: matches(
+            genericPlan,
+            /(?:Index (?:Only )?Scan(?: Backward)? using|Bitmap Index Scan on) (\S+)/g,
+          ),
         });
       }
       out.push({ name, query, statements, serviceMs, service });

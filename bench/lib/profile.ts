@@ -64,7 +64,13 @@ export function summariseProfiles(dir: string, topN = 20): ProfileSummary | null
   return {
     file,
     totalMs: total / 1000,
-    top: [...fns.values()].sort((a, b) => b.self - a.self).slice(0, topN).map((e) => ({ fn: e.fn, where: e.where, selfMs: e.self / 1000, pct: pct(e.self) })),
-    byArea: [...areas].sort((a, b) => b[1] - a[1]).slice(0, topN).map(([area, us]) => ({ area, selfMs: us / 1000, pct: pct(us) })),
+    top: [...fns.values()]
+      .sort((a, b) => b.self - a.self)
+      .slice(0, topN)
+      .map((e) => ({ fn: e.fn, where: e.where, selfMs: e.self / 1000, pct: pct(e.self) })),
+    byArea: [...areas]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, topN)
+      .map(([area, us]) => ({ area, selfMs: us / 1000, pct: pct(us) })),
   };
 }

@@ -4,15 +4,38 @@ import { median, type LoadResult } from "./load";
 import type { ProfileSummary } from "./profile";
 import type { VerifyCost } from "./verify-cost";
 
-export type Ratio = { scenario: string; app: LoadResult[]; baseline: LoadResult[]; appRps: number; baselineRps: number; ratio: number };
+export type Ratio = {
+  scenario: string;
+  app: LoadResult[];
+  baseline: LoadResult[];
+  appRps: number;
+  baselineRps: number;
+  ratio: number;
+};
 export type BatchFigures = { server: string; runsMs: number[]; medianMs: number; msPerOrder: number };
 export type Target = { name: string; figure: string; met: boolean };
 
 export type Report = {
   date: string;
   mode: string;
-  machine: { cpu: string; cores: number; memoryGiB: number; node: string; postgres: string; next: string; loadBefore: string; loadAfter: string };
-  data: { orders: number; accounts: number; perAccount: number; seedSeconds: number; tables: { table: string; rows: number; size: string }[]; listConnections: number };
+  machine: {
+    cpu: string;
+    cores: number;
+    memoryGiB: number;
+    node: string;
+    postgres: string;
+    next: string;
+    loadBefore: string;
+    loadAfter: string;
+  };
+  data: {
+    orders: number;
+    accounts: number;
+    perAccount: number;
+    seedSeconds: number;
+    tables: { table: string; rows: number; size: string }[];
+    listConnections: number;
+  };
   loads: LoadResult[];
   ratios: Ratio[];
   batches: BatchFigures[];
@@ -22,7 +45,12 @@ export type Report = {
   listLoaded: LoadResult[];
   listFloor: LoadResult[];
   explain: ExplainedFilter[];
-  rss: { appMaxDuringC64: number | null; appMaxOverall: number | null; baselineMaxOverall: number | null; appMaxDuringBatch: number | null };
+  rss: {
+    appMaxDuringC64: number | null;
+    appMaxOverall: number | null;
+    baselineMaxOverall: number | null;
+    appMaxDuringBatch: number | null;
+  };
   targets: Target[];
   profile: ProfileSummary | null;
   baselineProfile: ProfileSummary | null;
@@ -34,10 +62,42 @@ const row = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
 
 export function loadTable(results: LoadResult[], title = "scenario"): string[] {
   return [
-    row([title, "server", "conn", "req/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "requests", "errors", "non-2xx", "bad 2xx", "server CPU ms/req", "PG CPU ms/req", "RSS MiB"]),
+    row([
+      title,
+      "server",
+      "conn",
+      "req/s",
+      "p50 ms",
+      "p90 ms",
+      "p99 ms",
+      "max ms",
+      "requests",
+      "errors",
+      "non-2xx",
+      "bad 2xx",
+      "server CPU ms/req",
+      "PG CPU ms/req",
+      "RSS MiB",
+    ]),
     row(Array(15).fill("---")),
     ...results.map((r) =>
-      row([r.name, r.target, r.connections, f(r.rps, 0), f(r.p50, 2), f(r.p90, 2), f(r.p99, 2), f(r.max, 1), r.requests, r.errors, r.non2xx, r.bad, f(r.serverCpuPerRequest ?? NaN, 2), f(r.pgCpuPerRequest ?? NaN, 2), f(r.rssMax ?? NaN, 0)]),
+      row([
+        r.name,
+        r.target,
+        r.connections,
+        f(r.rps, 0),
+        f(r.p50, 2),
+        f(r.p90, 2),
+        f(r.p99, 2),
+        f(r.max, 1),
+        r.requests,
+        r.errors,
+        r.non2xx,
+        r.bad,
+        f(r.serverCpuPerRequest ?? NaN, 2),
+        f(r.pgCpuPerRequest ?? NaN, 2),
+        f(r.rssMax ?? NaN, 0),
+      ]),
     ),
   ];
 }
@@ -93,7 +153,13 @@ export function markdown(r: Report, notes: string): string {
     "Baseline: `bench/baseline-server.ts`, the same services behind bare `node:http`. Runs alternate app, baseline, app, baseline… at the same",
     "concurrency; the ratio is of the medians.",
     "",
-    row(["scenario", "app req/s (runs)", "baseline req/s (runs)", "app ÷ baseline (req/s)", "server CPU ms/req app / baseline"]),
+    row([
+      "scenario",
+      "app req/s (runs)",
+      "baseline req/s (runs)",
+      "app ÷ baseline (req/s)",
+      "server CPU ms/req app / baseline",
+    ]),
     row(Array(5).fill("---")),
     ...r.ratios.map((x) =>
       row([
@@ -109,7 +175,9 @@ export function markdown(r: Report, notes: string): string {
     "",
     row(["server", "runs (ms)", "median ms", "ms per order"]),
     row(Array(4).fill("---")),
-    ...r.batches.map((b) => row([b.server, b.runsMs.map((v) => f(v, 0)).join(", "), f(b.medianMs, 0), f(b.msPerOrder, 2)])),
+    ...r.batches.map((b) =>
+      row([b.server, b.runsMs.map((v) => f(v, 0)).join(", "), f(b.medianMs, 0), f(b.msPerOrder, 2)]),
+    ),
     "",
     "## API-key verification",
     "",
@@ -122,7 +190,12 @@ export function markdown(r: Report, notes: string): string {
       row(["operation", "mean ms", "p50 ms", "p99 ms"]),
       row(Array(4).fill("---")),
       row(["`verifyApiKey` (hash + 1 indexed query)", f(v.verify.mean, 3), f(v.verify.p50, 3), f(v.verify.p99, 3)]),
-      row(["`takeTokens` (rate-limit bucket upsert, autocommit)", f(v.rateLimit.mean, 3), f(v.rateLimit.p50, 3), f(v.rateLimit.p99, 3)]),
+      row([
+        "`takeTokens` (rate-limit bucket upsert, autocommit)",
+        f(v.rateLimit.mean, 3),
+        f(v.rateLimit.p50, 3),
+        f(v.rateLimit.p99, 3),
+      ]),
       row(["`select 1` round trip (reference)", f(v.selectOne.mean, 3), f(v.selectOne.p50, 3), f(v.selectOne.p99, 3)]),
       row(["SHA-256 of the key only", f(v.hashOnly.mean, 4), f(v.hashOnly.p50, 4), f(v.hashOnly.p99, 4)]),
       "",
@@ -142,7 +215,21 @@ export function markdown(r: Report, notes: string): string {
     "",
     `Machine noise floor, \`/api/health\` at 1 connection before and after: ${r.listFloor.map((l) => `p50 ${f(l.p50, 2)} / p99 ${f(l.p99, 2)} ms`).join(", then ")}.`,
     "",
-    row(["filter", "example query", "c1 req/s", "c1 p50", "c1 p99", `c${r.data.listConnections} req/s`, `c${r.data.listConnections} p50`, `c${r.data.listConnections} p99`, "in-process p50 / p99", "SQL ms", "errors", "indexes used", "seq scans"]),
+    row([
+      "filter",
+      "example query",
+      "c1 req/s",
+      "c1 p50",
+      "c1 p99",
+      `c${r.data.listConnections} req/s`,
+      `c${r.data.listConnections} p50`,
+      `c${r.data.listConnections} p99`,
+      "in-process p50 / p99",
+      "SQL ms",
+      "errors",
+      "indexes used",
+      "seq scans",
+    ]),
     row(Array(13).fill("---")),
     ...r.list.map((l) => {
       const e = r.explain.find((x) => x.name === l.name);
@@ -186,7 +273,10 @@ export function markdown(r: Report, notes: string): string {
     "",
   );
   if (r.failures.length) out.push("## Failures", "", ...r.failures.map((x) => `- ${x}`), "");
-  for (const [title, p] of [["app server", r.profile], ["baseline server", r.baselineProfile]] as const) {
+  for (const [title, p] of [
+    ["app server", r.profile],
+    ["baseline server", r.baselineProfile],
+  ] as const) {
     if (!p) continue;
     out.push(
       `## CPU profile of the ${title}`,
@@ -207,7 +297,10 @@ export function markdown(r: Report, notes: string): string {
   for (const e of r.explain) {
     out.push(`### ${e.name}: \`${e.query}\``, "", `Service call in-process: ${f(e.serviceMs, 2)} ms.`, "");
     e.statements.forEach((s, i) => {
-      const generic = s.genericIndexes.join(", ") === s.indexes.join(", ") ? "same indexes" : s.genericIndexes.join(", ") || "no index";
+      const generic =
+        s.genericIndexes.join(", ") === s.indexes.join(", ")
+          ? "same indexes"
+          : s.genericIndexes.join(", ") || "no index";
       out.push(
         `<details><summary>${i + 1}. ${f(s.executionMs, 3)} ms — ${s.indexes.join(", ") || "no index"}${s.seqScans.length ? ` — SEQ SCAN ${s.seqScans.join(", ")}` : ""} (generic plan: ${f(s.genericMs, 3)} ms, ${generic})</summary>`,
         "",
@@ -247,8 +340,14 @@ export function consoleTable(r: Report): string {
   const lines = [
     ...loadTable(r.loads),
     "",
-    ...r.ratios.map((x) => `${x.scenario}: app ${f(x.appRps, 0)} req/s ÷ baseline ${f(x.baselineRps, 0)} req/s = ${f(x.ratio * 100, 0)} %`),
-    ...r.batches.map((b) => `batch 500 on ${b.server}: median ${f(b.medianMs, 0)} ms (${f(b.msPerOrder, 2)} ms/order) runs ${b.runsMs.map((v) => f(v, 0)).join(", ")}`),
+    ...r.ratios.map(
+      (x) =>
+        `${x.scenario}: app ${f(x.appRps, 0)} req/s ÷ baseline ${f(x.baselineRps, 0)} req/s = ${f(x.ratio * 100, 0)} %`,
+    ),
+    ...r.batches.map(
+      (b) =>
+        `batch 500 on ${b.server}: median ${f(b.medianMs, 0)} ms (${f(b.msPerOrder, 2)} ms/order) runs ${b.runsMs.map((v) => f(v, 0)).join(", ")}`,
+    ),
     "",
     ...loadTable([...r.keyHttp.health, ...r.keyHttp.couriers]),
     r.verify

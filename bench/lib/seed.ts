@@ -9,16 +9,36 @@ import { createUser } from "@/server/services/accounts/create-user";
 import { createApiKey } from "@/server/services/api-keys/create-api-key";
 import { createCourierProfile } from "@/server/services/courier-profiles/create-courier-profile";
 
-export type BenchPartner = { accountId: string; userId: string; key: string; profileId: string; secondProfileId: string };
+export type BenchPartner = {
+  accountId: string;
+  userId: string;
+  key: string;
+  profileId: string;
+  secondProfileId: string;
+};
 
 /** A partner with an owner, two sandbox profiles (the first is the default) and a key with every permission. */
 export async function createBenchPartner(label: string): Promise<BenchPartner> {
   const db = await getDb();
   const email = `${label}-${Date.now()}@bench.example`;
-  const { userId, accountId } = await createUser(db, { email, password: "bench-password-1234", accountName: `Bench ${label}` });
+  const { userId, accountId } = await createUser(db, {
+    email,
+    password: "bench-password-1234",
+    accountName: `Bench ${label}`,
+  });
   const actor = { userId, isStaff: false };
-  const profile = await createCourierProfile(db, actor, { accountId, courier: "sandbox", name: "Sandbox", service: "STANDARD" });
-  const second = await createCourierProfile(db, actor, { accountId, courier: "sandbox", name: "Sandbox express", service: "EXPRESS" });
+  const profile = await createCourierProfile(db, actor, {
+    accountId,
+    courier: "sandbox",
+    name: "Sandbox",
+    service: "STANDARD",
+  });
+  const second = await createCourierProfile(db, actor, {
+    accountId,
+    courier: "sandbox",
+    name: "Sandbox express",
+    service: "EXPRESS",
+  });
   // The highest limit the contract allows, so a rate limiter (if present) never shapes the figures.
   const key = await createApiKey(db, actor, { accountId, name: `bench ${label}`, rateLimitPerMinute: 100_000 });
   return { accountId, userId, key: key.key, profileId: profile.id, secondProfileId: second.id };
@@ -41,7 +61,12 @@ const STATUS_MIX = `case
  * sequence's range) and tracking events CREATED (+ its current status). Tracking is final
  * (tracking_next_at null) and nothing is deleted. Ends with VACUUM ANALYZE, as autovacuum would.
  */
-export async function seedOrders(pool: postgres.Sql, first: BenchPartner, accounts: number, orders: number): Promise<{ seconds: number; steps: Record<string, number> }> {
+export async function seedOrders(
+  pool: postgres.Sql,
+  first: BenchPartner,
+  accounts: number,
+  orders: number,
+): Promise<{ seconds: number; steps: Record<string, number> }> {
   const started = performance.now();
   const steps: Record<string, number> = {};
   // One session throughout: a temporary table and session settings.
@@ -58,7 +83,13 @@ export async function seedOrders(pool: postgres.Sql, first: BenchPartner, accoun
   return { seconds: (performance.now() - started) / 1000, steps };
 }
 
-async function load(sql: postgres.ReservedSql, first: BenchPartner, accounts: number, orders: number, done: (step: string) => void): Promise<void> {
+async function load(
+  sql: postgres.ReservedSql,
+  first: BenchPartner,
+  accounts: number,
+  orders: number,
+  done: (step: string) => void,
+): Promise<void> {
   await sql`create temporary table bench_accounts (n int primary key, id uuid not null, profile_id uuid not null, second_profile_id uuid not null)`;
   await sql`insert into bench_accounts values (0, ${first.accountId}, ${first.profileId}, ${first.secondProfileId})`;
   await sql.unsafe(`
@@ -135,7 +166,9 @@ export async function listFixtures(sql: postgres.Sql, accountId: string, sample 
     from shipping_orders o join parcels p on p.order_id = o.id
     where o.account_id = ${accountId} and o.deleted_at is null
     order by random() limit ${sample}`;
-  const [count] = await sql<{ n: number }[]>`select count(*)::int as n from shipping_orders where account_id = ${accountId} and deleted_at is null`;
+  const [count] = await sql<
+    { n: number }[]
+  >`select count(*)::int as n from shipping_orders where account_id = ${accountId} and deleted_at is null`;
   return {
     ids: rows.map((r) => r.id),
     referenceNumbers: rows.map((r) => r.reference_number),

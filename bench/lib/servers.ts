@@ -78,7 +78,14 @@ async function waitReady(url: string, child: ChildProcess, name: string, timeout
   throw new Error(`${name} was not ready within ${timeoutMs / 1000} s (${url})`);
 }
 
-function start(name: string, command: string[], env: NodeJS.ProcessEnv, port: number, readyPath: string, logDir: string): Promise<Server> {
+function start(
+  name: string,
+  command: string[],
+  env: NodeJS.ProcessEnv,
+  port: number,
+  readyPath: string,
+  logDir: string,
+): Promise<Server> {
   const log = createWriteStream(path.join(logDir, `${name}.log`));
   const child = spawn(command[0]!, command.slice(1), { env, stdio: ["ignore", "pipe", "pipe"] });
   // Two sources into one file: neither may end it (the second would then write after the end and crash the bench).
@@ -88,7 +95,11 @@ function start(name: string, command: string[], env: NodeJS.ProcessEnv, port: nu
   const url = `http://127.0.0.1:${port}`;
   const serverPid = () => {
     const tree = descendants(child.pid!);
-    return tree.find((p) => /next-server/.test(commOf(p))) ?? tree.filter((p) => !Number.isNaN(rssMiB(p))).sort((a, b) => rssMiB(b) - rssMiB(a))[0] ?? child.pid!;
+    return (
+      tree.find((p) => /next-server/.test(commOf(p))) ??
+      tree.filter((p) => !Number.isNaN(rssMiB(p))).sort((a, b) => rssMiB(b) - rssMiB(a))[0] ??
+      child.pid!
+    );
   };
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -110,7 +121,8 @@ function start(name: string, command: string[], env: NodeJS.ProcessEnv, port: nu
 export type ServerEnv = { databaseUrl: string; authSecret: string; cpuProfileDir?: string };
 
 /** `node --cpu-prof` (not allowed in NODE_OPTIONS): the profile is written when the server exits on SIGTERM. */
-const nodeFlags = (e: ServerEnv, name: string) => (e.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(e.cpuProfileDir, name)}`] : []);
+const nodeFlags = (e: ServerEnv, name: string) =>
+  e.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(e.cpuProfileDir, name)}`] : [];
 
 function baseEnv(e: ServerEnv, port: number): NodeJS.ProcessEnv {
   return {
@@ -134,13 +146,38 @@ export async function startApp(e: ServerEnv, logDir: string, appDir: string): Pr
   const port = await freePort();
   const nextBin = path.resolve("node_modules/next/dist/bin/next");
   const extra = process.env.BENCH_APP_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
-  return start("app", [process.execPath, ...nodeFlags(e, "app"), ...extra, nextBin, "start", appDir, "-p", String(port), "-H", "127.0.0.1"], baseEnv(e, port), port, "/api/health", logDir);
+  return start(
+    "app",
+    [
+      process.execPath,
+      ...nodeFlags(e, "app"),
+      ...extra,
+      nextBin,
+      "start",
+      appDir,
+      "-p",
+      String(port),
+      "-H",
+      "127.0.0.1",
+    ],
+    baseEnv(e, port),
+    port,
+    "/api/health",
+    logDir,
+  );
 }
 
 /** bench/baseline-server.ts: the same services behind bare node:http. */
 export async function startBaseline(e: ServerEnv, logDir: string): Promise<Server> {
   const port = await freePort();
-  return start("baseline", [process.execPath, ...nodeFlags(e, "baseline"), "--import", "tsx", path.resolve("bench/baseline-server.ts")], baseEnv(e, port), port, "/health", logDir);
+  return start(
+    "baseline",
+    [process.execPath, ...nodeFlags(e, "baseline"), "--import", "tsx", path.resolve("bench/baseline-server.ts")],
+    baseEnv(e, port),
+    port,
+    "/health",
+    logDir,
+  );
 }
 
 /** Samples a process's VmRSS every `everyMs` until stopped; returns the samples (MiB). */

@@ -27,8 +27,13 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
 
   if (keys.itemsCount === 0) {
     return (
-      <EmptyState icon={KeyRound} title="No API keys yet" action={writable ? <CreateApiKeyDialog accountId={account.id} /> : null}>
-        Your e-shop or ERP sends shipping orders with an API key. Create one for each system that connects, so you can revoke them one by one.
+      <EmptyState
+        icon={KeyRound}
+        title="No API keys yet"
+        action={writable ? <CreateApiKeyDialog accountId={account.id} /> : null}
+      >
+        Your e-shop or ERP sends shipping orders with an API key. Create one for each system that connects, so you can
+        revoke them one by one.
       </EmptyState>
     );
   }
@@ -48,7 +53,11 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
               <span className="inline-flex items-center gap-1">
                 Duplicates
                 <Tooltip content="When on, an order whose reference number is already used by an order from another source is refused (409).">
-                  <button type="button" className="rounded text-slate-400 hover:text-slate-700" aria-label="About duplicate prevention">
+                  <button
+                    type="button"
+                    className="rounded text-slate-400 hover:text-slate-700"
+                    aria-label="About duplicate prevention"
+                  >
                     <Info aria-hidden className="size-3.5" />
                   </button>
                 </Tooltip>
@@ -69,7 +78,9 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
                 <span className="block font-mono text-xs whitespace-nowrap text-slate-500">{key.key}</span>
               </Td>
               <Td className="whitespace-nowrap">{formatUtc(key.created)}</Td>
-              <Td className="whitespace-nowrap">{key.lastUsed ? formatUtc(key.lastUsed) : <span className="text-slate-400">Never</span>}</Td>
+              <Td className="whitespace-nowrap">
+                {key.lastUsed ? formatUtc(key.lastUsed) : <span className="text-slate-400">Never</span>}
+              </Td>
               <Td>
                 <span className="flex items-center gap-1.5">
                   <PermissionBadges permissions={key.permissions} />
@@ -86,7 +97,9 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
                 {writable ? (
                   <DuplicatePreventionSwitch accountId={account.id} apiKey={key} />
                 ) : (
-                  <Badge tone={key.preventDuplicateOrders ? "blue" : "neutral"}>{key.preventDuplicateOrders ? "Prevented" : "Allowed"}</Badge>
+                  <Badge tone={key.preventDuplicateOrders ? "blue" : "neutral"}>
+                    {key.preventDuplicateOrders ? "Prevented" : "Allowed"}
+                  </Badge>
                 )}
               </Td>
               {writable ? (

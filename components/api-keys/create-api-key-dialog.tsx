@@ -37,7 +37,12 @@ export function CreateApiKeyDialog({ accountId }: { accountId: string }) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const name = String(data.get("name") ?? "");
-    create.mutate({ accountId, name, preventDuplicateOrders, rateLimitPerMinute: parseRateLimit(String(data.get("rateLimitPerMinute") ?? "")) });
+    create.mutate({
+      accountId,
+      name,
+      preventDuplicateOrders,
+      rateLimitPerMinute: parseRateLimit(String(data.get("rateLimitPerMinute") ?? "")),
+    });
   }
 
   // While the key is on screen, a stray click or Escape must not close the dialog and lose it.
@@ -55,7 +60,11 @@ export function CreateApiKeyDialog({ accountId }: { accountId: string }) {
       </DialogTrigger>
       <DialogContent
         title={created ? "Your new API key" : "Create an API key"}
-        description={created ? undefined : "A key lets your e-shop or ERP call the shipping API for this account. New keys have every permission."}
+        description={
+          created
+            ? undefined
+            : "A key lets your e-shop or ERP call the shipping API for this account. New keys have every permission."
+        }
         onInteractOutside={keepOpen}
         onEscapeKeyDown={keepOpen}
       >
@@ -63,8 +72,21 @@ export function CreateApiKeyDialog({ accountId }: { accountId: string }) {
           <NewApiKey name={created.name} apiKey={created.key} onDone={() => onOpenChange(false)} />
         ) : (
           <form onSubmit={submit} className="space-y-5" noValidate>
-            <TextField id="api-key-name" name="name" label="Name" hint="Where the key is used, e.g. “Shopify store”. 1 to 100 characters." maxLength={100} required autoFocus error={errorOf("name")} />
-            <RateLimitField id="api-key-rate-limit" defaultValue={DEFAULT_RATE_LIMIT} error={errorOf("rateLimitPerMinute")} />
+            <TextField
+              id="api-key-name"
+              name="name"
+              label="Name"
+              hint="Where the key is used, e.g. “Shopify store”. 1 to 100 characters."
+              maxLength={100}
+              required
+              autoFocus
+              error={errorOf("name")}
+            />
+            <RateLimitField
+              id="api-key-rate-limit"
+              defaultValue={DEFAULT_RATE_LIMIT}
+              error={errorOf("rateLimitPerMinute")}
+            />
             <div className="flex items-start justify-between gap-4">
               <div>
                 <Label htmlFor="api-key-prevent-duplicates">Prevent duplicate orders</Label>
@@ -72,7 +94,12 @@ export function CreateApiKeyDialog({ accountId }: { accountId: string }) {
                   Refuse an order whose reference number is already used by an order from another source.
                 </p>
               </div>
-              <Switch id="api-key-prevent-duplicates" aria-describedby="api-key-prevent-duplicates-hint" checked={preventDuplicateOrders} onCheckedChange={setPreventDuplicateOrders} />
+              <Switch
+                id="api-key-prevent-duplicates"
+                aria-describedby="api-key-prevent-duplicates-hint"
+                checked={preventDuplicateOrders}
+                onCheckedChange={setPreventDuplicateOrders}
+              />
             </div>
             <DialogFooter>
               <Button variant="secondary" onClick={() => onOpenChange(false)}>

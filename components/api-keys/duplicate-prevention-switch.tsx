@@ -4,7 +4,13 @@ import { toast } from "sonner";
 import { Switch } from "@/components/ui/switch";
 import { api } from "@/trpc/react";
 
-export function DuplicatePreventionSwitch({ accountId, apiKey }: { accountId: string; apiKey: { id: string; name: string; preventDuplicateOrders: boolean } }) {
+export function DuplicatePreventionSwitch({
+  accountId,
+  apiKey,
+}: {
+  accountId: string;
+  apiKey: { id: string; name: string; preventDuplicateOrders: boolean };
+}) {
   const utils = api.useUtils();
   const update = api.apiKeys.update.useMutation({
     onSuccess: async (key) => {
@@ -14,7 +20,10 @@ export function DuplicatePreventionSwitch({ accountId, apiKey }: { accountId: st
     onError: (error) => toast.error(error.message),
   });
   // Shows the requested state while saving, so the switch does not jump back until the list reloads.
-  const checked = update.isPending && update.variables?.preventDuplicateOrders !== undefined ? update.variables.preventDuplicateOrders : apiKey.preventDuplicateOrders;
+  const checked =
+    update.isPending && update.variables?.preventDuplicateOrders !== undefined
+      ? update.variables.preventDuplicateOrders
+      : apiKey.preventDuplicateOrders;
   return (
     <Switch
       checked={checked}

@@ -34,7 +34,11 @@ export function EditPermissionsDialog({ accountId, apiKey }: { accountId: string
   }
 
   function toggle(permission: ApiKeyPermission, on: boolean) {
-    setSelected((current) => (on ? API_KEY_PERMISSIONS.filter((p) => p === permission || current.includes(p)) : current.filter((p) => p !== permission)));
+    setSelected((current) =>
+      on
+        ? API_KEY_PERMISSIONS.filter((p) => p === permission || current.includes(p))
+        : current.filter((p) => p !== permission),
+    );
   }
 
   return (
@@ -46,12 +50,20 @@ export function EditPermissionsDialog({ accountId, apiKey }: { accountId: string
           </Button>
         </DialogTrigger>
       </Tooltip>
-      <DialogContent title={`Permissions of “${apiKey.name}”`} description="What requests with this key may do. Changes apply to the next request.">
+      <DialogContent
+        title={`Permissions of “${apiKey.name}”`}
+        description="What requests with this key may do. Changes apply to the next request."
+      >
         <fieldset className="space-y-3">
           <legend className="sr-only">Permissions</legend>
           {API_KEY_PERMISSIONS.map((permission) => (
             <div key={permission} className="flex items-start gap-3">
-              <Checkbox id={`permission-${permission}`} className="mt-0.5" checked={selected.includes(permission)} onCheckedChange={(value) => toggle(permission, value === true)} />
+              <Checkbox
+                id={`permission-${permission}`}
+                className="mt-0.5"
+                checked={selected.includes(permission)}
+                onCheckedChange={(value) => toggle(permission, value === true)}
+              />
               <label htmlFor={`permission-${permission}`} className="text-sm">
                 <span className="font-mono text-slate-900">{permission}</span>
                 <span className="block text-slate-500">{permissionDescriptions[permission]}</span>

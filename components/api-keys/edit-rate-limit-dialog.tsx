@@ -34,7 +34,8 @@ export function EditRateLimitDialog({ accountId, apiKey }: { accountId: string; 
   function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     // Empty is not "the default" here: it would change nothing, so it is sent as "not a number" and refused.
-    const value = parseRateLimit(String(new FormData(event.currentTarget).get("rateLimitPerMinute") ?? "")) ?? Number.NaN;
+    const value =
+      parseRateLimit(String(new FormData(event.currentTarget).get("rateLimitPerMinute") ?? "")) ?? Number.NaN;
     update.mutate({ id: apiKey.id, rateLimitPerMinute: value });
   }
 
@@ -47,9 +48,17 @@ export function EditRateLimitDialog({ accountId, apiKey }: { accountId: string; 
           </Button>
         </DialogTrigger>
       </Tooltip>
-      <DialogContent title={`Rate limit of “${apiKey.name}”`} description="How many requests a minute this key may make. Changes apply to the next request.">
+      <DialogContent
+        title={`Rate limit of “${apiKey.name}”`}
+        description="How many requests a minute this key may make. Changes apply to the next request."
+      >
         <form onSubmit={submit} noValidate>
-          <RateLimitField id={`rate-limit-${apiKey.id}`} defaultValue={apiKey.rateLimitPerMinute} error={errorOf("rateLimitPerMinute")} autoFocus />
+          <RateLimitField
+            id={`rate-limit-${apiKey.id}`}
+            defaultValue={apiKey.rateLimitPerMinute}
+            error={errorOf("rateLimitPerMinute")}
+            autoFocus
+          />
           <DialogFooter>
             <Button variant="secondary" onClick={() => setOpen(false)}>
               Cancel

@@ -25,13 +25,16 @@ export function NewApiKey({ name, apiKey, onDone }: { name: string; apiKey: stri
   return (
     <div className="space-y-4">
       <Notice tone="warning">
-        <strong>Copy this key now: it will not be shown again.</strong> Only a fingerprint of it is stored. If you lose it,
-        create a new key and revoke this one.
+        <strong>Copy this key now: it will not be shown again.</strong> Only a fingerprint of it is stored. If you lose
+        it, create a new key and revoke this one.
       </Notice>
       <div>
         <p className="mb-1.5 text-sm font-medium text-slate-800">API key “{name}”</p>
         <div className="flex flex-col gap-2 sm:flex-row sm:items-stretch">
-          <code data-testid="new-api-key" className="flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm break-all text-slate-900 select-all">
+          <code
+            data-testid="new-api-key"
+            className="flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm break-all text-slate-900 select-all"
+          >
             {apiKey}
           </code>
           <Button variant="secondary" onClick={copy} className="justify-center sm:h-auto">

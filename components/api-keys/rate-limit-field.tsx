@@ -11,7 +11,17 @@ export function parseRateLimit(text: string): number | undefined {
   return value === "" ? undefined : Number(value);
 }
 
-export function RateLimitField({ id, defaultValue, error, autoFocus }: { id: string; defaultValue: number; error?: string; autoFocus?: boolean }) {
+export function RateLimitField({
+  id,
+  defaultValue,
+  error,
+  autoFocus,
+}: {
+  id: string;
+  defaultValue: number;
+  error?: string;
+  autoFocus?: boolean;
+}) {
   return (
     <TextField
       id={id}

@@ -13,6 +13,9 @@ export const auditActionLabel: Record<string, string> = {
 /** `{ name: "Shop", permissions: ["labels:read"] }` → "name: Shop · permissions: labels:read". */
 export function describeDetails(details: Record<string, unknown>): string {
   return Object.entries(details)
-    .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(", ") || "none" : typeof value === "object" && value !== null ? JSON.stringify(value) : String(value)}`)
+    .map(
+      ([key, value]) =>
+        `${key}: ${Array.isArray(value) ? value.join(", ") || "none" : typeof value === "object" && value !== null ? JSON.stringify(value) : String(value)}`,
+    )
     .join(" · ");
 }

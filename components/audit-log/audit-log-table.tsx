@@ -18,7 +18,8 @@ export function AuditLogTable({ accountId, page }: { accountId: string; page: nu
   if (events.itemsCount === 0) {
     return (
       <EmptyState icon={ScrollText} title="Nothing recorded yet">
-        Changes to API keys, sources and courier profiles, and sign-ins, are recorded here with who made them and from where.
+        Changes to API keys, sources and courier profiles, and sign-ins, are recorded here with who made them and from
+        where.
       </EmptyState>
     );
   }
@@ -39,17 +40,29 @@ export function AuditLogTable({ accountId, page }: { accountId: string; page: nu
             <tr key={event.id}>
               <Td className="whitespace-nowrap">{formatUtc(event.created)}</Td>
               <Td>
-                <span className="block font-medium whitespace-nowrap text-slate-900">{auditActionLabel[event.action] ?? event.action}</span>
+                <span className="block font-medium whitespace-nowrap text-slate-900">
+                  {auditActionLabel[event.action] ?? event.action}
+                </span>
                 <code className="block font-mono text-xs text-slate-500">{event.action}</code>
               </Td>
-              <Td className="whitespace-nowrap">{event.actor ?? <span className="text-slate-400">Removed user</span>}</Td>
-              <Td className="max-w-md min-w-64 text-xs break-words">{describeDetails(event.details) || <span className="text-slate-400">—</span>}</Td>
-              <Td className="font-mono text-xs whitespace-nowrap">{event.ip ?? <span className="text-slate-400">—</span>}</Td>
+              <Td className="whitespace-nowrap">
+                {event.actor ?? <span className="text-slate-400">Removed user</span>}
+              </Td>
+              <Td className="max-w-md min-w-64 text-xs break-words">
+                {describeDetails(event.details) || <span className="text-slate-400">—</span>}
+              </Td>
+              <Td className="font-mono text-xs whitespace-nowrap">
+                {event.ip ?? <span className="text-slate-400">—</span>}
+              </Td>
             </tr>
           ))}
         </TBody>
       </Table>
-      <Pager label="Audit log pages" envelope={events} onPage={(next) => navigate(searchOf({ page: next > 1 ? next : undefined }))} />
+      <Pager
+        label="Audit log pages"
+        envelope={events}
+        onPage={(next) => navigate(searchOf({ page: next > 1 ? next : undefined }))}
+      />
     </div>
   );
 }

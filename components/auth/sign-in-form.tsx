@@ -27,7 +27,11 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
     const form = new FormData(event.currentTarget);
     setPending(true);
     setError(null);
-    const result = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
+    const result = await signIn("credentials", {
+      email: form.get("email"),
+      password: form.get("password"),
+      redirect: false,
+    });
     if (!result?.ok || result.error) {
       setPending(false);
       setError(messageOf(result?.error));
@@ -42,7 +46,15 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
     <form onSubmit={submit} className="space-y-4" noValidate>
       {error ? <Notice tone="error">{error}</Notice> : null}
       <TextField id="email" name="email" type="email" label="Email" autoComplete="username" required autoFocus />
-      <TextField ref={password} id="password" name="password" type="password" label="Password" autoComplete="current-password" required />
+      <TextField
+        ref={password}
+        id="password"
+        name="password"
+        type="password"
+        label="Password"
+        autoComplete="current-password"
+        required
+      />
       <Button type="submit" className="w-full justify-center" disabled={pending}>
         {pending ? <Spinner /> : null}
         Sign in

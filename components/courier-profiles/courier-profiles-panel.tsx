@@ -15,12 +15,18 @@ export function CourierProfilesPanel({ account }: { account: AccountChoice }) {
   const [couriers] = api.courierProfiles.couriers.useSuspenseQuery();
   const writable = canWrite(account);
   const courierName = (id: string) => couriers.find((c) => c.id === id)?.name ?? id;
-  const serviceName = (courier: string, code: string) => couriers.find((c) => c.id === courier)?.services.find((s) => s.code === code)?.name ?? code;
+  const serviceName = (courier: string, code: string) =>
+    couriers.find((c) => c.id === courier)?.services.find((s) => s.code === code)?.name ?? code;
 
   if (profiles.items.length === 0) {
     return (
-      <EmptyState icon={Truck} title="No courier profiles yet" action={writable ? <CreateCourierProfileDialog accountId={account.id} /> : null}>
-        A profile tells a courier how to ship this account&apos;s orders. Create one to start sending orders, for example with the built-in sandbox courier.
+      <EmptyState
+        icon={Truck}
+        title="No courier profiles yet"
+        action={writable ? <CreateCourierProfileDialog accountId={account.id} /> : null}
+      >
+        A profile tells a courier how to ship this account&apos;s orders. Create one to start sending orders, for
+        example with the built-in sandbox courier.
       </EmptyState>
     );
   }
@@ -56,15 +62,27 @@ export function CourierProfilesPanel({ account }: { account: AccountChoice }) {
                   ) : null}
                 </span>
               </Td>
-              <Td>{profile.service ? serviceName(profile.courier, profile.service) : <span className="text-slate-400">Courier&apos;s first</span>}</Td>
+              <Td>
+                {profile.service ? (
+                  serviceName(profile.courier, profile.service)
+                ) : (
+                  <span className="text-slate-400">Courier&apos;s first</span>
+                )}
+              </Td>
               <Td>
                 {Object.keys(profile.settings).length > 0 ? (
-                  <pre className="max-w-xs overflow-x-auto rounded bg-slate-50 px-2 py-1 font-mono text-xs text-slate-700">{JSON.stringify(profile.settings, null, 2)}</pre>
+                  <pre className="max-w-xs overflow-x-auto rounded bg-slate-50 px-2 py-1 font-mono text-xs text-slate-700">
+                    {JSON.stringify(profile.settings, null, 2)}
+                  </pre>
                 ) : (
                   <span className="text-slate-400">None</span>
                 )}
               </Td>
-              {writable ? <Td className="text-right">{profile.isDefault ? null : <SetDefaultButton accountId={account.id} profile={profile} />}</Td> : null}
+              {writable ? (
+                <Td className="text-right">
+                  {profile.isDefault ? null : <SetDefaultButton accountId={account.id} profile={profile} />}
+                </Td>
+              ) : null}
             </tr>
           ))}
         </TBody>

@@ -72,7 +72,10 @@ export function CreateCourierProfileDialog({ accountId }: { accountId: string })
           New profile
         </Button>
       </DialogTrigger>
-      <DialogContent title="New courier profile" description="How orders are handed to a courier: the service used when an order names none, and courier settings.">
+      <DialogContent
+        title="New courier profile"
+        description="How orders are handed to a courier: the service used when an order names none, and courier settings."
+      >
         <form onSubmit={submit} noValidate className="space-y-4">
           <Field id="profile-courier" label="Courier" error={errorOf("courier")}>
             <Select
@@ -85,28 +88,57 @@ export function CreateCourierProfileDialog({ accountId }: { accountId: string })
               <SelectTrigger id="profile-courier" aria-invalid={errorOf("courier") ? true : undefined} />
               <SelectContent>
                 {couriers.map((c) => (
-                  <SelectItem key={c.id} value={c.id} description={`${c.services.length} services · parcels up to ${c.maxParcelWeightKg} kg`}>
+                  <SelectItem
+                    key={c.id}
+                    value={c.id}
+                    description={`${c.services.length} services · parcels up to ${c.maxParcelWeightKg} kg`}
+                  >
                     {c.name}
                   </SelectItem>
                 ))}
               </SelectContent>
             </Select>
           </Field>
-          <TextField id="profile-name" name="name" label="Name" placeholder="e.g. Express to the Czech Republic" maxLength={100} required error={errorOf("name")} />
-          <Field id="profile-service" label="Default service" hint="Used when an order names no Service." error={errorOf("service")}>
+          <TextField
+            id="profile-name"
+            name="name"
+            label="Name"
+            placeholder="e.g. Express to the Czech Republic"
+            maxLength={100}
+            required
+            error={errorOf("name")}
+          />
+          <Field
+            id="profile-service"
+            label="Default service"
+            hint="Used when an order names no Service."
+            error={errorOf("service")}
+          >
             <Select value={service} onValueChange={setService}>
-              <SelectTrigger id="profile-service" aria-describedby={describedBy("profile-service", { hint: true, error: errorOf("service") })} />
+              <SelectTrigger
+                id="profile-service"
+                aria-describedby={describedBy("profile-service", { hint: true, error: errorOf("service") })}
+              />
               <SelectContent>
                 <SelectItem value={FIRST_SERVICE}>The courier&apos;s first service</SelectItem>
                 {courier?.services.map((s) => (
-                  <SelectItem key={s.code} value={s.code} description={s.requiresPickupPoint ? "Orders need a PickupPoint" : undefined}>
+                  <SelectItem
+                    key={s.code}
+                    value={s.code}
+                    description={s.requiresPickupPoint ? "Orders need a PickupPoint" : undefined}
+                  >
                     {`${s.name} (${s.code})`}
                   </SelectItem>
                 ))}
               </SelectContent>
             </Select>
           </Field>
-          <Field id="profile-settings" label="Settings (JSON)" hint="Optional. Courier-specific options, e.g. the sandbox's { &quot;trackingStepMinutes&quot;: 60 }." error={settingsMessage}>
+          <Field
+            id="profile-settings"
+            label="Settings (JSON)"
+            hint='Optional. Courier-specific options, e.g. the sandbox&apos;s { "trackingStepMinutes": 60 }.'
+            error={settingsMessage}
+          >
             <Textarea
               id="profile-settings"
               name="settings"
@@ -122,10 +154,16 @@ export function CreateCourierProfileDialog({ accountId }: { accountId: string })
             <div>
               <Label htmlFor="profile-default">Make it the default</Label>
               <p id="profile-default-hint" className="mt-0.5 text-xs text-slate-500">
-                Orders for {courier?.name ?? "this courier"} that name no profile use the default. An account&apos;s first profile for a courier always is.
+                Orders for {courier?.name ?? "this courier"} that name no profile use the default. An account&apos;s
+                first profile for a courier always is.
               </p>
             </div>
-            <Switch id="profile-default" aria-describedby="profile-default-hint" checked={isDefault} onCheckedChange={setIsDefault} />
+            <Switch
+              id="profile-default"
+              aria-describedby="profile-default-hint"
+              checked={isDefault}
+              onCheckedChange={setIsDefault}
+            />
           </div>
           <DialogFooter>
             <Button variant="secondary" onClick={() => setOpen(false)}>

@@ -5,8 +5,9 @@ export function parseSettings(text: string): { settings: Record<string, unknown>
   try {
     value = JSON.parse(text);
   } catch {
-    return { error: "Settings must be valid JSON, e.g. { \"trackingStepMinutes\": 60 }." };
+    return { error: 'Settings must be valid JSON, e.g. { "trackingStepMinutes": 60 }.' };
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { error: "Settings must be a JSON object: { … }." };
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { error: "Settings must be a JSON object: { … }." };
   return { settings: value as Record<string, unknown> };
 }

@@ -15,7 +15,13 @@ export function SetDefaultButton({ accountId, profile }: { accountId: string; pr
     onError: (error) => toast.error(error.message),
   });
   return (
-    <Button variant="secondary" size="sm" disabled={setDefault.isPending} onClick={() => setDefault.mutate({ id: profile.id })} aria-label={`Make ${profile.name} the default profile`}>
+    <Button
+      variant="secondary"
+      size="sm"
+      disabled={setDefault.isPending}
+      onClick={() => setDefault.mutate({ id: profile.id })}
+      aria-label={`Make ${profile.name} the default profile`}
+    >
       {setDefault.isPending ? <Spinner /> : null}
       Set default
     </Button>

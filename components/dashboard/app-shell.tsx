@@ -9,10 +9,21 @@ import { StaffBadge } from "./staff-badge";
 import { UserMenu, type DashboardUser } from "./user-menu";
 
 /** Sidebar, top bar and the page: the frame of every dashboard page. */
-export function AppShell({ user, accounts, children }: { user: DashboardUser; accounts: AccountChoice[]; children: React.ReactNode }) {
+export function AppShell({
+  user,
+  accounts,
+  children,
+}: {
+  user: DashboardUser;
+  accounts: AccountChoice[];
+  children: React.ReactNode;
+}) {
   return (
     <TooltipProvider delayDuration={300}>
-      <a href="#main" className="sr-only z-50 rounded-md bg-white px-3 py-2 text-sm font-medium focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-white px-3 py-2 text-sm font-medium focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
         Skip to content
       </a>
       <aside className="fixed inset-y-0 left-0 hidden w-64 border-r border-slate-200 bg-white lg:block">

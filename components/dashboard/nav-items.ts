@@ -1,4 +1,14 @@
-import { ClipboardCheck, History, KeyRound, LayoutDashboard, Package, ScrollText, Truck, Waypoints, type LucideIcon } from "lucide-react";
+import {
+  ClipboardCheck,
+  History,
+  KeyRound,
+  LayoutDashboard,
+  Package,
+  ScrollText,
+  Truck,
+  Waypoints,
+  type LucideIcon,
+} from "lucide-react";
 import type { AccountChoice } from "./account";
 
 /** `roles`: who sees the item in the selected account (everyone when absent). The page checks again. */

@@ -16,7 +16,8 @@ export function SidebarNav({ accounts, onNavigate }: { accounts: AccountChoice[]
     <nav aria-label="Dashboard" className="flex-1 px-3 py-4">
       <ul className="space-y-1">
         {items.map(({ href, label, icon: Icon }) => {
-          const active = href === "/dashboard" ? pathname === href : pathname === href || pathname.startsWith(`${href}/`);
+          const active =
+            href === "/dashboard" ? pathname === href : pathname === href || pathname.startsWith(`${href}/`);
           return (
             <li key={href}>
               <Link

@@ -18,7 +18,13 @@ export function Sidebar({ accounts, onNavigate }: { accounts: AccountChoice[]; o
       </div>
       <SidebarNav accounts={accounts} onNavigate={onNavigate} />
       <div className="border-t border-slate-200 p-3">
-        <a href="/docs" className={cn("flex items-center gap-3 rounded-md px-3 py-2 text-sm text-slate-600 hover:bg-slate-100", focusRing)}>
+        <a
+          href="/docs"
+          className={cn(
+            "flex items-center gap-3 rounded-md px-3 py-2 text-sm text-slate-600 hover:bg-slate-100",
+            focusRing,
+          )}
+        >
           <BookOpen aria-hidden className="size-4 text-slate-500" />
           API reference
         </a>

@@ -3,7 +3,14 @@
 import { ChevronDown, LogOut } from "lucide-react";
 import { signOut } from "next-auth/react";
 import { Button } from "@/components/ui/button";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
 
 export type DashboardUser = { email: string; name: string | null; isStaff: boolean };
 
@@ -13,7 +20,10 @@ export function UserMenu({ user }: { user: DashboardUser }) {
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
         <Button variant="ghost" className="max-w-64" aria-label={`Account menu for ${user.email}`}>
-          <span aria-hidden className="flex size-7 shrink-0 items-center justify-center rounded-full bg-blue-600 text-xs font-semibold text-white">
+          <span
+            aria-hidden
+            className="flex size-7 shrink-0 items-center justify-center rounded-full bg-blue-600 text-xs font-semibold text-white"
+          >
             {initial}
           </span>
           <span className="hidden truncate sm:inline">{user.name ?? user.email}</span>

@@ -9,7 +9,13 @@ import { AlertDialog, AlertDialogTrigger, ConfirmContent } from "@/components/ui
 import { Button } from "@/components/ui/button";
 import { api } from "@/trpc/react";
 
-export function DeleteOrderButton({ accountId, order }: { accountId: string; order: { id: string; referenceNumber: string } }) {
+export function DeleteOrderButton({
+  accountId,
+  order,
+}: {
+  accountId: string;
+  order: { id: string; referenceNumber: string };
+}) {
   const [open, setOpen] = useState(false);
   const router = useRouter();
   const utils = api.useUtils();

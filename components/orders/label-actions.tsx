@@ -21,13 +21,22 @@ export function LabelActions({ labelUrl, reference }: { labelUrl: string; refere
     iframe.setAttribute("aria-hidden", "true");
     iframe.tabIndex = -1;
     // Off screen but rendered: some browsers print nothing from a frame that is display:none.
-    Object.assign(iframe.style, { position: "fixed", right: "0", bottom: "0", width: "1px", height: "1px", border: "0", opacity: "0" });
+    Object.assign(iframe.style, {
+      position: "fixed",
+      right: "0",
+      bottom: "0",
+      width: "1px",
+      height: "1px",
+      border: "0",
+      opacity: "0",
+    });
     iframe.addEventListener("load", () => {
       try {
         iframe.contentWindow?.focus();
         iframe.contentWindow?.print();
       } catch {
-        if (!window.open(labelUrl, "_blank")) toast.error("Allow pop-ups for this site to print the label, or download it.");
+        if (!window.open(labelUrl, "_blank"))
+          toast.error("Allow pop-ups for this site to print the label, or download it.");
       }
     });
     iframe.src = labelUrl;

@@ -88,9 +88,18 @@ export function OrderDetail({ account, id }: { account: AccountChoice; id: strin
               ["Courier", courier?.name ?? order.courier],
               ["Profile", profile?.name ?? "Removed profile"],
               ["Service", service ? `${service.name} (${service.code})` : order.service],
-              ["Source", <span key="source" className="font-mono text-xs">{`${order.referenceSource} / ${order.sourceIdentifier}`}</span>],
+              [
+                "Source",
+                <span
+                  key="source"
+                  className="font-mono text-xs"
+                >{`${order.referenceSource} / ${order.sourceIdentifier}`}</span>,
+              ],
               ["External reference", order.externalReference],
-              ["Cash on delivery", order.codPrice !== null ? `${order.codPrice.toFixed(2)} ${order.codCurrency ?? ""}` : "None"],
+              [
+                "Cash on delivery",
+                order.codPrice !== null ? `${order.codPrice.toFixed(2)} ${order.codCurrency ?? ""}` : "None",
+              ],
             ]}
           />
         </Card>
@@ -114,7 +123,9 @@ export function OrderDetail({ account, id }: { account: AccountChoice; id: strin
                   <Td>{i + 1}</Td>
                   <Td className="font-mono text-xs whitespace-nowrap">{parcel.shippingNumber}</Td>
                   <Td className="whitespace-nowrap">{parcel.weight} kg</Td>
-                  <Td className="whitespace-nowrap">{dimensions(parcel) ?? <span className="text-slate-400">—</span>}</Td>
+                  <Td className="whitespace-nowrap">
+                    {dimensions(parcel) ?? <span className="text-slate-400">—</span>}
+                  </Td>
                   <Td>{parcel.reference ?? <span className="text-slate-400">—</span>}</Td>
                 </tr>
               ))}

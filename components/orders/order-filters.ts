@@ -23,18 +23,28 @@ export function orderFiltersFrom(params: SearchParamsRecord): OrderFilters {
     referenceNumbers: paramValues(params, "referenceNumbers"),
     shippingNumbers: paramValues(params, "shippingNumbers"),
     // A status the list does not know is dropped rather than failing the page: the menu could not show it anyway.
-    status: paramValues(params, "status").filter((s): s is ShippingStatus => (SHIPPING_STATUSES as string[]).includes(s)),
+    status: paramValues(params, "status").filter((s): s is ShippingStatus =>
+      (SHIPPING_STATUSES as string[]).includes(s),
+    ),
     courier: paramValue(params, "courier"),
     courierProfile: paramValue(params, "courierProfile"),
     page: pageParam(params),
   };
 }
 
-export const orderFiltersSearch = ({ page, ...filters }: OrderFilters): URLSearchParams => searchOf({ ...filters, page: page > 1 ? page : undefined });
+export const orderFiltersSearch = ({ page, ...filters }: OrderFilters): URLSearchParams =>
+  searchOf({ ...filters, page: page > 1 ? page : undefined });
 
 /** How many filters are set (a date range counts once), for the folded filter panel on narrow screens. */
 export const activeFilters = (f: OrderFilters): number =>
-  [f.createdFrom || f.createdTo, f.referenceNumbers.length, f.shippingNumbers.length, f.status.length, f.courier, f.courierProfile].filter(Boolean).length;
+  [
+    f.createdFrom || f.createdTo,
+    f.referenceNumbers.length,
+    f.shippingNumbers.length,
+    f.status.length,
+    f.courier,
+    f.courierProfile,
+  ].filter(Boolean).length;
 
 export const hasOrderFilters = (f: OrderFilters): boolean => activeFilters(f) > 0;
 

@@ -59,8 +59,21 @@ export function OrdersFilterForm({ accountId, filters }: { accountId: string; fi
   return (
     <FilterPanel label="Filter orders" active={activeFilters(filters)} onSubmit={submit}>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <TextField id="filter-created-from" name="createdFrom" type="date" label="Created from (UTC)" defaultValue={filters.createdFrom} />
-        <TextField id="filter-created-to" name="createdTo" type="date" label="Created to (UTC)" defaultValue={filters.createdTo} error={rangeError} />
+        <TextField
+          id="filter-created-from"
+          name="createdFrom"
+          type="date"
+          label="Created from (UTC)"
+          defaultValue={filters.createdFrom}
+        />
+        <TextField
+          id="filter-created-to"
+          name="createdTo"
+          type="date"
+          label="Created to (UTC)"
+          defaultValue={filters.createdTo}
+          error={rangeError}
+        />
         <TextField
           id="filter-references"
           name="referenceNumbers"
@@ -77,7 +90,14 @@ export function OrdersFilterForm({ accountId, filters }: { accountId: string; fi
           defaultValue={filters.shippingNumbers.join(", ")}
           autoComplete="off"
         />
-        <MultiSelect id="filter-status" label="Status" options={statusOptions} value={status} onChange={setStatus} anyLabel="Any status" />
+        <MultiSelect
+          id="filter-status"
+          label="Status"
+          options={statusOptions}
+          value={status}
+          onChange={setStatus}
+          anyLabel="Any status"
+        />
         <CourierFilterSelect id="filter-courier" couriers={couriers} value={courier} onChange={setCourier} />
         <Field id="filter-profile" label="Courier profile">
           <Select value={profile} onValueChange={setProfile}>

@@ -68,7 +68,8 @@ export function OrdersTable({ accountId, filters }: { accountId: string; filters
           </Button>
         }
       >
-        These filters match {orders.itemsCount} {orders.itemsCount === 1 ? "order" : "orders"} on {orders.totalPages} {orders.totalPages === 1 ? "page" : "pages"}.
+        These filters match {orders.itemsCount} {orders.itemsCount === 1 ? "order" : "orders"} on {orders.totalPages}{" "}
+        {orders.totalPages === 1 ? "page" : "pages"}.
       </EmptyState>
     );
   }
@@ -102,7 +103,13 @@ export function OrdersTable({ accountId, filters }: { accountId: string; filters
                 </Link>
               </Td>
               <Td className="font-mono text-xs whitespace-nowrap">
-                {order.shippingNumber.length > 0 ? order.shippingNumber.map((n) => <span key={n} className="block">{n}</span>) : muted}
+                {order.shippingNumber.length > 0
+                  ? order.shippingNumber.map((n) => (
+                      <span key={n} className="block">
+                        {n}
+                      </span>
+                    ))
+                  : muted}
               </Td>
               <Td>
                 <span className="block whitespace-nowrap text-slate-900">{order.recipient.name}</span>
@@ -125,7 +132,11 @@ export function OrdersTable({ accountId, filters }: { accountId: string; filters
           ))}
         </TBody>
       </Table>
-      <Pager label="Order pages" envelope={orders} onPage={(page) => navigate(orderFiltersSearch({ ...filters, page }))} />
+      <Pager
+        label="Order pages"
+        envelope={orders}
+        onPage={(page) => navigate(orderFiltersSearch({ ...filters, page }))}
+      />
     </div>
   );
 }

@@ -13,22 +13,36 @@ export function TrackingTimeline({ tracking }: { tracking: ShippingOrderView["sh
           Tracking
         </h2>
         {tracking.trackingUrl ? (
-          <a href={tracking.trackingUrl} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 text-sm text-blue-700 underline">
+          <a
+            href={tracking.trackingUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="inline-flex items-center gap-1 text-sm text-blue-700 underline"
+          >
             Track on the courier&apos;s site
             <ExternalLink aria-hidden className="size-3.5" />
             <span className="sr-only">(opens in a new tab)</span>
           </a>
         ) : null}
       </div>
-      {tracking.updated ? <p className="mt-1 text-xs text-slate-500">Last update {formatUtc(tracking.updated)} UTC</p> : null}
+      {tracking.updated ? (
+        <p className="mt-1 text-xs text-slate-500">Last update {formatUtc(tracking.updated)} UTC</p>
+      ) : null}
       {events.length === 0 ? (
-        <p className="mt-4 text-sm text-slate-500">No tracking events yet: the courier reports the first one once it has the shipment data.</p>
+        <p className="mt-4 text-sm text-slate-500">
+          No tracking events yet: the courier reports the first one once it has the shipment data.
+        </p>
       ) : (
         <ol aria-label="Tracking events, latest first" className="mt-4 space-y-0">
           {events.map((event, i) => (
             <li key={`${event.time}-${event.status}`} className="relative flex gap-3 pb-5 last:pb-0">
-              {i < events.length - 1 ? <span aria-hidden className="absolute top-3 left-[5px] h-full w-px bg-slate-200" /> : null}
-              <span aria-hidden className={`relative mt-1.5 size-[11px] shrink-0 rounded-full ring-2 ring-white ${i === 0 ? "bg-blue-600" : "bg-slate-300"}`} />
+              {i < events.length - 1 ? (
+                <span aria-hidden className="absolute top-3 left-[5px] h-full w-px bg-slate-200" />
+              ) : null}
+              <span
+                aria-hidden
+                className={`relative mt-1.5 size-[11px] shrink-0 rounded-full ring-2 ring-white ${i === 0 ? "bg-blue-600" : "bg-slate-300"}`}
+              />
               <div className="min-w-0">
                 <div className="flex flex-wrap items-center gap-2">
                   <StatusBadge status={event.status} />

@@ -8,9 +8,27 @@ import { cn } from "@/components/ui/cn";
 import { focusRing } from "@/components/ui/focus-ring";
 import { api } from "@/trpc/react";
 
-function SummaryCard({ href, icon: Icon, title, value, detail }: { href: string; icon: LucideIcon; title: string; value: number; detail: string }) {
+function SummaryCard({
+  href,
+  icon: Icon,
+  title,
+  value,
+  detail,
+}: {
+  href: string;
+  icon: LucideIcon;
+  title: string;
+  value: number;
+  detail: string;
+}) {
   return (
-    <Link href={href} className={cn("rounded-lg border border-slate-200 bg-white p-5 shadow-sm transition-colors hover:border-blue-300", focusRing)}>
+    <Link
+      href={href}
+      className={cn(
+        "rounded-lg border border-slate-200 bg-white p-5 shadow-sm transition-colors hover:border-blue-300",
+        focusRing,
+      )}
+    >
       <span className="flex items-center gap-2 text-sm font-medium text-slate-600">
         <Icon aria-hidden className="size-4 text-slate-500" />
         {title}
@@ -45,9 +63,27 @@ export function OverviewPanel({ account }: { account: AccountChoice }) {
   return (
     <div className="space-y-8">
       <div className="grid gap-4 sm:grid-cols-3">
-        <SummaryCard href={link("/dashboard/api-keys")} icon={KeyRound} title="API keys" value={keys.itemsCount} detail="active keys" />
-        <SummaryCard href={link("/dashboard/sources")} icon={Waypoints} title="Sources" value={sources.items.length} detail="activated, besides the built-in api / default" />
-        <SummaryCard href={link("/dashboard/courier-profiles")} icon={Truck} title="Courier profiles" value={profiles.items.length} detail={`${defaults} default${defaults === 1 ? "" : "s"}`} />
+        <SummaryCard
+          href={link("/dashboard/api-keys")}
+          icon={KeyRound}
+          title="API keys"
+          value={keys.itemsCount}
+          detail="active keys"
+        />
+        <SummaryCard
+          href={link("/dashboard/sources")}
+          icon={Waypoints}
+          title="Sources"
+          value={sources.items.length}
+          detail="activated, besides the built-in api / default"
+        />
+        <SummaryCard
+          href={link("/dashboard/courier-profiles")}
+          icon={Truck}
+          title="Courier profiles"
+          value={profiles.items.length}
+          detail={`${defaults} default${defaults === 1 ? "" : "s"}`}
+        />
       </div>
       <section aria-labelledby="setup-title" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
         <h2 id="setup-title" className="text-base font-semibold text-slate-900">
@@ -55,16 +91,32 @@ export function OverviewPanel({ account }: { account: AccountChoice }) {
         </h2>
         <ol className="mt-4 space-y-3">
           <Step done={profiles.items.length > 0}>
-            Set up a <Link className="text-blue-700 underline" href={link("/dashboard/courier-profiles")}>courier profile</Link>: the sandbox courier works with no courier contract.
+            Set up a{" "}
+            <Link className="text-blue-700 underline" href={link("/dashboard/courier-profiles")}>
+              courier profile
+            </Link>
+            : the sandbox courier works with no courier contract.
           </Step>
           <Step done={keys.itemsCount > 0}>
-            Create an <Link className="text-blue-700 underline" href={link("/dashboard/api-keys")}>API key</Link> for each system that sends orders.
+            Create an{" "}
+            <Link className="text-blue-700 underline" href={link("/dashboard/api-keys")}>
+              API key
+            </Link>{" "}
+            for each system that sends orders.
           </Step>
           <Step done={sources.items.length > 0}>
-            If your orders name a <code>ReferenceSource</code> and <code>SourceIdentifier</code>, <Link className="text-blue-700 underline" href={link("/dashboard/sources")}>activate the pair</Link>.
+            If your orders name a <code>ReferenceSource</code> and <code>SourceIdentifier</code>,{" "}
+            <Link className="text-blue-700 underline" href={link("/dashboard/sources")}>
+              activate the pair
+            </Link>
+            .
           </Step>
           <Step done={false}>
-            Send orders to the shipping API: see the <a className="text-blue-700 underline" href="/docs">API reference</a>.
+            Send orders to the shipping API: see the{" "}
+            <a className="text-blue-700 underline" href="/docs">
+              API reference
+            </a>
+            .
           </Step>
         </ol>
       </section>

@@ -7,7 +7,17 @@ import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { api } from "@/trpc/react";
 import { BarList } from "./bar-list";
 
-function Panel({ id, title, description, children }: { id: string; title: string; description?: string; children: React.ReactNode }) {
+function Panel({
+  id,
+  title,
+  description,
+  children,
+}: {
+  id: string;
+  title: string;
+  description?: string;
+  children: React.ReactNode;
+}) {
   return (
     <section aria-labelledby={id} className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
       <h2 id={id} className="text-base font-semibold text-slate-900">
@@ -21,7 +31,10 @@ function Panel({ id, title, description, children }: { id: string; title: string
 
 const none = (text: string) => <p className="text-sm text-slate-500">{text}</p>;
 
-const dayLabel = (day: string) => new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" }).format(new Date(`${day}T00:00:00Z`));
+const dayLabel = (day: string) =>
+  new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" }).format(
+    new Date(`${day}T00:00:00Z`),
+  );
 
 /** The account's figures: orders by status and source pair, recent validation errors, and how each key is used. */
 export function OverviewStats({ account, days }: { account: AccountChoice; days: string[] }) {
@@ -34,37 +47,49 @@ export function OverviewStats({ account, days }: { account: AccountChoice; days:
 
   return (
     <div className="grid gap-6 lg:grid-cols-2 [&>*]:min-w-0">
-      <Panel id="orders-by-status" title="Orders by status" description={`${totalOrders} live ${totalOrders === 1 ? "order" : "orders"}`}>
-        {overview.ordersByStatus.length === 0
-          ? none("No orders yet.")
-          : (
-              <BarList
-                label="Orders by status"
-                bars={overview.ordersByStatus.map((s) => ({
-                  key: s.status,
-                  label: statusLabel[s.status],
-                  value: s.count,
-                  href: `${link("/dashboard/orders")}&status=${s.status}`,
-                }))}
-              />
-            )}
+      <Panel
+        id="orders-by-status"
+        title="Orders by status"
+        description={`${totalOrders} live ${totalOrders === 1 ? "order" : "orders"}`}
+      >
+        {overview.ordersByStatus.length === 0 ? (
+          none("No orders yet.")
+        ) : (
+          <BarList
+            label="Orders by status"
+            bars={overview.ordersByStatus.map((s) => ({
+              key: s.status,
+              label: statusLabel[s.status],
+              value: s.count,
+              href: `${link("/dashboard/orders")}&status=${s.status}`,
+            }))}
+          />
+        )}
       </Panel>
-      <Panel id="orders-by-source" title="Orders by source pair" description="Each order counts for the source pair it was created under.">
-        {overview.ordersBySourcePair.length === 0
-          ? none("No orders yet.")
-          : (
-              <BarList
-                label="Orders by source pair"
-                tone="bg-violet-500"
-                bars={overview.ordersBySourcePair.map((p) => ({
-                  key: `${p.referenceSource}\u0000${p.sourceIdentifier}`,
-                  label: <span className="font-mono text-xs">{`${p.referenceSource} / ${p.sourceIdentifier}`}</span>,
-                  value: p.count,
-                }))}
-              />
-            )}
+      <Panel
+        id="orders-by-source"
+        title="Orders by source pair"
+        description="Each order counts for the source pair it was created under."
+      >
+        {overview.ordersBySourcePair.length === 0 ? (
+          none("No orders yet.")
+        ) : (
+          <BarList
+            label="Orders by source pair"
+            tone="bg-violet-500"
+            bars={overview.ordersBySourcePair.map((p) => ({
+              key: `${p.referenceSource}\u0000${p.sourceIdentifier}`,
+              label: <span className="font-mono text-xs">{`${p.referenceSource} / ${p.sourceIdentifier}`}</span>,
+              value: p.count,
+            }))}
+          />
+        )}
       </Panel>
-      <Panel id="validation-errors" title="Validation errors, last 7 days" description="Orders refused by validation (through validate or create), per UTC day.">
+      <Panel
+        id="validation-errors"
+        title="Validation errors, last 7 days"
+        description="Orders refused by validation (through validate or create), per UTC day."
+      >
         <BarList
           label="Validation errors per day"
           tone="bg-red-500"
@@ -95,7 +120,9 @@ export function OverviewStats({ account, days }: { account: AccountChoice; days:
                     <span className="block font-medium text-slate-900">{k.name}</span>
                     <span className="block font-mono text-xs text-slate-500">{k.key}</span>
                   </Td>
-                  <Td className="whitespace-nowrap">{k.lastUsed ? formatUtc(k.lastUsed) : <span className="text-slate-400">Never</span>}</Td>
+                  <Td className="whitespace-nowrap">
+                    {k.lastUsed ? formatUtc(k.lastUsed) : <span className="text-slate-400">Never</span>}
+                  </Td>
                   <Td className="text-right tabular-nums">{k.ordersLast7Days}</Td>
                 </tr>
               ))}

@@ -42,13 +42,17 @@ export function SourcesPanel({ account }: { account: AccountChoice }) {
               <Td className="font-mono">{source.referenceSource}</Td>
               <Td className="font-mono">{source.sourceIdentifier}</Td>
               <Td>{source.name ?? <span className="text-slate-400">—</span>}</Td>
-              <Td className="text-right">{writable ? <DeactivateSourceButton accountId={account.id} source={source} /> : null}</Td>
+              <Td className="text-right">
+                {writable ? <DeactivateSourceButton accountId={account.id} source={source} /> : null}
+              </Td>
             </tr>
           ))}
         </TBody>
       </Table>
       {sources.items.length === 0 ? (
-        <p className="mt-3 text-sm text-slate-500">No other source is active: orders that name a source pair are refused until you activate it here.</p>
+        <p className="mt-3 text-sm text-slate-500">
+          No other source is active: orders that name a source pair are refused until you activate it here.
+        </p>
       ) : null}
     </>
   );

@@ -25,8 +25,12 @@ export function ConfirmContent({ title, description, confirmLabel, pending = fal
     <AlertDialogPrimitive.Portal>
       <AlertDialogPrimitive.Overlay className={overlayClass} />
       <AlertDialogPrimitive.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl focus:outline-none">
-        <AlertDialogPrimitive.Title className="text-lg font-semibold text-slate-900">{title}</AlertDialogPrimitive.Title>
-        <AlertDialogPrimitive.Description className="mt-2 text-sm text-slate-600">{description}</AlertDialogPrimitive.Description>
+        <AlertDialogPrimitive.Title className="text-lg font-semibold text-slate-900">
+          {title}
+        </AlertDialogPrimitive.Title>
+        <AlertDialogPrimitive.Description className="mt-2 text-sm text-slate-600">
+          {description}
+        </AlertDialogPrimitive.Description>
         <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <AlertDialogPrimitive.Cancel asChild>
             <Button variant="secondary">Cancel</Button>

@@ -9,6 +9,19 @@ const tones = {
   red: "bg-red-50 text-red-700 ring-red-200",
 } as const;
 
-export function Badge({ tone = "neutral", className, ...props }: React.ComponentProps<"span"> & { tone?: keyof typeof tones }) {
-  return <span className={cn("inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset", tones[tone], className)} {...props} />;
+export function Badge({
+  tone = "neutral",
+  className,
+  ...props
+}: React.ComponentProps<"span"> & { tone?: keyof typeof tones }) {
+  return (
+    <span
+      className={cn(
+        "inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset",
+        tones[tone],
+        className,
+      )}
+      {...props}
+    />
+  );
 }

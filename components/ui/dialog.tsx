@@ -10,7 +10,10 @@ export const DialogTrigger = DialogPrimitive.Trigger;
 
 export const overlayClass = "fixed inset-0 z-40 bg-slate-900/40";
 
-type DialogContentProps = React.ComponentProps<typeof DialogPrimitive.Content> & { title: React.ReactNode; description?: React.ReactNode };
+type DialogContentProps = React.ComponentProps<typeof DialogPrimitive.Content> & {
+  title: React.ReactNode;
+  description?: React.ReactNode;
+};
 
 /** A centred modal with a title (required for screen readers), an optional description and a close button. */
 export function DialogContent({ title, description, className, children, ...props }: DialogContentProps) {
@@ -26,9 +29,19 @@ export function DialogContent({ title, description, className, children, ...prop
         {...props}
       >
         <DialogPrimitive.Title className="pr-8 text-lg font-semibold text-slate-900">{title}</DialogPrimitive.Title>
-        {description ? <DialogPrimitive.Description className="mt-1 text-sm text-slate-600">{description}</DialogPrimitive.Description> : null}
+        {description ? (
+          <DialogPrimitive.Description className="mt-1 text-sm text-slate-600">
+            {description}
+          </DialogPrimitive.Description>
+        ) : null}
         <div className="mt-5">{children}</div>
-        <DialogPrimitive.Close aria-label="Close" className={cn("absolute top-4 right-4 rounded-md p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800", focusRing)}>
+        <DialogPrimitive.Close
+          aria-label="Close"
+          className={cn(
+            "absolute top-4 right-4 rounded-md p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800",
+            focusRing,
+          )}
+        >
           <X aria-hidden className="size-4" />
         </DialogPrimitive.Close>
       </DialogPrimitive.Content>

@@ -7,7 +7,19 @@ export function describedBy(id: string, { hint, error }: { hint?: React.ReactNod
 }
 
 /** A label, a control, an optional hint and the field's error message. */
-export function Field({ id, label, hint, error, children }: { id: string; label: React.ReactNode; hint?: React.ReactNode; error?: string; children: React.ReactNode }) {
+export function Field({
+  id,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  id: string;
+  label: React.ReactNode;
+  hint?: React.ReactNode;
+  error?: string;
+  children: React.ReactNode;
+}) {
   return (
     <div className="space-y-1.5">
       <Label htmlFor={id}>{label}</Label>
@@ -26,12 +38,22 @@ export function Field({ id, label, hint, error, children }: { id: string; label:
   );
 }
 
-type TextFieldProps = React.ComponentProps<"input"> & { id: string; label: React.ReactNode; hint?: React.ReactNode; error?: string };
+type TextFieldProps = React.ComponentProps<"input"> & {
+  id: string;
+  label: React.ReactNode;
+  hint?: React.ReactNode;
+  error?: string;
+};
 
 export function TextField({ id, label, hint, error, ...props }: TextFieldProps) {
   return (
     <Field id={id} label={label} hint={hint} error={error}>
-      <Input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, { hint, error })} {...props} />
+      <Input
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, { hint, error })}
+        {...props}
+      />
     </Field>
   );
 }

@@ -27,14 +27,23 @@ export function MultiSelect({
   anyLabel?: string;
 }) {
   const chosen = options.filter((o) => value.includes(o.value));
-  const summary = chosen.length === 0 ? anyLabel : chosen.length <= 2 ? chosen.map((o) => o.label).join(", ") : `${chosen.length} selected`;
+  const summary =
+    chosen.length === 0
+      ? anyLabel
+      : chosen.length <= 2
+        ? chosen.map((o) => o.label).join(", ")
+        : `${chosen.length} selected`;
   return (
     <div className="space-y-1.5">
       <span id={`${id}-label`} className="block text-sm font-medium text-slate-800">
         {label}
       </span>
       <DropdownMenu modal={false}>
-        <DropdownMenuTrigger id={id} aria-labelledby={`${id}-label ${id}-value`} className={cn(fieldControl, "flex h-9 items-center justify-between gap-2 text-left")}>
+        <DropdownMenuTrigger
+          id={id}
+          aria-labelledby={`${id}-label ${id}-value`}
+          className={cn(fieldControl, "flex h-9 items-center justify-between gap-2 text-left")}
+        >
           <span id={`${id}-value`} className={cn("truncate", chosen.length === 0 && "text-slate-500")}>
             {summary}
           </span>
@@ -47,7 +56,11 @@ export function MultiSelect({
               checked={value.includes(option.value)}
               onCheckedChange={(on) =>
                 // Kept in the options' order, so the URL and the summary do not depend on the order of clicks.
-                onChange(on ? options.filter((o) => o.value === option.value || value.includes(o.value)).map((o) => o.value) : value.filter((v) => v !== option.value))
+                onChange(
+                  on
+                    ? options.filter((o) => o.value === option.value || value.includes(o.value)).map((o) => o.value)
+                    : value.filter((v) => v !== option.value),
+                )
               }
             >
               {option.label}

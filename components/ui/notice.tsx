@@ -8,10 +8,21 @@ const tones = {
 } as const;
 
 /** A highlighted message inside a page or dialog. Errors are announced to screen readers. */
-export function Notice({ tone = "info", children, className }: { tone?: keyof typeof tones; children: React.ReactNode; className?: string }) {
+export function Notice({
+  tone = "info",
+  children,
+  className,
+}: {
+  tone?: keyof typeof tones;
+  children: React.ReactNode;
+  className?: string;
+}) {
   const { box, icon: Icon } = tones[tone];
   return (
-    <div role={tone === "error" ? "alert" : undefined} className={cn("flex gap-2.5 rounded-md border px-3 py-2.5 text-sm", box, className)}>
+    <div
+      role={tone === "error" ? "alert" : undefined}
+      className={cn("flex gap-2.5 rounded-md border px-3 py-2.5 text-sm", box, className)}
+    >
       <Icon aria-hidden className="mt-0.5 size-4 shrink-0" />
       <div>{children}</div>
     </div>

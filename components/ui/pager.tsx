@@ -5,7 +5,15 @@ import { Button } from "./button";
 
 type Envelope = { page: number; totalPages: number; previousPage: number | null; nextPage: number | null };
 
-export function Pager({ envelope, onPage, label }: { envelope: Envelope; onPage: (page: number) => void; label: string }) {
+export function Pager({
+  envelope,
+  onPage,
+  label,
+}: {
+  envelope: Envelope;
+  onPage: (page: number) => void;
+  label: string;
+}) {
   if (envelope.totalPages <= 1) return null;
   const { previousPage, nextPage } = envelope;
   return (
@@ -14,7 +22,12 @@ export function Pager({ envelope, onPage, label }: { envelope: Envelope; onPage:
         Page {envelope.page} of {envelope.totalPages}
       </span>
       <div className="flex gap-2">
-        <Button variant="secondary" size="sm" disabled={!previousPage} onClick={() => previousPage && onPage(previousPage)}>
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={!previousPage}
+          onClick={() => previousPage && onPage(previousPage)}
+        >
           <ChevronLeft aria-hidden className="size-4" />
           Previous
         </Button>

@@ -8,7 +8,12 @@ import type { AppRouter } from "@/server/trpc/root";
 import { Button } from "./button";
 import { EmptyState } from "./empty-state";
 
-type BoundaryProps = { resetKey: string; onReset: () => void; render: (error: unknown, retry: () => void) => ReactNode; children: ReactNode };
+type BoundaryProps = {
+  resetKey: string;
+  onReset: () => void;
+  render: (error: unknown, retry: () => void) => ReactNode;
+  children: ReactNode;
+};
 type BoundaryState = { failed: boolean; error: unknown; resetKey: string };
 
 /** React catches render errors only in a class component. A new `resetKey` (other filters, another id) clears the error. */
@@ -48,7 +53,11 @@ export function QueryErrorState({ error, retry, what }: { error: unknown; retry:
   return (
     <div role="alert">
       {/* A refusal answers the same again: only a failure is worth retrying. */}
-      <EmptyState icon={TriangleAlert} title={`The ${what} could not be loaded`} action={refused || failure.fields.length > 0 ? null : <Button onClick={retry}>Try again</Button>}>
+      <EmptyState
+        icon={TriangleAlert}
+        title={`The ${what} could not be loaded`}
+        action={refused || failure.fields.length > 0 ? null : <Button onClick={retry}>Try again</Button>}
+      >
         {failure.fields.length > 0 ? (
           <>
             <p>Some filters are not valid; correct them above:</p>

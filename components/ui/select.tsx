@@ -7,9 +7,16 @@ import { fieldControl } from "./input";
 
 export const Select = SelectPrimitive.Root;
 
-export function SelectTrigger({ className, placeholder, ...props }: React.ComponentProps<typeof SelectPrimitive.Trigger> & { placeholder?: string }) {
+export function SelectTrigger({
+  className,
+  placeholder,
+  ...props
+}: React.ComponentProps<typeof SelectPrimitive.Trigger> & { placeholder?: string }) {
   return (
-    <SelectPrimitive.Trigger className={cn(fieldControl, "flex h-9 items-center justify-between gap-2 text-left", className)} {...props}>
+    <SelectPrimitive.Trigger
+      className={cn(fieldControl, "flex h-9 items-center justify-between gap-2 text-left", className)}
+      {...props}
+    >
       <span className="truncate">
         <SelectPrimitive.Value placeholder={placeholder} />
       </span>
@@ -34,7 +41,11 @@ export function SelectContent({ children }: { children: React.ReactNode }) {
   );
 }
 
-export function SelectItem({ children, description, ...props }: React.ComponentProps<typeof SelectPrimitive.Item> & { description?: string }) {
+export function SelectItem({
+  children,
+  description,
+  ...props
+}: React.ComponentProps<typeof SelectPrimitive.Item> & { description?: string }) {
   return (
     <SelectPrimitive.Item
       className="relative flex cursor-default flex-col rounded-md py-2 pr-2.5 pl-8 text-sm text-slate-800 outline-none select-none data-[highlighted]:bg-slate-100"

@@ -14,10 +14,16 @@ export function SheetContent({ title, children }: { title: string; children: Rea
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className={overlayClass} />
-      <DialogPrimitive.Content aria-describedby={undefined} className="fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col bg-white shadow-xl focus:outline-none">
+      <DialogPrimitive.Content
+        aria-describedby={undefined}
+        className="fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col bg-white shadow-xl focus:outline-none"
+      >
         <DialogPrimitive.Title className="sr-only">{title}</DialogPrimitive.Title>
         {children}
-        <DialogPrimitive.Close aria-label="Close navigation" className={cn("absolute top-3 right-3 rounded-md p-1.5 text-slate-500 hover:bg-slate-100", focusRing)}>
+        <DialogPrimitive.Close
+          aria-label="Close navigation"
+          className={cn("absolute top-3 right-3 rounded-md p-1.5 text-slate-500 hover:bg-slate-100", focusRing)}
+        >
           <X aria-hidden className="size-4" />
         </DialogPrimitive.Close>
       </DialogPrimitive.Content>

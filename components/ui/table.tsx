@@ -11,7 +11,12 @@ export function Table({ className, ...props }: React.ComponentProps<"table">) {
 }
 
 export function THead(props: React.ComponentProps<"thead">) {
-  return <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium tracking-wide text-slate-600 uppercase" {...props} />;
+  return (
+    <thead
+      className="border-b border-slate-200 bg-slate-50 text-xs font-medium tracking-wide text-slate-600 uppercase"
+      {...props}
+    />
+  );
 }
 
 export function TBody(props: React.ComponentProps<"tbody">) {

@@ -17,9 +17,15 @@ const number = (data: FormData, name: string): number | string | undefined => {
 };
 
 /** Drops undefined values so the JSON sent (and recorded) shows only what was filled in. */
-const defined = (record: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
+const defined = (record: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
 
-export type OrderChoices = { parcelCount: number; source: { referenceSource: string; sourceIdentifier: string } | null; service: string; codCurrency: string };
+export type OrderChoices = {
+  parcelCount: number;
+  source: { referenceSource: string; sourceIdentifier: string } | null;
+  service: string;
+  codCurrency: string;
+};
 
 export function buildOrder(data: FormData, choices: OrderChoices): Record<string, unknown> {
   return defined({
@@ -38,7 +44,9 @@ export function buildOrder(data: FormData, choices: OrderChoices): Record<string
       Email: text(data, "Recipient.Email"),
       Phone: text(data, "Recipient.Phone"),
     }),
-    Parcels: Array.from({ length: choices.parcelCount }, (_, i) => defined({ Weight: number(data, `Parcels[${i}].Weight`) })),
+    Parcels: Array.from({ length: choices.parcelCount }, (_, i) =>
+      defined({ Weight: number(data, `Parcels[${i}].Weight`) }),
+    ),
     CodPrice: number(data, "CodPrice"),
     CodCurrency: text(data, "CodPrice") !== undefined ? choices.codCurrency || undefined : undefined,
   });

@@ -14,10 +14,21 @@ import { countsOf, ValidationFailure } from "./validation-summary";
 const EXAMPLE = [
   {
     ReferenceNumber: "ORDER-1001",
-    Recipient: { Name: "Jana Nováková", Street: "Dlouhá 12", City: "Praha", Zip: "110 00", Country: "CZ", Email: "jana@example.com" },
+    Recipient: {
+      Name: "Jana Nováková",
+      Street: "Dlouhá 12",
+      City: "Praha",
+      Zip: "110 00",
+      Country: "CZ",
+      Email: "jana@example.com",
+    },
     Parcels: [{ Weight: 1.5 }],
   },
-  { ReferenceNumber: "ORDER-1002", Recipient: { Name: "Max Muster", Street: "Hauptstraße 1", City: "Berlin", Zip: "1011", Country: "DE" }, Parcels: [{ Weight: 40 }] },
+  {
+    ReferenceNumber: "ORDER-1002",
+    Recipient: { Name: "Max Muster", Street: "Hauptstraße 1", City: "Berlin", Zip: "1011", Country: "DE" },
+    Parcels: [{ Weight: 40 }],
+  },
 ];
 
 type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
@@ -32,7 +43,15 @@ function parse(text: string): Parsed {
 }
 
 /** Orders pasted as the API receives them (one object or an array); the answer is listed per order with field paths. */
-export function JsonValidation({ accountId, courierId, profileId }: { accountId: string; courierId: string; profileId: string | null }) {
+export function JsonValidation({
+  accountId,
+  courierId,
+  profileId,
+}: {
+  accountId: string;
+  courierId: string;
+  profileId: string | null;
+}) {
   const [text, setText] = useState("");
   const [syntaxError, setSyntaxError] = useState<string>();
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -60,7 +79,12 @@ export function JsonValidation({ accountId, courierId, profileId }: { accountId:
   const tally = (status: string) => results?.filter((r) => r.status === status).length ?? 0;
   return (
     <div className="space-y-6">
-      <form onSubmit={submit} noValidate aria-label="Orders as JSON" className="space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+      <form
+        onSubmit={submit}
+        noValidate
+        aria-label="Orders as JSON"
+        className="space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
+      >
         <Field
           id="validate-json"
           label="Orders (JSON)"
@@ -76,7 +100,9 @@ export function JsonValidation({ accountId, courierId, profileId }: { accountId:
             value={text}
             onChange={(event) => setText(event.target.value)}
             aria-invalid={syntaxError ? true : undefined}
-            aria-describedby={["validate-json-hint", syntaxError ? "validate-json-error" : null].filter(Boolean).join(" ")}
+            aria-describedby={["validate-json-hint", syntaxError ? "validate-json-error" : null]
+              .filter(Boolean)
+              .join(" ")}
           />
         </Field>
         <div className="flex flex-wrap gap-2">
@@ -91,18 +117,35 @@ export function JsonValidation({ accountId, courierId, profileId }: { accountId:
       </form>
       {validate.error ? <ValidationFailure ref={summary} error={validate.error} /> : null}
       {results ? (
-        <section ref={summary} tabIndex={-1} aria-labelledby="json-results-title" className="space-y-4 rounded-lg focus:outline-2 focus:outline-offset-2 focus:outline-blue-600">
+        <section
+          ref={summary}
+          tabIndex={-1}
+          aria-labelledby="json-results-title"
+          className="space-y-4 rounded-lg focus:outline-2 focus:outline-offset-2 focus:outline-blue-600"
+        >
           <h2 id="json-results-title" className="text-base font-semibold text-slate-900">
-            {results.length === 1 ? "1 order validated" : `${results.length} orders validated`}: {tally("OK")} OK, {tally("WARNING")} with warnings, {tally("ERROR")} with errors
+            {results.length === 1 ? "1 order validated" : `${results.length} orders validated`}: {tally("OK")} OK,{" "}
+            {tally("WARNING")} with warnings, {tally("ERROR")} with errors
           </h2>
           <ol className="space-y-4">
             {results.map((result, i) => (
-              <li key={i} aria-labelledby={`json-result-${i}`} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-                <h3 id={`json-result-${i}`} className="mb-3 flex flex-wrap items-center gap-2 text-sm font-semibold text-slate-900">
+              <li
+                key={i}
+                aria-labelledby={`json-result-${i}`}
+                className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+              >
+                <h3
+                  id={`json-result-${i}`}
+                  className="mb-3 flex flex-wrap items-center gap-2 text-sm font-semibold text-slate-900"
+                >
                   Order {i + 1}
-                  {result.referenceNumber ? <span className="font-mono font-normal text-slate-600">{result.referenceNumber}</span> : null}
+                  {result.referenceNumber ? (
+                    <span className="font-mono font-normal text-slate-600">{result.referenceNumber}</span>
+                  ) : null}
                   <ValidationStatusBadge status={result.status} />
-                  {result.messages.length ? <span className="font-normal text-slate-500">{countsOf(result.messages)}</span> : null}
+                  {result.messages.length ? (
+                    <span className="font-normal text-slate-500">{countsOf(result.messages)}</span>
+                  ) : null}
                 </h3>
                 <MessageList messages={result.messages} />
               </li>

@@ -29,7 +29,11 @@ export function MessageField({
   return (
     <div className="space-y-1.5">
       <Label htmlFor={id}>{label}</Label>
-      {children({ id, "aria-invalid": messages.some((m) => m.severity === "ERROR") || undefined, "aria-describedby": described || undefined })}
+      {children({
+        id,
+        "aria-invalid": messages.some((m) => m.severity === "ERROR") || undefined,
+        "aria-describedby": described || undefined,
+      })}
       {hint ? (
         <p id={`${id}-hint`} className="text-xs text-slate-500">
           {hint}
@@ -40,7 +44,10 @@ export function MessageField({
           {messages.map((m, i) => {
             const Icon = m.severity === "ERROR" ? CircleAlert : TriangleAlert;
             return (
-              <li key={i} className={`flex gap-1.5 text-sm ${m.severity === "ERROR" ? "text-red-700" : "text-amber-800"}`}>
+              <li
+                key={i}
+                className={`flex gap-1.5 text-sm ${m.severity === "ERROR" ? "text-red-700" : "text-amber-800"}`}
+              >
                 <Icon aria-hidden className="mt-0.5 size-3.5 shrink-0" />
                 <span>
                   <span className="sr-only">{m.severity === "ERROR" ? "Error: " : "Warning: "}</span>
@@ -56,7 +63,13 @@ export function MessageField({
 }
 
 /** A text input for a field path; its `name` is the path, which `buildOrder` reads. */
-export function MessageInput({ path, label, hint, messages, ...props }: { path: string; label: string; hint?: string; messages: ValidationMessage[] } & React.ComponentProps<"input">) {
+export function MessageInput({
+  path,
+  label,
+  hint,
+  messages,
+  ...props
+}: { path: string; label: string; hint?: string; messages: ValidationMessage[] } & React.ComponentProps<"input">) {
   return (
     <MessageField path={path} label={label} hint={hint} messages={messages}>
       {(a11y) => <Input name={path} {...a11y} {...props} />}

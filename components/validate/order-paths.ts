@@ -6,7 +6,11 @@ export const fieldId = (path: string): string => `order-${path.replace(/\[(\d+)\
 /** Paths answered by an input that does not carry their name: both halves of the source pair are one select. */
 const ALIASES: Record<string, string> = { ReferenceSource: "SourcePair", SourceIdentifier: "SourcePair" };
 
-export type PlacedMessages = { at: (path: string) => ValidationMessage[]; unplaced: ValidationMessage[]; placed: { message: ValidationMessage; path: string }[] };
+export type PlacedMessages = {
+  at: (path: string) => ValidationMessage[];
+  unplaced: ValidationMessage[];
+  placed: { message: ValidationMessage; path: string }[];
+};
 
 /**
  * Puts each message at the input its field names; the rest (`Parcels` when there are none, a field the
@@ -28,6 +32,9 @@ export function placeMessages(messages: ValidationMessage[], inputs: ReadonlySet
 
 /** "Recipient.Zip must look like …" reads "Must look like …" under the Zip input. */
 export function atFieldText(message: ValidationMessage): string {
-  const text = message.field && message.message.startsWith(`${message.field} `) ? message.message.slice(message.field.length + 1) : message.message;
+  const text =
+    message.field && message.message.startsWith(`${message.field} `)
+      ? message.message.slice(message.field.length + 1)
+      : message.message;
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

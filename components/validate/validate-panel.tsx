@@ -18,12 +18,19 @@ export function ValidatePanel({ accountId }: { accountId: string }) {
   const [courierId, setCourierId] = useState(couriers[0]?.id ?? "");
   const ofCourier = profiles.items.filter((p) => p.courier === courierId);
   const [chosenProfile, setChosenProfile] = useState<string | null>(null);
-  const profileId = ofCourier.find((p) => p.id === chosenProfile)?.id ?? ofCourier.find((p) => p.isDefault)?.id ?? ofCourier[0]?.id ?? null;
+  const profileId =
+    ofCourier.find((p) => p.id === chosenProfile)?.id ??
+    ofCourier.find((p) => p.isDefault)?.id ??
+    ofCourier[0]?.id ??
+    null;
   const courier = couriers.find((c) => c.id === courierId);
 
   return (
     <div className="space-y-6">
-      <section aria-label="Courier" className="grid gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm sm:grid-cols-2">
+      <section
+        aria-label="Courier"
+        className="grid gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm sm:grid-cols-2"
+      >
         <Field id="validate-courier" label="Courier">
           <Select
             value={courierId}
@@ -42,9 +49,17 @@ export function ValidatePanel({ accountId }: { accountId: string }) {
             </SelectContent>
           </Select>
         </Field>
-        <Field id="validate-profile" label="Courier profile" hint="Its default service applies when the order names none.">
+        <Field
+          id="validate-profile"
+          label="Courier profile"
+          hint="Its default service applies when the order names none."
+        >
           <Select value={profileId ?? undefined} onValueChange={setChosenProfile} disabled={ofCourier.length === 0}>
-            <SelectTrigger id="validate-profile" placeholder="No profile for this courier" aria-describedby="validate-profile-hint" />
+            <SelectTrigger
+              id="validate-profile"
+              placeholder="No profile for this courier"
+              aria-describedby="validate-profile-hint"
+            />
             <SelectContent>
               {ofCourier.map((p) => (
                 <SelectItem key={p.id} value={p.id} description={p.isDefault ? "Default profile" : undefined}>
@@ -57,7 +72,8 @@ export function ValidatePanel({ accountId }: { accountId: string }) {
       </section>
       {!courier || profileId === null ? (
         <Notice tone="warning">
-          Orders are validated against a courier profile, and this account has none for {courier?.name ?? "this courier"} yet.{" "}
+          Orders are validated against a courier profile, and this account has none for{" "}
+          {courier?.name ?? "this courier"} yet.{" "}
           <Link className="underline" href={withAccount("/dashboard/courier-profiles", accountId)}>
             Create a courier profile
           </Link>{" "}
@@ -70,7 +86,12 @@ export function ValidatePanel({ accountId }: { accountId: string }) {
             <TabsTrigger value="json">Paste JSON</TabsTrigger>
           </TabsList>
           <TabsContent value="form">
-            <OrderForm key={`${courier.id}:${profileId}`} accountId={accountId} courier={courier} profileId={profileId} />
+            <OrderForm
+              key={`${courier.id}:${profileId}`}
+              accountId={accountId}
+              courier={courier}
+              profileId={profileId}
+            />
           </TabsContent>
           <TabsContent value="json">
             <JsonValidation accountId={accountId} courierId={courier.id} profileId={profileId} />

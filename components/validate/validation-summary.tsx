@@ -7,9 +7,24 @@ import type { ApiError } from "@/trpc/react";
 import { atFieldText, fieldId, type PlacedMessages } from "./order-paths";
 
 const looks = {
-  OK: { box: "border-green-200 bg-green-50 text-green-900", icon: CircleCheck, title: "The order passes validation", text: "The courier would accept it as it is." },
-  WARNING: { box: "border-amber-300 bg-amber-50 text-amber-900", icon: TriangleAlert, title: "The order passes, with warnings", text: "It would be accepted; the warnings are worth a look." },
-  ERROR: { box: "border-red-200 bg-red-50 text-red-900", icon: CircleAlert, title: "The order has errors", text: "It would be refused. Correct the fields and validate again." },
+  OK: {
+    box: "border-green-200 bg-green-50 text-green-900",
+    icon: CircleCheck,
+    title: "The order passes validation",
+    text: "The courier would accept it as it is.",
+  },
+  WARNING: {
+    box: "border-amber-300 bg-amber-50 text-amber-900",
+    icon: TriangleAlert,
+    title: "The order passes, with warnings",
+    text: "It would be accepted; the warnings are worth a look.",
+  },
+  ERROR: {
+    box: "border-red-200 bg-red-50 text-red-900",
+    icon: CircleAlert,
+    title: "The order has errors",
+    text: "It would be refused. Correct the fields and validate again.",
+  },
 } as const;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -31,11 +46,25 @@ function focusField(event: React.MouseEvent<HTMLAnchorElement>, path: string) {
 const summaryClass = "rounded-lg border p-4 text-sm focus:outline-2 focus:outline-offset-2 focus:outline-blue-600";
 
 /** The first thing read after submitting: the verdict, links to the fields with messages, and messages no input shows. */
-export function ValidationSummary({ ref, response, placed }: { ref: React.Ref<HTMLDivElement>; response: ValidationResponse; placed: PlacedMessages }) {
+export function ValidationSummary({
+  ref,
+  response,
+  placed,
+}: {
+  ref: React.Ref<HTMLDivElement>;
+  response: ValidationResponse;
+  placed: PlacedMessages;
+}) {
   const look = looks[response.status];
   const Icon = look.icon;
   return (
-    <div ref={ref} tabIndex={-1} role="region" aria-labelledby="validation-summary-title" className={cn(summaryClass, look.box)}>
+    <div
+      ref={ref}
+      tabIndex={-1}
+      role="region"
+      aria-labelledby="validation-summary-title"
+      className={cn(summaryClass, look.box)}
+    >
       <h2 id="validation-summary-title" className="flex items-center gap-2 text-base font-semibold">
         <Icon aria-hidden className="size-5 shrink-0" />
         {look.title}
@@ -47,7 +76,11 @@ export function ValidationSummary({ ref, response, placed }: { ref: React.Ref<HT
         <ul className="mt-3 list-disc space-y-1 pl-5">
           {placed.placed.map(({ message, path }, i) => (
             <li key={i}>
-              <a href={`#${fieldId(path)}`} onClick={(event) => focusField(event, path)} className="underline underline-offset-2">
+              <a
+                href={`#${fieldId(path)}`}
+                onClick={(event) => focusField(event, path)}
+                className="underline underline-offset-2"
+              >
                 {message.field}: {atFieldText(message)}
               </a>
             </li>
@@ -73,9 +106,19 @@ export function ValidationSummary({ ref, response, placed }: { ref: React.Ref<HT
 /** A validation the server refused as a whole: an inactive source pair (422), an unknown courier or profile (404). */
 export function ValidationFailure({ ref, error }: { ref: React.Ref<HTMLDivElement>; error: ApiError }) {
   const title =
-    error.data?.code === "UNPROCESSABLE_CONTENT" ? "The source pair is not activated" : error.data?.code === "NOT_FOUND" ? "Courier or profile not found" : "The order could not be validated";
+    error.data?.code === "UNPROCESSABLE_CONTENT"
+      ? "The source pair is not activated"
+      : error.data?.code === "NOT_FOUND"
+        ? "Courier or profile not found"
+        : "The order could not be validated";
   return (
-    <div ref={ref} tabIndex={-1} role="region" aria-labelledby="validation-failure-title" className={cn(summaryClass, "border-red-200 bg-red-50 text-red-900")}>
+    <div
+      ref={ref}
+      tabIndex={-1}
+      role="region"
+      aria-labelledby="validation-failure-title"
+      className={cn(summaryClass, "border-red-200 bg-red-50 text-red-900")}
+    >
       <h2 id="validation-failure-title" className="flex items-center gap-2 text-base font-semibold">
         <CircleAlert aria-hidden className="size-5 shrink-0" />
         {title}

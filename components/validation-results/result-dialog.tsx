@@ -9,12 +9,23 @@ import { ValidationStatusBadge } from "@/components/validation/validation-status
 import { api } from "@/trpc/react";
 
 /** One validation: what was sent, exactly as received, and every message the rules gave it. */
-export function ResultDialog({ id, showAccount, onClose }: { id: string | null; showAccount: boolean; onClose: () => void }) {
+export function ResultDialog({
+  id,
+  showAccount,
+  onClose,
+}: {
+  id: string | null;
+  showAccount: boolean;
+  onClose: () => void;
+}) {
   const result = api.validationResults.get.useQuery({ id: id ?? "" }, { enabled: id !== null });
   const r = result.data;
   return (
     <Dialog open={id !== null} onOpenChange={(open) => (open ? null : onClose())}>
-      <DialogContent className="max-w-3xl" title={r ? `Validation of ${r.referenceNumber ?? "an order without reference"}` : "Validation result"}>
+      <DialogContent
+        className="max-w-3xl"
+        title={r ? `Validation of ${r.referenceNumber ?? "an order without reference"}` : "Validation result"}
+      >
         {result.isPending ? (
           <div role="status" aria-label="Loading the validation result" className="space-y-3">
             <Skeleton className="h-5 w-2/3" />
@@ -22,7 +33,11 @@ export function ResultDialog({ id, showAccount, onClose }: { id: string | null; 
             <Skeleton className="h-40 w-full" />
           </div>
         ) : result.error ? (
-          <Notice tone="error">{result.error.data?.code === "NOT_FOUND" ? "This validation result does not exist or belongs to another account." : result.error.message}</Notice>
+          <Notice tone="error">
+            {result.error.data?.code === "NOT_FOUND"
+              ? "This validation result does not exist or belongs to another account."
+              : result.error.message}
+          </Notice>
         ) : r ? (
           <div className="space-y-5">
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm">
@@ -53,7 +68,11 @@ export function ResultDialog({ id, showAccount, onClose }: { id: string | null; 
               <h3 id="result-request-title" className="mb-2 text-sm font-semibold text-slate-900">
                 Request (JSON)
               </h3>
-              <pre tabIndex={0} aria-labelledby="result-request-title" className="max-h-80 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs text-slate-100">
+              <pre
+                tabIndex={0}
+                aria-labelledby="result-request-title"
+                className="max-h-80 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs text-slate-100"
+              >
                 {JSON.stringify(r.requestBody, null, 2)}
               </pre>
             </section>

@@ -13,9 +13,19 @@ import { useSearchNavigation } from "@/components/use-search-navigation";
 import type { ValidationStatus } from "@/server/services/shipping-orders/validation-messages";
 import { api } from "@/trpc/react";
 import { FilterPanel } from "../filter-panel";
-import { activeResultFilters, ALL_ACCOUNTS, hasResultFilters, resultFiltersSearch, VALIDATION_STATUSES, type ResultFilters } from "./result-filters";
+import {
+  activeResultFilters,
+  ALL_ACCOUNTS,
+  hasResultFilters,
+  resultFiltersSearch,
+  VALIDATION_STATUSES,
+  type ResultFilters,
+} from "./result-filters";
 
-const statusOptions = VALIDATION_STATUSES.map((s) => ({ value: s, label: { OK: "OK", WARNING: "Warning", ERROR: "Error" }[s] }));
+const statusOptions = VALIDATION_STATUSES.map((s) => ({
+  value: s,
+  label: { OK: "OK", WARNING: "Warning", ERROR: "Error" }[s],
+}));
 
 /** Filters of the validation history, applied on submit and kept in the URL. Staff also choose the account. */
 export function ResultFilterForm({ filters, accounts }: { filters: ResultFilters; accounts: AccountChoice[] | null }) {
@@ -67,8 +77,22 @@ export function ResultFilterForm({ filters, accounts }: { filters: ResultFilters
             </Select>
           </Field>
         ) : null}
-        <TextField id="filter-reference" name="reference" label="Reference number contains" defaultValue={filters.reference} maxLength={200} autoComplete="off" />
-        <MultiSelect id="filter-result-status" label="Status" options={statusOptions} value={status} onChange={setStatus} anyLabel="Any status" />
+        <TextField
+          id="filter-reference"
+          name="reference"
+          label="Reference number contains"
+          defaultValue={filters.reference}
+          maxLength={200}
+          autoComplete="off"
+        />
+        <MultiSelect
+          id="filter-result-status"
+          label="Status"
+          options={statusOptions}
+          value={status}
+          onChange={setStatus}
+          anyLabel="Any status"
+        />
         <CourierFilterSelect id="filter-result-courier" couriers={couriers} value={courier} onChange={setCourier} />
         <TextField id="filter-from" name="from" type="date" label="From (UTC)" defaultValue={filters.from} />
         <TextField id="filter-to" name="to" type="date" label="To (UTC)" defaultValue={filters.to} error={rangeError} />

@@ -21,10 +21,13 @@ export type ResultFilters = {
 
 export function resultFiltersFrom(params: SearchParamsRecord): ResultFilters {
   return {
-    status: paramValues(params, "status").filter((s): s is ValidationStatus => (VALIDATION_STATUSES as string[]).includes(s)),
+    status: paramValues(params, "status").filter((s): s is ValidationStatus =>
+      (VALIDATION_STATUSES as string[]).includes(s),
+    ),
     courier: paramValue(params, "courier"),
     // Not split at commas: it is one text to search for.
-    reference: typeof params.reference === "string" ? params.reference.trim().slice(0, 200).replaceAll("\u0000", "") : "",
+    reference:
+      typeof params.reference === "string" ? params.reference.trim().slice(0, 200).replaceAll("\u0000", "") : "",
     from: dayParam(params, "from"),
     to: dayParam(params, "to"),
     filterAccount: paramValue(params, "filterAccount") || ALL_ACCOUNTS,
@@ -33,13 +36,18 @@ export function resultFiltersFrom(params: SearchParamsRecord): ResultFilters {
 }
 
 export const resultFiltersSearch = ({ page, filterAccount, ...f }: ResultFilters): URLSearchParams =>
-  searchOf({ ...f, filterAccount: filterAccount === ALL_ACCOUNTS ? undefined : filterAccount, page: page > 1 ? page : undefined });
+  searchOf({
+    ...f,
+    filterAccount: filterAccount === ALL_ACCOUNTS ? undefined : filterAccount,
+    page: page > 1 ? page : undefined,
+  });
 
 /** How many filters are set (a date range and staff's account choice count once each). */
 export const activeResultFilters = (f: ResultFilters): number =>
   [f.status.length, f.courier, f.reference, f.from || f.to, f.filterAccount !== ALL_ACCOUNTS].filter(Boolean).length;
 
-export const hasResultFilters = (f: ResultFilters): boolean => Boolean(f.status.length || f.courier || f.reference || f.from || f.to);
+export const hasResultFilters = (f: ResultFilters): boolean =>
+  Boolean(f.status.length || f.courier || f.reference || f.from || f.to);
 
 export type ResultListInput = inferRouterInputs<AppRouter>["validationResults"]["list"];
 

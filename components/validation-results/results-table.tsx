@@ -14,7 +14,13 @@ import { useSearchNavigation } from "@/components/use-search-navigation";
 import { ValidationStatusBadge } from "@/components/validation/validation-status-badge";
 import { api } from "@/trpc/react";
 import { ResultDialog } from "./result-dialog";
-import { ALL_ACCOUNTS, hasResultFilters, resultFiltersSearch, resultListInput, type ResultFilters } from "./result-filters";
+import {
+  ALL_ACCOUNTS,
+  hasResultFilters,
+  resultFiltersSearch,
+  resultListInput,
+  type ResultFilters,
+} from "./result-filters";
 
 export function ResultsTable({ account, filters }: { account: AccountChoice; filters: ResultFilters }) {
   const [results] = api.validationResults.list.useSuspenseQuery(resultListInput(account, filters));
@@ -46,7 +52,8 @@ export function ResultsTable({ account, filters }: { account: AccountChoice; fil
           </Button>
         }
       >
-        Every order validated through the API or here, and every order checked while being created, is listed with its messages.
+        Every order validated through the API or here, and every order checked while being created, is listed with its
+        messages.
       </EmptyState>
     );
   }
@@ -76,7 +83,9 @@ export function ResultsTable({ account, filters }: { account: AccountChoice; fil
             <tr key={r.id}>
               <Td className="whitespace-nowrap">{formatUtc(r.created)}</Td>
               {showAccount ? <Td>{r.accountName}</Td> : null}
-              <Td className="font-medium break-all text-slate-900">{r.referenceNumber ?? <span className="font-normal text-slate-400">None</span>}</Td>
+              <Td className="font-medium break-all text-slate-900">
+                {r.referenceNumber ?? <span className="font-normal text-slate-400">None</span>}
+              </Td>
               <Td>{r.operation === "create" ? "Create" : "Validate"}</Td>
               <Td className="font-mono text-xs">{r.courier}</Td>
               <Td>
@@ -87,14 +96,27 @@ export function ResultsTable({ account, filters }: { account: AccountChoice; fil
                   <span className="text-slate-400">None</span>
                 ) : (
                   <>
-                    {r.errors ? <span className="text-red-700">{r.errors} {r.errors === 1 ? "error" : "errors"}</span> : null}
+                    {r.errors ? (
+                      <span className="text-red-700">
+                        {r.errors} {r.errors === 1 ? "error" : "errors"}
+                      </span>
+                    ) : null}
                     {r.errors && r.warnings ? ", " : null}
-                    {r.warnings ? <span className="text-amber-800">{r.warnings} {r.warnings === 1 ? "warning" : "warnings"}</span> : null}
+                    {r.warnings ? (
+                      <span className="text-amber-800">
+                        {r.warnings} {r.warnings === 1 ? "warning" : "warnings"}
+                      </span>
+                    ) : null}
                   </>
                 )}
               </Td>
               <Td className="text-right">
-                <Button variant="ghost" size="sm" onClick={() => setOpen(r.id)} aria-label={`View validation of ${r.referenceNumber ?? "an order without reference"} at ${formatUtc(r.created)}`}>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  onClick={() => setOpen(r.id)}
+                  aria-label={`View validation of ${r.referenceNumber ?? "an order without reference"} at ${formatUtc(r.created)}`}
+                >
                   View
                 </Button>
               </Td>
@@ -102,7 +124,11 @@ export function ResultsTable({ account, filters }: { account: AccountChoice; fil
           ))}
         </TBody>
       </Table>
-      <Pager label="Validation result pages" envelope={results} onPage={(page) => navigate(resultFiltersSearch({ ...filters, page }))} />
+      <Pager
+        label="Validation result pages"
+        envelope={results}
+        onPage={(page) => navigate(resultFiltersSearch({ ...filters, page }))}
+      />
       <ResultDialog id={open} showAccount={account.role === "staff"} onClose={() => setOpen(null)} />
     </div>
   );

@@ -9,11 +9,15 @@ export function MessageList({ messages }: { messages: ValidationMessage[] }) {
       {messages.map((m, i) => (
         <li key={i} className="flex flex-col gap-1 px-3 py-2 text-sm sm:flex-row sm:items-baseline sm:gap-3">
           <span className="flex shrink-0 items-center gap-2">
-            <Badge tone={m.severity === "ERROR" ? "red" : "amber"}>{m.severity === "ERROR" ? "Error" : "Warning"}</Badge>
+            <Badge tone={m.severity === "ERROR" ? "red" : "amber"}>
+              {m.severity === "ERROR" ? "Error" : "Warning"}
+            </Badge>
             <code className="font-mono text-xs text-slate-500">{m.code}</code>
           </span>
           <span className="min-w-0">
-            {m.field ? <code className="mr-2 rounded bg-slate-100 px-1 font-mono text-xs text-slate-800">{m.field}</code> : null}
+            {m.field ? (
+              <code className="mr-2 rounded bg-slate-100 px-1 font-mono text-xs text-slate-800">{m.field}</code>
+            ) : null}
             <span className="text-slate-800">{m.message}</span>
           </span>
         </li>

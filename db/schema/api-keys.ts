@@ -25,7 +25,9 @@ export const apiKeys = pgTable(
   },
   (t) => [
     uniqueIndex("api_keys_key_hash_key").on(t.keyHash),
-    index("api_keys_account_active_idx").on(t.accountId, t.createdAt).where(sql`${t.revokedAt} is null`),
+    index("api_keys_account_active_idx")
+      .on(t.accountId, t.createdAt)
+      .where(sql`${t.revokedAt} is null`),
     check("api_keys_name_length", sql`char_length(${t.name}) between 1 and 100`),
     check("api_keys_rate_limit_range", sql`${t.rateLimitPerMinute} between 1 and 100000`),
   ],

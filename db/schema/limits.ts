@@ -30,7 +30,9 @@ export const idempotencyKeys = pgTable(
     responseStatus: integer("response_status"),
     responseContentType: text("response_content_type"),
     responseBody: jsonb("response_body"),
-    createdAt: instant("created_at").notNull().default(sql`now()`),
+    createdAt: instant("created_at")
+      .notNull()
+      .default(sql`now()`),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
 );

@@ -6,7 +6,12 @@ import { createdAt, id } from "./columns";
 export const validationStatus = pgEnum("validation_status", ["OK", "WARNING", "ERROR"]);
 export const validationOperation = pgEnum("validation_operation", ["validate", "create"]);
 
-export type ValidationMessageRecord = { code: string; severity: "ERROR" | "WARNING"; field: string | null; message: string };
+export type ValidationMessageRecord = {
+  code: string;
+  severity: "ERROR" | "WARNING";
+  field: string | null;
+  message: string;
+};
 
 export const validationResults = pgTable(
   "validation_results",

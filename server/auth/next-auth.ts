@@ -47,7 +47,11 @@ export function authOptions(): NextAuthOptions {
           const forwarded = request.headers?.["x-forwarded-for"];
           const ip = typeof forwarded === "string" ? forwarded.split(",")[0]!.trim() : null;
           try {
-            return await signInDashboardUser(await getDb(), { email: credentials.email, password: credentials.password }, { ip });
+            return await signInDashboardUser(
+              await getDb(),
+              { email: credentials.email, password: credentials.password },
+              { ip },
+            );
           } catch (error) {
             // next-auth hands a thrown error's message to the sign-in form as `error`; the form knows this one.
             if (error instanceof AppError && error.code === "rate_limited") throw new Error(SIGN_IN_RATE_LIMITED);

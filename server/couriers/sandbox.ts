@@ -5,8 +5,33 @@ import { env } from "@/server/env";
 import { CourierRejection, type CourierAdapter, type TrackingEvent } from "./types";
 
 const EU_COUNTRIES = [
-  "AT", "BE", "BG", "CY", "CZ", "DE", "DK", "EE", "ES", "FI", "FR", "GR", "HR", "HU", "IE", "IT", "LT", "LU",
-  "LV", "MT", "NL", "PL", "PT", "RO", "SE", "SI", "SK",
+  "AT",
+  "BE",
+  "BG",
+  "CY",
+  "CZ",
+  "DE",
+  "DK",
+  "EE",
+  "ES",
+  "FI",
+  "FR",
+  "GR",
+  "HR",
+  "HU",
+  "IE",
+  "IT",
+  "LT",
+  "LU",
+  "LV",
+  "MT",
+  "NL",
+  "PL",
+  "PT",
+  "RO",
+  "SE",
+  "SI",
+  "SK",
 ] as const;
 
 const settingsSchema = z
@@ -14,7 +39,11 @@ const settingsSchema = z
     /** How long the sandbox may take before an order counts as COURIER_TIMEOUT (default: COURIER_TIMEOUT_MS, 10 s). */
     timeoutMs: z.number().int().min(1).max(120_000).optional(),
     /** Minutes between tracking steps (CREATED → HANDED_OVER → IN_TRANSIT → OUT_FOR_DELIVERY → DELIVERED). */
-    trackingStepMinutes: z.number().positive().max(7 * 24 * 60).optional(),
+    trackingStepMinutes: z
+      .number()
+      .positive()
+      .max(7 * 24 * 60)
+      .optional(),
   })
   .strict();
 
@@ -46,7 +75,9 @@ async function takeNumbers(db: Executor, count: number): Promise<string[]> {
   while (pool.spare.length < count) {
     const p = pool;
     p.refill ??= db
-      .execute(sql`select nextval('sandbox_shipping_number_seq')::text as n from generate_series(1, ${Math.max(NUMBER_BLOCK, count)})`)
+      .execute(
+        sql`select nextval('sandbox_shipping_number_seq')::text as n from generate_series(1, ${Math.max(NUMBER_BLOCK, count)})`,
+      )
       .then((result) => void p.spare.push(...rowsOf<{ n: string }>(result).map((r) => r.n)))
       .finally(() => (p.refill = null));
     await p.refill;

@@ -62,7 +62,11 @@ export interface CourierAdapter {
   createShipment(request: CourierShipmentRequest, ctx: CourierContext): Promise<CourierShipment>;
   cancelShipment(shippingNumbers: readonly string[], ctx: CourierContext): Promise<void>;
   /** Every tracking event of the shipment up to `now`, oldest first. */
-  tracking(shipment: { createdAt: Date; shippingNumbers: readonly string[] }, settings: Record<string, unknown>, now: Date): TrackingEvent[];
+  tracking(
+    shipment: { createdAt: Date; shippingNumbers: readonly string[] },
+    settings: Record<string, unknown>,
+    now: Date,
+  ): TrackingEvent[];
   /** When the next event becomes due, or null when tracking has reached a final state. */
   nextTrackingAt(shipment: { createdAt: Date }, settings: Record<string, unknown>, now: Date): Date | null;
 }

@@ -18,9 +18,13 @@ export function mediaTypeOf(request: Request): string {
 export async function readJson(request: Request, accepted: readonly string[] = ["application/json"]): Promise<unknown> {
   const type = mediaTypeOf(request);
   if (!accepted.includes(type)) {
-    throw new AppError("unsupported_media_type", `Content-Type must be ${accepted.join(" or ")}; got ${type || "none"}.`, {
-      errors: [{ field: "Content-Type", message: `expected ${accepted.join(" or ")}` }],
-    });
+    throw new AppError(
+      "unsupported_media_type",
+      `Content-Type must be ${accepted.join(" or ")}; got ${type || "none"}.`,
+      {
+        errors: [{ field: "Content-Type", message: `expected ${accepted.join(" or ")}` }],
+      },
+    );
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw tooLarge();
@@ -29,7 +33,9 @@ export async function readJson(request: Request, accepted: readonly string[] = [
   try {
     value = JSON.parse(text);
   } catch {
-    throw new AppError("bad_request", "The request body is not valid JSON.", { errors: [{ field: "body", message: "malformed JSON" }] });
+    throw new AppError("bad_request", "The request body is not valid JSON.", {
+      errors: [{ field: "body", message: "malformed JSON" }],
+    });
   }
   assertStorable(value);
   return value;
@@ -65,9 +71,13 @@ function assertStorable(root: unknown): void {
 
 const unstorable = (path: (string | number)[]) => {
   const field = fieldPath(path);
-  return new AppError("bad_request", `${field}: contains U+0000 or an unpaired surrogate, which is not text that can be stored.`, {
-    errors: [{ field, message: "contains U+0000 or an unpaired surrogate" }],
-  });
+  return new AppError(
+    "bad_request",
+    `${field}: contains U+0000 or an unpaired surrogate, which is not text that can be stored.`,
+    {
+      errors: [{ field, message: "contains U+0000 or an unpaired surrogate" }],
+    },
+  );
 };
 
 async function readLimited(request: Request): Promise<string> {

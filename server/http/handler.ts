@@ -18,7 +18,8 @@ export type HandlerArgs<P> = {
 export const json = (body: unknown, status = 200, headers: Record<string, string> = {}): Response =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 
-export const noContent = (headers: Record<string, string> = {}): Response => new Response(null, { status: 204, headers });
+export const noContent = (headers: Record<string, string> = {}): Response =>
+  new Response(null, { status: 204, headers });
 
 export function clientIp(request: Pick<Request, "headers">): string | null {
   return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || request.headers.get("x-real-ip") || null;

@@ -12,7 +12,12 @@ describe("Idempotency-Key on create", () => {
   it("replays the stored answer for the same key and body, without a second courier call", async () => {
     const partner = await createPartner();
     const body = order({ ReferenceNumber: "IDEM-1" });
-    const send = () => as(partner)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", { body, headers: { "idempotency-key": "k-1" }, params: { courier_id: "sandbox" } });
+    const send = () =>
+      as(partner)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", {
+        body,
+        headers: { "idempotency-key": "k-1" },
+        params: { courier_id: "sandbox" },
+      });
     const first = await send();
     const second = await send();
     expect(first.status).toBe(200);
@@ -20,14 +25,24 @@ describe("Idempotency-Key on create", () => {
     const [a, b] = [await readJson<Created>(first), await readJson<Created>(second)];
     expect(b).toEqual(a);
     expect(second.headers.get("idempotent-replayed")).toBe("true");
-    const live = await (await getDb()).select().from(shippingOrders).where(and(eq(shippingOrders.accountId, partner.accountId), isNull(shippingOrders.deletedAt)));
+    const live = await (
+      await getDb()
+    )
+      .select()
+      .from(shippingOrders)
+      .where(and(eq(shippingOrders.accountId, partner.accountId), isNull(shippingOrders.deletedAt)));
     expect(live.map((o) => o.id)).toEqual([a.items[0]!.id]);
   });
 
   it("replays a 400 validation answer as well", async () => {
     const partner = await createPartner();
     const body = order({ Parcels: [] });
-    const send = () => as(partner)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", { body, headers: { "idempotency-key": "bad-1" }, params: { courier_id: "sandbox" } });
+    const send = () =>
+      as(partner)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", {
+        body,
+        headers: { "idempotency-key": "bad-1" },
+        params: { courier_id: "sandbox" },
+      });
     const first = await send();
     const second = await send();
     expect([first.status, second.status]).toEqual([400, 400]);
@@ -36,7 +51,12 @@ describe("Idempotency-Key on create", () => {
 
   it("answers 422 for the same key with another body, and scopes keys to the account", async () => {
     const partner = await createPartner();
-    const post = (body: unknown, p = partner) => as(p)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", { body, headers: { "idempotency-key": "shared" }, params: { courier_id: "sandbox" } });
+    const post = (body: unknown, p = partner) =>
+      as(p)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", {
+        body,
+        headers: { "idempotency-key": "shared" },
+        params: { courier_id: "sandbox" },
+      });
     expect((await post(order({ ReferenceNumber: "A" }))).status).toBe(200);
     const other = await post(order({ ReferenceNumber: "B" }));
     expect(other.status).toBe(422);
@@ -48,7 +68,12 @@ describe("Idempotency-Key on create", () => {
   it("answers 409 while the first request is still running", async () => {
     const partner = await createPartner({ timeoutMs: 1500 });
     const body = order({ ReferenceNumber: "COURIER-TIMEOUT-IDEM" });
-    const send = () => as(partner)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", { body, headers: { "idempotency-key": "slow" }, params: { courier_id: "sandbox" } });
+    const send = () =>
+      as(partner)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", {
+        body,
+        headers: { "idempotency-key": "slow" },
+        params: { courier_id: "sandbox" },
+      });
     const slow = send();
     await new Promise((r) => setTimeout(r, 300));
     const concurrent = await send();
@@ -59,7 +84,11 @@ describe("Idempotency-Key on create", () => {
 
   it("refuses a malformed key with 400 naming the header", async () => {
     const partner = await createPartner();
-    const response = await as(partner)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", { body: order(), headers: { "idempotency-key": "x".repeat(300) }, params: { courier_id: "sandbox" } });
+    const response = await as(partner)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", {
+      body: order(),
+      headers: { "idempotency-key": "x".repeat(300) },
+      params: { courier_id: "sandbox" },
+    });
     expect(response.status).toBe(400);
     expect((await readJson<{ errors: { field: string }[] }>(response)).errors[0]!.field).toBe("Idempotency-Key");
   });

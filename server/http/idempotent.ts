@@ -1,7 +1,11 @@
 import { createHash } from "node:crypto";
 import type { Db } from "@/db/client";
 import { badField } from "@/server/errors";
-import { abandonIdempotentRequest, beginIdempotentRequest, completeIdempotentRequest } from "@/server/services/idempotency/idempotent-requests";
+import {
+  abandonIdempotentRequest,
+  beginIdempotentRequest,
+  completeIdempotentRequest,
+} from "@/server/services/idempotency/idempotent-requests";
 import { errorResponse } from "./problem";
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -22,12 +26,17 @@ export async function idempotent(
   if (!KEY_PATTERN.test(key)) throw badField("Idempotency-Key", "must be 1 to 255 visible ASCII characters");
   const url = new URL(request.url);
   const fingerprint = createHash("sha256")
-    .update(`${request.method} ${url.pathname}?${url.searchParams.toString()}\n${request.headers.get("content-type") ?? ""}\n${JSON.stringify(body)}`)
+    .update(
+      `${request.method} ${url.pathname}?${url.searchParams.toString()}\n${request.headers.get("content-type") ?? ""}\n${JSON.stringify(body)}`,
+    )
     .digest("hex");
   const start = await beginIdempotentRequest(db, accountId, key, fingerprint);
   if (start.kind === "replay") {
     const { status, contentType, body: stored } = start.response;
-    return new Response(JSON.stringify(stored), { status, headers: { "content-type": contentType, "idempotent-replayed": "true" } });
+    return new Response(JSON.stringify(stored), {
+      status,
+      headers: { "content-type": contentType, "idempotent-replayed": "true" },
+    });
   }
   let response: Response;
   try {
@@ -40,6 +49,10 @@ export async function idempotent(
     return response;
   }
   const contentType = response.headers.get("content-type") ?? "application/json";
-  await completeIdempotentRequest(db, accountId, key, { status: response.status, contentType, body: await response.clone().json() });
+  await completeIdempotentRequest(db, accountId, key, {
+    status: response.status,
+    contentType,
+    body: await response.clone().json(),
+  });
   return response;
 }

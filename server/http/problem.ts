@@ -16,9 +16,20 @@ export const problemTitles: Record<number, string> = {
   503: "Service Unavailable",
 };
 
-export type Problem = { type: string; title: string; status: number; detail: string; errors?: FieldError[]; requestId?: string };
+export type Problem = {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  errors?: FieldError[];
+  requestId?: string;
+};
 
-export function problem(status: number, detail: string, extra: { errors?: FieldError[]; headers?: Record<string, string>; code?: string } = {}): Response {
+export function problem(
+  status: number,
+  detail: string,
+  extra: { errors?: FieldError[]; headers?: Record<string, string>; code?: string } = {},
+): Response {
   const body: Problem = {
     type: extra.code ? `https://docs.shipping-orders.dev/problems/${extra.code.replaceAll("_", "-")}` : "about:blank",
     title: problemTitles[status] ?? "Error",
@@ -46,14 +57,28 @@ export function errorResponse(error: unknown, request?: Request): Response {
   }
   const requestId = randomUUID();
   if (isDatabaseUnavailable(error)) {
-    console.error(JSON.stringify({ level: "error", requestId, msg: "database unavailable", path: pathOf(request), error: String(error) }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        requestId,
+        msg: "database unavailable",
+        path: pathOf(request),
+        error: String(error),
+      }),
+    );
     return problem(503, `The service is temporarily unavailable; retry shortly. Request id ${requestId}.`, {
       headers: { "retry-after": "1" },
       code: "unavailable",
     });
   }
   console.error(
-    JSON.stringify({ level: "error", requestId, msg: "unhandled error", path: pathOf(request), error: error instanceof Error ? error.stack : String(error) }),
+    JSON.stringify({
+      level: "error",
+      requestId,
+      msg: "unhandled error",
+      path: pathOf(request),
+      error: error instanceof Error ? error.stack : String(error),
+    }),
   );
   return problem(500, `An unexpected error occurred. Request id ${requestId}.`, { code: "internal" });
 }

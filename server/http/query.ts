@@ -21,7 +21,10 @@ export function queryList(url: URL, name: string): string[] {
 
 export function single(url: URL, name: string): string | undefined {
   const values = valuesOf(url, name);
-  if (values.length > 1) throw new AppError("bad_request", `${name} must be given once.`, { errors: [{ field: name, message: "given more than once" }] });
+  if (values.length > 1)
+    throw new AppError("bad_request", `${name} must be given once.`, {
+      errors: [{ field: name, message: "given more than once" }],
+    });
   return values[0];
 }
 
@@ -36,6 +39,9 @@ export function parseQuery<S extends z.ZodType>(schema: S, url: URL, arrayKeys: 
   }
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const errors = result.error.issues.map((issue) => ({ field: String(issue.path[0] ?? "query"), message: issue.message }));
+  const errors = result.error.issues.map((issue) => ({
+    field: String(issue.path[0] ?? "query"),
+    message: issue.message,
+  }));
   throw new AppError("bad_request", errors.map((e) => `${e.field}: ${e.message}`).join("; "), { errors });
 }

@@ -27,7 +27,11 @@ describe("rate limits per API key", () => {
   it("counts each order of a batch, and refuses a batch larger than what is left", async () => {
     const partner = await createPartner({ rateLimitPerMinute: 4 });
     const batch = (n: number) => Array.from({ length: n }, () => order());
-    const post = (n: number) => as(partner)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", { body: batch(n), params: { courier_id: "sandbox" } });
+    const post = (n: number) =>
+      as(partner)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", {
+        body: batch(n),
+        params: { courier_id: "sandbox" },
+      });
     const first = await post(3);
     expect(first.status).toBe(200);
     expect(first.headers.get("ratelimit-remaining")).toBe("1");
@@ -52,7 +56,9 @@ describe("sign-in throttling", () => {
     }
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
     expect(statuses[10]).toBe(429);
-    const right = await call(token.POST, "/api/v2/auth/token", { body: { email: user.email, password: user.password } });
+    const right = await call(token.POST, "/api/v2/auth/token", {
+      body: { email: user.email, password: user.password },
+    });
     expect(right.status).toBe(429);
     expect(right.headers.get("retry-after")).toBeTruthy();
   });

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { isCrossSite } from "./same-origin";
 
-const request = (headers: Record<string, string>) => new Request("http://app.example/api/trpc/apiKeys.revoke", { method: "POST", headers: { host: "app.example", ...headers } });
+const request = (headers: Record<string, string>) =>
+  new Request("http://app.example/api/trpc/apiKeys.revoke", {
+    method: "POST",
+    headers: { host: "app.example", ...headers },
+  });
 
 describe("isCrossSite", () => {
   it("refuses what the browser marks as coming from another site or origin", () => {

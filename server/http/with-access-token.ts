@@ -4,7 +4,8 @@ import type { Actor } from "@/server/services/actor";
 import { getActor } from "@/server/services/accounts/get-actor";
 import { handler, type HandlerArgs } from "./handler";
 
-const unauthorized = (detail: string) => new AppError("unauthorized", detail, { headers: { "www-authenticate": 'Bearer realm="private-api"' } });
+const unauthorized = (detail: string) =>
+  new AppError("unauthorized", detail, { headers: { "www-authenticate": 'Bearer realm="private-api"' } });
 
 export function bearerToken(request: Request): string | null {
   const header = request.headers.get("authorization");
@@ -13,10 +14,15 @@ export function bearerToken(request: Request): string | null {
 }
 
 /** A private-API route: a valid access token of an existing user, else 401. API keys are not tokens. */
-export function withAccessToken<P extends Record<string, string>>(fn: (args: HandlerArgs<P> & { actor: Actor }) => Promise<Response>) {
+export function withAccessToken<P extends Record<string, string>>(
+  fn: (args: HandlerArgs<P> & { actor: Actor }) => Promise<Response>,
+) {
   return handler<P>(async (args) => {
     const token = bearerToken(args.request);
-    if (!token) throw unauthorized("An access token is required: POST /api/v2/auth/token, then send Authorization: Bearer <accessToken>.");
+    if (!token)
+      throw unauthorized(
+        "An access token is required: POST /api/v2/auth/token, then send Authorization: Bearer <accessToken>.",
+      );
     const userId = await verifyAccessToken(token);
     const actor = userId ? await getActor(args.db, userId) : null;
     if (!actor) throw unauthorized("The access token is invalid or expired.");

@@ -20,21 +20,32 @@ describe("API-key authentication", () => {
   it("writes lastUsed at most once a minute", async () => {
     const partner = await createPartner();
     const db = await getDb();
-    const lastUsed = async () => (await db.select({ at: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, partner.keyId)))[0]!.at;
+    const lastUsed = async () =>
+      (await db.select({ at: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, partner.keyId)))[0]!.at;
     expect(await lastUsed()).toBeNull();
     await verifyApiKey(db, partner.key);
     const first = await lastUsed();
     expect(first).toBeInstanceOf(Date);
     await verifyApiKey(db, partner.key);
     expect(await lastUsed()).toEqual(first);
-    await db.update(apiKeys).set({ lastUsedAt: new Date(Date.now() - 61_000) }).where(eq(apiKeys.id, partner.keyId));
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: new Date(Date.now() - 61_000) })
+      .where(eq(apiKeys.id, partner.keyId));
     await verifyApiKey(db, partner.key);
     expect((await lastUsed())!.getTime()).toBeGreaterThan(Date.now() - 10_000);
   });
 
   it("accepts X-API-Key and Authorization: Bearer, refuses garbage", async () => {
     const partner = await createPartner();
-    expect((await as(partner)(couriers.GET, "/api/v2/couriers", { apiKey: "", headers: { authorization: `Bearer ${partner.key}` } })).status).toBe(200);
+    expect(
+      (
+        await as(partner)(couriers.GET, "/api/v2/couriers", {
+          apiKey: "",
+          headers: { authorization: `Bearer ${partner.key}` },
+        })
+      ).status,
+    ).toBe(200);
     expect((await as(partner)(couriers.GET, "/api/v2/couriers", { apiKey: "nonsense" })).status).toBe(401);
   });
 });

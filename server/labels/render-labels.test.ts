@@ -7,14 +7,30 @@ import {
   HybridBinarizer,
   RGBLuminanceSource,
 } from "@zxing/library";
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFNumber,
+  PDFRawStream,
+  StandardFonts,
+  type PDFFont,
+  type PDFPage,
+} from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { renderLabels, type LabelAddress, type LabelParcel } from "./render-labels";
 
 const A6 = { width: 297.64, height: 419.53 };
 const MARGIN = (5 * 72) / 25.4;
 
-const sender: LabelAddress = { name: "Acme e-shop s.r.o.", street: "Skladová 1", zip: "11000", city: "Praha", country: "CZ" };
+const sender: LabelAddress = {
+  name: "Acme e-shop s.r.o.",
+  street: "Skladová 1",
+  zip: "11000",
+  city: "Praha",
+  country: "CZ",
+};
 const recipient: LabelAddress = {
   name: "Jana Nováková",
   company: "Nováková & syn",
@@ -56,7 +72,8 @@ function decodeStream(stream: PDFRawStream): Buffer {
 
 function pageContent(page: PDFPage): string {
   const contents = page.node.Contents();
-  const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => page.doc.context.lookup(ref)) : [contents];
+  const streams =
+    contents instanceof PDFArray ? contents.asArray().map((ref) => page.doc.context.lookup(ref)) : [contents];
   return streams.map((s) => (s instanceof PDFRawStream ? decodeStream(s).toString("latin1") : "")).join("\n");
 }
 
@@ -117,7 +134,10 @@ type DrawnText = { text: string; font: string; size: number; x: number; y: numbe
 function drawnTexts(page: PDFPage): DrawnText[] {
   const fonts = page.node.Resources()?.lookup(PDFName.of("Font"), PDFDict);
   const baseFont = (key: string) =>
-    page.doc.context.lookup(fonts?.get(PDFName.of(key)), PDFDict).lookup(PDFName.of("BaseFont"), PDFName).decodeText();
+    page.doc.context
+      .lookup(fonts?.get(PDFName.of(key)), PDFDict)
+      .lookup(PDFName.of("BaseFont"), PDFName)
+      .decodeText();
   const pattern = /\/(\S+) ([\d.]+) Tf\s[\s\S]*?1 0 0 1 ([\d.-]+) ([\d.-]+) Tm\s+<([0-9A-Fa-f]*)> Tj/g;
   return Array.from(pageContent(page).matchAll(pattern), ([, key, size, x, y, hex]) => ({
     text: decodeWinAnsi(Buffer.from(hex, "hex")),
@@ -155,7 +175,9 @@ describe("renderLabels", () => {
 
   it("puts a Code 128 barcode of each page's own shipping number on that page, in input order", async () => {
     const numbers = ["SBX0000000042", "SBX0000000043", "XYZ-12345678901234"];
-    const doc = await load(numbers.map((shippingNumber, i) => parcel({ shippingNumber, parcelIndex: i + 1, parcelCount: 3 })));
+    const doc = await load(
+      numbers.map((shippingNumber, i) => parcel({ shippingNumber, parcelIndex: i + 1, parcelCount: 3 })),
+    );
     doc.getPages().forEach((page, i) => {
       const images = imageXObjects(page);
       expect(images).toHaveLength(1);
@@ -194,7 +216,14 @@ describe("renderLabels", () => {
   it("prints names outside WinAnsi without throwing, transliterating what the font cannot encode", async () => {
     const doc = await load([
       parcel({
-        recipient: { name: "Jiří Dvořák", street: "Straße 5", zip: "90-001", city: "Łódź", country: "PL", phone: "☎ 123" },
+        recipient: {
+          name: "Jiří Dvořák",
+          street: "Straße 5",
+          zip: "90-001",
+          city: "Łódź",
+          country: "PL",
+          phone: "☎ 123",
+        },
         sender: { name: "Łukasz 🚚" },
       }),
     ]);

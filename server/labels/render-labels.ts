@@ -2,19 +2,28 @@ import bwipjs from "bwip-js/node";
 import { PDFDocument, StandardFonts, rgb, type Color, type PDFFont, type PDFImage, type PDFPage } from "pdf-lib";
 import { fitText } from "./pdf-text";
 
-export type LabelAddress = { name: string; company?: string | null; street?: string | null; city?: string | null; zip?: string | null; country?: string | null; phone?: string | null; email?: string | null };
+export type LabelAddress = {
+  name: string;
+  company?: string | null;
+  street?: string | null;
+  city?: string | null;
+  zip?: string | null;
+  country?: string | null;
+  phone?: string | null;
+  email?: string | null;
+};
 export type LabelParcel = {
-  shippingNumber: string;          // e.g. "SBX0000000042"
-  parcelIndex: number;             // 1-based position of this parcel in its order
-  parcelCount: number;             // parcels in the order
+  shippingNumber: string; // e.g. "SBX0000000042"
+  parcelIndex: number; // 1-based position of this parcel in its order
+  parcelCount: number; // parcels in the order
   weightKg: number;
   referenceNumber: string;
-  service: string;                 // e.g. "STANDARD"
-  courierName: string;             // e.g. "Sandbox courier"
-  codPrice: string | null;         // "123.45" or null
-  codCurrency: string | null;      // "CZK" or null
+  service: string; // e.g. "STANDARD"
+  courierName: string; // e.g. "Sandbox courier"
+  codPrice: string | null; // "123.45" or null
+  codCurrency: string | null; // "CZK" or null
   pickupPoint: string | null;
-  sender: LabelAddress;            // the partner account (at least a name)
+  sender: LabelAddress; // the partner account (at least a name)
   recipient: LabelAddress;
 };
 
@@ -38,7 +47,11 @@ type Fonts = { regular: PDFFont; bold: PDFFont };
 export async function renderLabels(parcels: LabelParcel[]): Promise<Uint8Array> {
   if (parcels.length === 0) throw new Error("no parcels");
   const doc = await PDFDocument.create();
-  doc.setTitle(parcels.length === 1 ? `Shipping label ${parcels[0].shippingNumber}` : `Shipping labels (${parcels.length} parcels)`);
+  doc.setTitle(
+    parcels.length === 1
+      ? `Shipping label ${parcels[0].shippingNumber}`
+      : `Shipping labels (${parcels.length} parcels)`,
+  );
   doc.setProducer("Shipping order platform");
   doc.setCreator("Shipping order platform");
   const fonts: Fonts = {
@@ -73,7 +86,13 @@ function drawLabel(page: PDFPage, p: LabelParcel, { regular, bold }: Fonts, barc
 
   const text = (value: string, font: PDFFont, size: number, opts: { maxWidth?: number; color?: Color } = {}) => {
     y -= size;
-    page.drawText(fitText(value, font, size, opts.maxWidth ?? CONTENT_W), { x: MARGIN, y, size, font, color: opts.color ?? BLACK });
+    page.drawText(fitText(value, font, size, opts.maxWidth ?? CONTENT_W), {
+      x: MARGIN,
+      y,
+      size,
+      font,
+      color: opts.color ?? BLACK,
+    });
     y -= size * 0.25;
   };
   const rule = () => {
@@ -88,7 +107,13 @@ function drawLabel(page: PDFPage, p: LabelParcel, { regular, bold }: Fonts, barc
   const service = fitText(p.service, bold, serviceSize, CONTENT_W / 2);
   const serviceBoxW = bold.widthOfTextAtSize(service, serviceSize) + 10;
   page.drawRectangle({ x: PAGE_W - MARGIN - serviceBoxW, y: y - 20, width: serviceBoxW, height: 20, color: BLACK });
-  page.drawText(service, { x: PAGE_W - MARGIN - serviceBoxW + 5, y: y - 15, size: serviceSize, font: bold, color: WHITE });
+  page.drawText(service, {
+    x: PAGE_W - MARGIN - serviceBoxW + 5,
+    y: y - 15,
+    size: serviceSize,
+    font: bold,
+    color: WHITE,
+  });
   y -= 2;
   text(p.courierName, bold, 16, { maxWidth: CONTENT_W - serviceBoxW - 8 });
   y -= 2;

@@ -2,7 +2,12 @@ import { z } from "zod";
 import type { Problem } from "@/server/http/problem";
 import type { AccessTokenResponse } from "@/server/services/accounts/issue-access-token";
 import { issueAccessTokenInput } from "@/server/services/accounts/issue-access-token";
-import { apiKeyView, createApiKeyInput, createdApiKeyView, updateApiKeyInput } from "@/server/services/api-keys/schemas";
+import {
+  apiKeyView,
+  createApiKeyInput,
+  createdApiKeyView,
+  updateApiKeyInput,
+} from "@/server/services/api-keys/schemas";
 import { auditEventView } from "@/server/services/audit/list-audit-events";
 import { courierView } from "@/server/services/configurations/list-couriers";
 import { sourceConfigurationView } from "@/server/services/configurations/list-source-configurations";
@@ -32,7 +37,9 @@ const fieldError = z.object({
 export const ProblemSchema = named(
   "Problem",
   z.object({
-    type: z.string().describe("A URI naming the kind of problem, e.g. `https://docs.shipping-orders.dev/problems/not-found`."),
+    type: z
+      .string()
+      .describe("A URI naming the kind of problem, e.g. `https://docs.shipping-orders.dev/problems/not-found`."),
     title: z.string().describe("The HTTP reason phrase of `status`."),
     status: z.number().int().describe("The HTTP status code, repeated."),
     detail: z.string().describe("What went wrong with this request, in a sentence a developer can act on."),
@@ -51,14 +58,19 @@ export const page = <T extends z.ZodType>(id: string, item: T, what: string) =>
       totalPages: z.number().int().min(0).describe("Pages in total; 0 when nothing matches."),
       nextPage: z.number().int().nullable().describe("The next page number, or null on the last page."),
       previousPage: z.number().int().nullable().describe("The previous page number, or null on the first page."),
-      itemsCount: z.number().int().min(0).describe("Items matching the request across all pages (not the count on this page)."),
+      itemsCount: z
+        .number()
+        .int()
+        .min(0)
+        .describe("Items matching the request across all pages (not the count on this page)."),
       items: z.array(item).describe("This page's items, newest first."),
     }),
     `A page of ${what}.`,
   );
 
 /** `{ items: [...] }`: an unpaged list. */
-const itemsOf = <T extends z.ZodType>(id: string, item: T, what: string) => named(id, z.object({ items: z.array(item) }), `Every ${what}, unpaged.`);
+const itemsOf = <T extends z.ZodType>(id: string, item: T, what: string) =>
+  named(id, z.object({ items: z.array(item) }), `Every ${what}, unpaged.`);
 
 export const ShippingOrderRequest = named(
   "ShippingOrderRequest",
@@ -78,7 +90,11 @@ export const ShippingOrderRequestOrBatch = named(
   "As `application/json`, the body's shape decides: an array is a batch, an object is one order.",
 );
 
-export const ValidationResult = named("ValidationResult", validationResponseSchema, "The result of one order: `ERROR` if any message is an error, else `WARNING` if any is a warning, else `OK`.");
+export const ValidationResult = named(
+  "ValidationResult",
+  validationResponseSchema,
+  "The result of one order: `ERROR` if any message is an error, else `WARNING` if any is a warning, else `OK`.",
+);
 export const ValidationResults = named(
   "ValidationResults",
   z.union([ValidationResult, z.array(ValidationResult)]),
@@ -95,16 +111,30 @@ export const CreateShippingOrdersResponse = named(
 
 export const Courier = named("Courier", courierView);
 export const CourierList = itemsOf("CourierList", Courier, "courier the platform integrates");
-export const SourceConfiguration = named("SourceConfiguration", sourceConfigurationView, "A ReferenceSource (`id`) and its SourceIdentifiers (`profiles[].id`).");
-export const SourceConfigurationList = itemsOf("SourceConfigurationList", SourceConfiguration, "ReferenceSource with its activated SourceIdentifiers; `api`/`default` first");
+export const SourceConfiguration = named(
+  "SourceConfiguration",
+  sourceConfigurationView,
+  "A ReferenceSource (`id`) and its SourceIdentifiers (`profiles[].id`).",
+);
+export const SourceConfigurationList = itemsOf(
+  "SourceConfigurationList",
+  SourceConfiguration,
+  "ReferenceSource with its activated SourceIdentifiers; `api`/`default` first",
+);
 export const CourierProfile = named("CourierProfile", courierProfileView);
-export const CourierProfileList = itemsOf("CourierProfileList", CourierProfile, "courier profile of the account: per courier the default first, then by name");
+export const CourierProfileList = itemsOf(
+  "CourierProfileList",
+  CourierProfile,
+  "courier profile of the account: per courier the default first, then by name",
+);
 
 export const AccessTokenRequest = named("AccessTokenRequest", issueAccessTokenInput);
 export const AccessToken = named(
   "AccessToken",
   z.object({
-    accessToken: z.string().describe("A JWT; send it as `Authorization: Bearer <accessToken>` to `/api/v2/private/...`."),
+    accessToken: z
+      .string()
+      .describe("A JWT; send it as `Authorization: Bearer <accessToken>` to `/api/v2/private/...`."),
     tokenType: z.literal("Bearer"),
     expiresIn: z.number().int().describe("Seconds until the token expires."),
   }) satisfies z.ZodType<AccessTokenResponse>,
@@ -112,16 +142,28 @@ export const AccessToken = named(
 
 export const ApiKey = named("ApiKey", apiKeyView, "An API key as lists show it: the key masked.");
 export const ApiKeyPage = page("ApiKeyPage", ApiKey, "active API keys");
-export const CreatedApiKey = named("CreatedApiKey", createdApiKeyView, "A new API key: the only answer that carries the full key.");
+export const CreatedApiKey = named(
+  "CreatedApiKey",
+  createdApiKeyView,
+  "A new API key: the only answer that carries the full key.",
+);
 export const CreateApiKeyRequest = named(
   "CreateApiKeyRequest",
   createApiKeyInput,
   "`permissions` defaults to all five; `preventDuplicateOrders` to false; `rateLimitPerMinute` (1..100000) to 600.",
 );
-export const UpdateApiKeyRequest = named("UpdateApiKeyRequest", updateApiKeyInput, "Only the fields given change; an empty object changes nothing.");
+export const UpdateApiKeyRequest = named(
+  "UpdateApiKeyRequest",
+  updateApiKeyInput,
+  "Only the fields given change; an empty object changes nothing.",
+);
 
 export const Source = named("Source", sourceView, "An activated (ReferenceSource, SourceIdentifier) pair.");
-export const SourceList = itemsOf("SourceList", Source, "activated pair of the account (the built-in `api`/`default` is not listed)");
+export const SourceList = itemsOf(
+  "SourceList",
+  Source,
+  "activated pair of the account (the built-in `api`/`default` is not listed)",
+);
 export const ActivateSourceRequest = named("ActivateSourceRequest", activateSourceInput);
 export const CreateCourierProfileRequest = named(
   "CreateCourierProfileRequest",
@@ -132,7 +174,11 @@ export const CreateCourierProfileRequest = named(
 export const AuditEvent = named("AuditEvent", auditEventView, "One change to the account's integration, or a sign-in.");
 export const AuditEventPage = page("AuditEventPage", AuditEvent, "audit events");
 
-export const Health = named("Health", z.object({ status: z.enum(["ok", "unavailable"]) }), "`ok` when the database answers, else `unavailable` (with 503).");
+export const Health = named(
+  "Health",
+  z.object({ status: z.enum(["ok", "unavailable"]) }),
+  "`ok` when the database answers, else `unavailable` (with 503).",
+);
 
 /**
  * Every named schema, by component name: the document's `components.schemas` come from these, and the

@@ -36,7 +36,11 @@ export type JsonSchema = {
 export type ExampleJson = { summary?: string; description?: string; value: unknown };
 export type MediaJson = { schema?: JsonSchema; examples?: Record<string, ExampleJson> };
 export type HeaderJson = { description?: string; required?: boolean; schema?: JsonSchema };
-export type ResponseJson = { description: string; headers?: Record<string, HeaderJson>; content?: Record<string, MediaJson> };
+export type ResponseJson = {
+  description: string;
+  headers?: Record<string, HeaderJson>;
+  content?: Record<string, MediaJson>;
+};
 export type ParameterJson = {
   name: string;
   in: "path" | "query" | "header" | "cookie";
@@ -57,7 +61,14 @@ export type OperationJson = {
   requestBody?: { required?: boolean; description?: string; content: Record<string, MediaJson> };
   responses: Record<string, ResponseJson>;
 };
-export type SecuritySchemeJson = { type: string; scheme?: string; bearerFormat?: string; in?: string; name?: string; description?: string };
+export type SecuritySchemeJson = {
+  type: string;
+  scheme?: string;
+  bearerFormat?: string;
+  in?: string;
+  name?: string;
+  description?: string;
+};
 export type DocumentJson = {
   openapi: string;
   info: { title: string; version: string; description: string };
@@ -72,7 +83,9 @@ export const openApiDocumentJson = (): DocumentJson => JSON.parse(openApiJson())
 
 /** Every operation, in document order. */
 export const operationsOf = (doc: DocumentJson): OperationEntry[] =>
-  Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ method, path, op })));
+  Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ method, path, op })),
+  );
 
 /** `#/components/schemas/ShippingOrder` → `ShippingOrder`. */
 export const refName = (ref: string): string => ref.replace("#/components/schemas/", "");

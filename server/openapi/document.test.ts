@@ -75,7 +75,9 @@ describe("the OpenAPI document", () => {
       .flatMap((file) => {
         const path = `/api/${file.replace(/\/?route\.ts$/, "")}`.replace(/\[(\w+)\]/g, "{$1}");
         const source = readFileSync(`app/api/${file}`, "utf8");
-        return [...source.matchAll(/export (?:const|async function|function) (GET|POST|PATCH|PUT|DELETE)\b/g)].map((m) => `${m[1]} ${path}`);
+        return [...source.matchAll(/export (?:const|async function|function) (GET|POST|PATCH|PUT|DELETE)\b/g)].map(
+          (m) => `${m[1]} ${path}`,
+        );
       });
     expect(served.sort()).toEqual(operations.map((o) => o.key).sort());
   });
@@ -93,8 +95,16 @@ describe("the OpenAPI document", () => {
 
   it("secures the shipping-order API with an API key in either header, the private API with an access token, and leaves token and health open", () => {
     expect(doc.components.securitySchemes.ApiKeyBearer).toMatchObject({ type: "http", scheme: "bearer" });
-    expect(doc.components.securitySchemes.ApiKeyHeader).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" });
-    expect(doc.components.securitySchemes.AccessToken).toMatchObject({ type: "http", scheme: "bearer", bearerFormat: "JWT" });
+    expect(doc.components.securitySchemes.ApiKeyHeader).toMatchObject({
+      type: "apiKey",
+      in: "header",
+      name: "X-API-Key",
+    });
+    expect(doc.components.securitySchemes.AccessToken).toMatchObject({
+      type: "http",
+      scheme: "bearer",
+      bearerFormat: "JWT",
+    });
     for (const { key, op } of operations) {
       const schemes = (op.security ?? []).flatMap((s) => Object.keys(s)).sort();
       if (key.includes("/private/")) expect(schemes, key).toEqual(["AccessToken"]);
@@ -106,13 +116,18 @@ describe("the OpenAPI document", () => {
   it("lists every error the route can give, as a problem, with examples; 401 carries WWW-Authenticate", () => {
     for (const [key, statuses] of Object.entries(CONTRACT)) {
       const op = operation(key);
-      const errors = Object.keys(op.responses).map(Number).filter((s) => s >= 400);
+      const errors = Object.keys(op.responses)
+        .map(Number)
+        .filter((s) => s >= 400);
       expect(errors.sort(), key).toEqual(statuses);
       for (const status of errors) {
         const response = op.responses[status]!;
         if (key === "GET /api/health") continue;
         expect(componentOf(response.content?.["application/problem+json"]), `${key} ${status}`).toBe("Problem");
-        expect(Object.keys(response.content?.["application/problem+json"]?.examples ?? {}).length, `${key} ${status}`).toBeGreaterThan(0);
+        expect(
+          Object.keys(response.content?.["application/problem+json"]?.examples ?? {}).length,
+          `${key} ${status}`,
+        ).toBeGreaterThan(0);
       }
       if (op.responses[401]) expect(Object.keys(op.responses[401].headers ?? {}), key).toContain("WWW-Authenticate");
       if (op.responses[429]) expect(Object.keys(op.responses[429].headers ?? {}), key).toContain("Retry-After");
@@ -124,7 +139,10 @@ describe("the OpenAPI document", () => {
       for (const [status, response] of Object.entries(op.responses)) {
         const names = Object.keys(response.headers ?? {});
         if (status === "401") expect(names, `${key} ${status}`).not.toContain("RateLimit-Limit");
-        else expect(names, `${key} ${status}`).toEqual(expect.arrayContaining(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]));
+        else
+          expect(names, `${key} ${status}`).toEqual(
+            expect.arrayContaining(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]),
+          );
       }
     }
   });
@@ -148,7 +166,10 @@ describe("the OpenAPI document", () => {
   });
 
   it("takes one order, a batch of at most 500, or either as application/json on validate and create", () => {
-    for (const key of ["POST /api/v2/couriers/{courier_id}/shipping-orders/validate", "POST /api/v2/couriers/{courier_id}/shipping-orders"]) {
+    for (const key of [
+      "POST /api/v2/couriers/{courier_id}/shipping-orders/validate",
+      "POST /api/v2/couriers/{courier_id}/shipping-orders",
+    ]) {
       const body = operation(key).requestBody!;
       expect(body.required).toBe(true);
       expect(componentOf(body.content[SINGLE_ORDER_TYPE])).toBe("ShippingOrderRequest");
@@ -159,7 +180,9 @@ describe("the OpenAPI document", () => {
   });
 
   it("takes an Idempotency-Key on create", () => {
-    const header = (operation("POST /api/v2/couriers/{courier_id}/shipping-orders").parameters ?? []).find((p) => p.name === "Idempotency-Key");
+    const header = (operation("POST /api/v2/couriers/{courier_id}/shipping-orders").parameters ?? []).find(
+      (p) => p.name === "Idempotency-Key",
+    );
     expect(header).toMatchObject({ in: "header", required: false });
   });
 
@@ -177,7 +200,10 @@ describe("the OpenAPI document", () => {
 
   it("explains the repeated and comma forms of the list filters", () => {
     const params = operation("GET /api/v2/shipping-orders").parameters ?? [];
-    const arrays = params.filter((p) => p.schema.type === "array").map((p) => p.name).sort();
+    const arrays = params
+      .filter((p) => p.schema.type === "array")
+      .map((p) => p.name)
+      .sort();
     expect(arrays).toEqual(["courier", "courierProfile", "ids", "referenceNumbers", "shippingNumbers", "status"]);
     for (const p of params.filter((p) => p.schema.type === "array")) {
       expect(p, p.name).toMatchObject({ in: "query", style: "form", explode: true });
@@ -188,7 +214,21 @@ describe("the OpenAPI document", () => {
 
   it("records the decisions where the contract is silent", () => {
     const text = doc.info.description;
-    for (const phrase of ["itemsCount", "exactly one account", "403", "yyyy-MM-dd", "empty batch", "upper-cased", "profile", "codCurrencies", "absolute", "merge-patch+json", "rateLimitPerMinute", "CANCELLED", "COURIER_UNAVAILABLE"]) {
+    for (const phrase of [
+      "itemsCount",
+      "exactly one account",
+      "403",
+      "yyyy-MM-dd",
+      "empty batch",
+      "upper-cased",
+      "profile",
+      "codCurrencies",
+      "absolute",
+      "merge-patch+json",
+      "rateLimitPerMinute",
+      "CANCELLED",
+      "COURIER_UNAVAILABLE",
+    ]) {
       expect(text, phrase).toContain(phrase);
     }
   });
@@ -209,7 +249,10 @@ describe("the OpenAPI document", () => {
             expect(schema.parse(example.value), `${key} ${status} example ${name}`).toEqual(example.value);
             if (type === "application/problem+json") {
               const real = (await problem(Number(status), "x").json()) as { title: string };
-              expect(example.value, `${key} ${status} example ${name}`).toMatchObject({ status: Number(status), title: real.title });
+              expect(example.value, `${key} ${status} example ${name}`).toMatchObject({
+                status: Number(status),
+                title: real.title,
+              });
             }
           }
         }
@@ -259,17 +302,30 @@ describe("real answers match the schemas the document names", () => {
   it("create, get and list answer as documented", async () => {
     const created = (await expectDocumented(
       "POST /api/v2/couriers/{courier_id}/shipping-orders",
-      await api(createOrders, "/api/v2/couriers/sandbox/shipping-orders", { body: order({ CodPrice: 120, CodCurrency: "czk" }), params }),
+      await api(createOrders, "/api/v2/couriers/sandbox/shipping-orders", {
+        body: order({ CodPrice: 120, CodCurrency: "czk" }),
+        params,
+      }),
     )) as { items: { id: string }[] };
     const id = created.items[0]!.id;
-    await expectDocumented("GET /api/v2/shipping-orders/{id}", await api(getOrder, `/api/v2/shipping-orders/${id}`, { params: { id } }));
-    await expectDocumented("GET /api/v2/shipping-orders", await api(listOrders, `/api/v2/shipping-orders?ids=${id}&status=CREATED,IN_TRANSIT`));
+    await expectDocumented(
+      "GET /api/v2/shipping-orders/{id}",
+      await api(getOrder, `/api/v2/shipping-orders/${id}`, { params: { id } }),
+    );
+    await expectDocumented(
+      "GET /api/v2/shipping-orders",
+      await api(listOrders, `/api/v2/shipping-orders?ids=${id}&status=CREATED,IN_TRANSIT`),
+    );
   });
 
   it("a replayed create answers as documented", async () => {
     const key = "POST /api/v2/couriers/{courier_id}/shipping-orders";
     const send = (body: unknown) =>
-      api(createOrders, "/api/v2/couriers/sandbox/shipping-orders", { body, params, headers: { "content-type": "application/json", "idempotency-key": "docs-replay-1" } });
+      api(createOrders, "/api/v2/couriers/sandbox/shipping-orders", {
+        body,
+        params,
+        headers: { "content-type": "application/json", "idempotency-key": "docs-replay-1" },
+      });
     const first = order();
     const original = await expectDocumented(key, await send(first));
     const replay = await send(first);
@@ -286,30 +342,46 @@ describe("real answers match the schemas the document names", () => {
       headers: { "content-type": ORDER_BATCH_TYPE },
       params,
     });
-    const body = (await expectDocumented("POST /api/v2/couriers/{courier_id}/shipping-orders", response)) as { failed: { code: string }[] };
+    const body = (await expectDocumented("POST /api/v2/couriers/{courier_id}/shipping-orders", response)) as {
+      failed: { code: string }[];
+    };
     expect(body.failed.map((f) => f.code)).toEqual(["COURIER_REJECTED"]);
   });
 
   it("validate answers one result or an array as documented", async () => {
     const key = "POST /api/v2/couriers/{courier_id}/shipping-orders/validate";
-    await expectDocumented(key, await api(validateOrders, "/api/v2/couriers/sandbox/shipping-orders/validate", { body: order(), params }));
+    await expectDocumented(
+      key,
+      await api(validateOrders, "/api/v2/couriers/sandbox/shipping-orders/validate", { body: order(), params }),
+    );
     const many = await expectDocumented(
       key,
-      await api(validateOrders, "/api/v2/couriers/sandbox/shipping-orders/validate", { body: [order(), order({ Parcels: [{ Weight: 40 }] })], params }),
+      await api(validateOrders, "/api/v2/couriers/sandbox/shipping-orders/validate", {
+        body: [order(), order({ Parcels: [{ Weight: 40 }] })],
+        params,
+      }),
     );
     expect(Array.isArray(many)).toBe(true);
   });
 
   it("create's 400 is the validation response; malformed input, 401 and 404 are problems", async () => {
-    const invalid = await api(createOrders, "/api/v2/couriers/sandbox/shipping-orders", { body: order({ Recipient: { Name: "", Street: "x", City: "y", Zip: "1", Country: "CZ" } }), params });
+    const invalid = await api(createOrders, "/api/v2/couriers/sandbox/shipping-orders", {
+      body: order({ Recipient: { Name: "", Street: "x", City: "y", Zip: "1", Country: "CZ" } }),
+      params,
+    });
     expect(invalid.status).toBe(400);
-    expect(await expectDocumented("POST /api/v2/couriers/{courier_id}/shipping-orders", invalid)).toMatchObject({ status: "ERROR" });
+    expect(await expectDocumented("POST /api/v2/couriers/{courier_id}/shipping-orders", invalid)).toMatchObject({
+      status: "ERROR",
+    });
 
     const empty = await api(createOrders, "/api/v2/couriers/sandbox/shipping-orders", { body: [], params });
     expect(empty.headers.get("content-type")).toBe("application/problem+json");
     await expectDocumented("POST /api/v2/couriers/{courier_id}/shipping-orders", empty);
 
-    const unknownCourier = await api(validateOrders, "/api/v2/couriers/nope/shipping-orders/validate", { body: order(), params: { courier_id: "nope" } });
+    const unknownCourier = await api(validateOrders, "/api/v2/couriers/nope/shipping-orders/validate", {
+      body: order(),
+      params: { courier_id: "nope" },
+    });
     expect(unknownCourier.status).toBe(404);
     await expectDocumented("POST /api/v2/couriers/{courier_id}/shipping-orders/validate", unknownCourier);
 
@@ -329,7 +401,10 @@ describe("real answers match the schemas the document names", () => {
 
   it("configurations and the private API answer as documented", async () => {
     await expectDocumented("GET /api/v2/couriers", await api(listCouriers, "/api/v2/couriers"));
-    await expectDocumented("GET /api/v2/private/api-keys", await call(listApiKeys, "/api/v2/private/api-keys", { token: partner.token }));
+    await expectDocumented(
+      "GET /api/v2/private/api-keys",
+      await call(listApiKeys, "/api/v2/private/api-keys", { token: partner.token }),
+    );
     const withKey = await call(listApiKeys, "/api/v2/private/api-keys", { token: partner.key });
     expect(withKey.status).toBe(401);
     await expectDocumented("GET /api/v2/private/api-keys", withKey);

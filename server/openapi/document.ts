@@ -14,12 +14,21 @@ export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]
 const TAGS = [
   { name: "Shipping orders", description: "Validate, create, list, read and delete shipping orders." },
   { name: "Labels", description: "Label PDFs: an A6 page per parcel with a Code 128 barcode of its shipping number." },
-  { name: "Configurations", description: "What an API key's account can use: couriers, order sources, courier profiles." },
+  {
+    name: "Configurations",
+    description: "What an API key's account can use: couriers, order sources, courier profiles.",
+  },
   { name: "Authentication", description: "Access tokens for the private API." },
   { name: "Private: API keys", description: "API keys of an account (access token)." },
-  { name: "Private: sources", description: "Activated (ReferenceSource, SourceIdentifier) pairs of an account (access token)." },
+  {
+    name: "Private: sources",
+    description: "Activated (ReferenceSource, SourceIdentifier) pairs of an account (access token).",
+  },
   { name: "Private: courier profiles", description: "Courier profiles of an account (access token)." },
-  { name: "Private: audit trail", description: "Who changed an account's integration, and who signed in (access token, owners)." },
+  {
+    name: "Private: audit trail",
+    description: "Who changed an account's integration, and who signed in (access token, owners).",
+  },
   { name: "Health", description: "Liveness of the service and its database." },
 ];
 
@@ -33,7 +42,9 @@ export function buildOpenApiDocument(): OpenApiDocument {
   registerAuth(registry);
   registerPrivate(registry);
   registerHealth(registry);
-  const generator = new OpenApiGeneratorV31([...registry.definitions, ...Object.values(componentSchemas)], { sortComponents: "alphabetically" });
+  const generator = new OpenApiGeneratorV31([...registry.definitions, ...Object.values(componentSchemas)], {
+    sortComponents: "alphabetically",
+  });
   return generator.generateDocument({
     openapi: "3.1.0",
     info: {

@@ -30,11 +30,23 @@ export const orderRequest = {
 
 export const minimalOrderRequest = {
   ReferenceNumber: "ORDER-1002",
-  Recipient: { Name: "Max Mustermann", Street: "Hauptstraße 5", City: "Berlin", Zip: "10115", Country: "DE", Phone: "+4930123456" },
+  Recipient: {
+    Name: "Max Mustermann",
+    Street: "Hauptstraße 5",
+    City: "Berlin",
+    Zip: "10115",
+    Country: "DE",
+    Phone: "+4930123456",
+  },
   Parcels: [{ Weight: 0.8 }],
 };
 
-export const sourcedOrderRequest = { ...minimalOrderRequest, ReferenceNumber: "ORDER-1003", ReferenceSource: "shoptet", SourceIdentifier: "eshop-1" };
+export const sourcedOrderRequest = {
+  ...minimalOrderRequest,
+  ReferenceNumber: "ORDER-1003",
+  ReferenceSource: "shoptet",
+  SourceIdentifier: "eshop-1",
+};
 
 export const shippingOrder = {
   id: ORDER_ID,
@@ -68,7 +80,14 @@ export const shippingOrder = {
     status: "CREATED",
     trackingUrl: "https://sandbox-courier.example/track/SBX0000000001",
     updated: "2026-11-21T23:52:17",
-    events: [{ time: "2026-11-21T23:52:17", status: "CREATED", description: "Shipment data received from the sender", location: null }],
+    events: [
+      {
+        time: "2026-11-21T23:52:17",
+        status: "CREATED",
+        description: "Shipment data received from the sender",
+        location: null,
+      },
+    ],
   },
   labelUrl: `https://shipping.example.com/api/v2/shipping-orders/${ORDER_ID}/label`,
 };
@@ -82,7 +101,13 @@ export const courierProfile = {
   settings: { timeoutMs: 10000 },
 };
 
-const allPermissions = ["shipping-orders:read", "shipping-orders:write", "shipping-orders:validate", "labels:read", "configurations:read"];
+const allPermissions = [
+  "shipping-orders:read",
+  "shipping-orders:write",
+  "shipping-orders:validate",
+  "labels:read",
+  "configurations:read",
+];
 
 export const apiKey = {
   id: API_KEY_ID,

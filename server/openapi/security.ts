@@ -31,7 +31,10 @@ export function registerSecuritySchemes(registry: OpenAPIRegistry): void {
  * Either header carries the key. The requirement lists the permission the key must hold (OpenAPI 3.1
  * allows role names in the array of non-OAuth schemes).
  */
-export const apiKeySecurity = (permission: ApiKeyPermission): Security => [{ ApiKeyBearer: [permission] }, { ApiKeyHeader: [permission] }];
+export const apiKeySecurity = (permission: ApiKeyPermission): Security => [
+  { ApiKeyBearer: [permission] },
+  { ApiKeyHeader: [permission] },
+];
 
 export const accessTokenSecurity: Security = [{ AccessToken: [] }];
 

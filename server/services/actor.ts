@@ -39,7 +39,13 @@ export async function accountAccess(
 
 /** The account to use when a request names none: the actor's only account, else a 400 asking for it. */
 export async function defaultAccountId(db: Executor, actor: Actor): Promise<string> {
-  const rows = await db.select({ accountId: memberships.accountId }).from(memberships).where(eq(memberships.userId, actor.userId)).limit(2);
+  const rows = await db
+    .select({ accountId: memberships.accountId })
+    .from(memberships)
+    .where(eq(memberships.userId, actor.userId))
+    .limit(2);
   if (rows.length === 1) return rows[0]!.accountId;
-  throw new AppError("bad_request", "accountId is required.", { errors: [{ field: "accountId", message: "required" }] });
+  throw new AppError("bad_request", "accountId is required.", {
+    errors: [{ field: "accountId", message: "required" }],
+  });
 }

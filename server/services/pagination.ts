@@ -12,7 +12,9 @@ const positiveInt = (name: string) =>
 export const pagingQuery = z.object({
   page: positiveInt("page").pipe(z.number().min(1, "page must be at least 1")).default(1),
   pageSize: positiveInt("pageSize")
-    .pipe(z.number().min(1, "pageSize must be between 1 and 50").max(MAX_PAGE_SIZE, "pageSize must be between 1 and 50"))
+    .pipe(
+      z.number().min(1, "pageSize must be between 1 and 50").max(MAX_PAGE_SIZE, "pageSize must be between 1 and 50"),
+    )
     .default(20),
 });
 

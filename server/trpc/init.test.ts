@@ -7,13 +7,25 @@ import { sessionOf } from "@/test/trpc";
 import { createCallerFactory, createTRPCContext, createTRPCRouter, publicProcedure } from "./init";
 import { appRouter } from "./root";
 
-type ErrorBody = { error: { json: { message: string; code: number; data: { code: string; httpStatus: number; errors: { field: string; message: string }[] | null } } } };
+type ErrorBody = {
+  error: {
+    json: {
+      message: string;
+      code: number;
+      data: { code: string; httpStatus: number; errors: { field: string; message: string }[] | null };
+    };
+  };
+};
 
 /** One tRPC HTTP request through the same handler and formatter as `app/api/trpc/[trpc]/route.ts`. */
 async function post(user: TestUser, path: string, input: unknown): Promise<{ status: number; body: ErrorBody }> {
   const response = await fetchRequestHandler({
     endpoint: "/api/trpc",
-    req: new Request(`http://localhost/api/trpc/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ json: input }) }),
+    req: new Request(`http://localhost/api/trpc/${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ json: input }),
+    }),
     router: appRouter,
     createContext: () => createTRPCContext({ session: sessionOf(user), headers: new Headers() }),
   });
@@ -22,9 +34,13 @@ async function post(user: TestUser, path: string, input: unknown): Promise<{ sta
 
 describe("tRPC error mapping", () => {
   const thrower = createTRPCRouter({
-    fail: publicProcedure.input((value) => value as { code: AppErrorCode }).query(({ input }) => {
-      throw new AppError(input.code, `failed with ${input.code}`, { errors: [{ field: "name", message: "is wrong" }] });
-    }),
+    fail: publicProcedure
+      .input((value) => value as { code: AppErrorCode })
+      .query(({ input }) => {
+        throw new AppError(input.code, `failed with ${input.code}`, {
+          errors: [{ field: "name", message: "is wrong" }],
+        });
+      }),
     crash: publicProcedure.query(() => {
       throw new Error('relation "secret_table" does not exist');
     }),
@@ -73,8 +89,16 @@ describe("tRPC error mapping", () => {
     });
 
     it("puts a service's field errors into the error data", async () => {
-      await post(owner, "sources.activate", { accountId: owner.accountId, referenceSource: "shop", sourceIdentifier: "one" });
-      const { status, body } = await post(owner, "sources.activate", { accountId: owner.accountId, referenceSource: "shop", sourceIdentifier: "one" });
+      await post(owner, "sources.activate", {
+        accountId: owner.accountId,
+        referenceSource: "shop",
+        sourceIdentifier: "one",
+      });
+      const { status, body } = await post(owner, "sources.activate", {
+        accountId: owner.accountId,
+        referenceSource: "shop",
+        sourceIdentifier: "one",
+      });
       expect(status).toBe(409);
       expect(body.error.json.data.code).toBe("CONFLICT");
       expect(body.error.json.data.errors).toEqual([{ field: "sourceIdentifier", message: "pair already active" }]);

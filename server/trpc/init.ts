@@ -15,7 +15,8 @@ function baseUrlOf(headers: Headers): string {
   const configured = env().PUBLIC_URL;
   if (configured) return configured;
   const host = headers.get("x-forwarded-host") ?? headers.get("host") ?? "localhost";
-  const protocol = headers.get("x-forwarded-proto") ?? (host.startsWith("localhost") || host.startsWith("127.") ? "http" : "https");
+  const protocol =
+    headers.get("x-forwarded-proto") ?? (host.startsWith("localhost") || host.startsWith("127.") ? "http" : "https");
   return `${protocol}://${host}`;
 }
 
@@ -79,7 +80,11 @@ const appErrors = t.middleware(async ({ next }) => {
     throw new TRPCError({ code: trpcCodeOf[cause.code], message: cause.message, cause });
   }
   if (isDatabaseUnavailable(cause)) {
-    throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: "The service is temporarily unavailable; retry shortly.", cause });
+    throw new TRPCError({
+      code: "SERVICE_UNAVAILABLE",
+      message: "The service is temporarily unavailable; retry shortly.",
+      cause,
+    });
   }
   return result;
 });
@@ -106,4 +111,6 @@ export const staffProcedure = protectedProcedure.use(({ ctx, next }) => {
  */
 export const accountProcedure = protectedProcedure
   .input(z.object({ accountId: z.string({ error: "accountId is required" }) }))
-  .use(async ({ ctx, input, next }) => next({ ctx: { access: await accountAccess(ctx.db, ctx.actor, input.accountId) } }));
+  .use(async ({ ctx, input, next }) =>
+    next({ ctx: { access: await accountAccess(ctx.db, ctx.actor, input.accountId) } }),
+  );

@@ -20,5 +20,13 @@ const EXPECTED = new Set<TRPCError["code"]>([
 export function logUnexpectedError({ path, error }: { path?: string; error: TRPCError }): void {
   if (EXPECTED.has(error.code)) return;
   const cause = error.cause ?? error;
-  console.error(JSON.stringify({ level: "error", msg: "tRPC procedure failed", path, code: error.code, error: cause.stack ?? String(cause) }));
+  console.error(
+    JSON.stringify({
+      level: "error",
+      msg: "tRPC procedure failed",
+      path,
+      code: error.code,
+      error: cause.stack ?? String(cause),
+    }),
+  );
 }

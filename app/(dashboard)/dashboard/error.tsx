@@ -11,7 +11,11 @@ export default function DashboardError({ error, retry }: { error: unknown; retry
   }, [error]);
   const digest = error instanceof Error && "digest" in error ? String(error.digest) : null;
   return (
-    <EmptyState icon={TriangleAlert} title="This page could not be loaded" action={<Button onClick={retry}>Try again</Button>}>
+    <EmptyState
+      icon={TriangleAlert}
+      title="This page could not be loaded"
+      action={<Button onClick={retry}>Try again</Button>}
+    >
       Something went wrong on our side or the connection dropped. Try again; if it keeps failing, contact support
       {digest ? (
         <>

@@ -21,7 +21,10 @@ export default async function OverviewPage({ searchParams }: { searchParams: Das
   const days = lastDays(7, new Date());
   return (
     <HydrateClient>
-      <PageHeader title={account.name} description="How this account is connected to the shipping API, and what goes through it." />
+      <PageHeader
+        title={account.name}
+        description="How this account is connected to the shipping API, and what goes through it."
+      />
       <Suspense fallback={<TableSkeleton rows={3} />}>
         <OverviewPanel key={account.id} account={account} />
       </Suspense>

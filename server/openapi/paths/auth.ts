@@ -1,6 +1,17 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { AccessToken, AccessTokenRequest } from "../components";
-import { bodyErrors, content, jsonResponse, malformedJson, problemExample, problemResponse, serverErrors, signInThrottled, stringHeader, wwwAuthenticate } from "../responses";
+import {
+  bodyErrors,
+  content,
+  jsonResponse,
+  malformedJson,
+  problemExample,
+  problemResponse,
+  serverErrors,
+  signInThrottled,
+  stringHeader,
+  wwwAuthenticate,
+} from "../responses";
 import { noSecurity } from "../security";
 
 export function registerAuth(registry: OpenAPIRegistry): void {
@@ -18,7 +29,12 @@ export function registerAuth(registry: OpenAPIRegistry): void {
     request: {
       body: {
         required: true,
-        content: content(AccessTokenRequest, { credentials: { summary: "Email and password", value: { email: "owner@example.com", password: "correct horse battery" } } }),
+        content: content(AccessTokenRequest, {
+          credentials: {
+            summary: "Email and password",
+            value: { email: "owner@example.com", password: "correct horse battery" },
+          },
+        }),
       },
     },
     responses: {
@@ -40,9 +56,12 @@ export function registerAuth(registry: OpenAPIRegistry): void {
       ),
       400: problemResponse("The body is not JSON, or `email` or `password` is missing.", {
         malformed: malformedJson,
-        missing: problemExample("Password missing", "bad_request", "password: Invalid input: expected string, received undefined", [
-          { field: "password", message: "Invalid input: expected string, received undefined" },
-        ]),
+        missing: problemExample(
+          "Password missing",
+          "bad_request",
+          "password: Invalid input: expected string, received undefined",
+          [{ field: "password", message: "Invalid input: expected string, received undefined" }],
+        ),
       }),
       401: problemResponse(
         "The email or password is wrong.",

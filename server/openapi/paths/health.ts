@@ -10,13 +10,18 @@ export function registerHealth(registry: OpenAPIRegistry): void {
     operationId: "getHealth",
     tags: ["Health"],
     summary: "Health check",
-    description: "200 when the database answers a trivial query within 2 seconds, else 503. For load balancers and monitoring; needs no credentials.",
+    description:
+      "200 when the database answers a trivial query within 2 seconds, else 503. For load balancers and monitoring; needs no credentials.",
     security: noSecurity,
     responses: {
       200: jsonResponse("Healthy.", Health, { ok: { summary: "Healthy", value: { status: "ok" } } }),
-      503: jsonResponse("The database does not answer (a plain JSON body, not a problem: monitors read `status`).", Health, {
-        unavailable: { summary: "Database down", value: { status: "unavailable" } },
-      }),
+      503: jsonResponse(
+        "The database does not answer (a plain JSON body, not a problem: monitors read `status`).",
+        Health,
+        {
+          unavailable: { summary: "Database down", value: { status: "unavailable" } },
+        },
+      ),
     },
   });
 }

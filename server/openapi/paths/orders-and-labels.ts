@@ -12,12 +12,20 @@ const ORDERS = "Shipping orders";
 const LABELS = "Labels";
 
 const orderIdParams = z.object({
-  id: z.uuid().meta({ param: { description: "The order's id. A malformed id, an order of another account or a deleted order → 404." }, example: ORDER_ID }),
+  id: z
+    .uuid()
+    .meta({
+      param: { description: "The order's id. A malformed id, an order of another account or a deleted order → 404." },
+      example: ORDER_ID,
+    }),
 });
 
-const orderNotFound = problemResponse("No live order of this account has the id (malformed ids and deleted orders included).", {
-  notFound: problemExample("Unknown order", "not_found", "Shipping order not found."),
-});
+const orderNotFound = problemResponse(
+  "No live order of this account has the id (malformed ids and deleted orders included).",
+  {
+    notFound: problemExample("Unknown order", "not_found", "Shipping order not found."),
+  },
+);
 
 const repeatable = (name: string) =>
   `Repeat the parameter (\`?${name}=a&${name}=b\`) or separate values with commas (\`?${name}=a,b\`); both mean the same.`;
@@ -38,19 +46,45 @@ const shape = listShippingOrdersQuery.shape;
 /** The service's query schema, each parameter described for partners. */
 const listQuery = listShippingOrdersQuery.extend({
   ...pagingParams,
-  createdFrom: shape.createdFrom.meta({ param: { description: `Orders created at or after this instant. ${DATE_TIME}` }, example: "2026-11-01T00:00:00" }),
-  createdTo: shape.createdTo.meta({ param: { description: `Orders created at or before this instant. ${DATE_TIME} After createdFrom → 400.` }, example: "2026-11-30" }),
-  referenceNumbers: shape.referenceNumbers.meta({ param: list("referenceNumbers", "Orders with these ReferenceNumbers (exact match)."), example: ["ORDER-1001", "ORDER-1002"] }),
-  ids: shape.ids.meta({ param: list("ids", "Orders with these ids; a value that is no UUID → 400."), example: [ORDER_ID] }),
-  shippingNumbers: shape.shippingNumbers.meta({ param: list("shippingNumbers", "Orders with a parcel of these shipping numbers."), example: ["SBX0000000001"] }),
-  status: shape.status.meta({ param: list("status", "Orders in these shipping statuses; an unknown status → 400."), example: ["CREATED", "IN_TRANSIT"] }),
-  courier: shape.courier.meta({ param: list("courier", "Orders of these couriers (ids as in `GET /api/v2/couriers`); an unknown courier id → 400."), example: ["sandbox"] }),
-  courierProfile: shape.courierProfile.meta({ param: list("courierProfile", "Orders created with these courier profiles; a value that is no UUID → 400."), example: [PROFILE_ID] }),
+  createdFrom: shape.createdFrom.meta({
+    param: { description: `Orders created at or after this instant. ${DATE_TIME}` },
+    example: "2026-11-01T00:00:00",
+  }),
+  createdTo: shape.createdTo.meta({
+    param: { description: `Orders created at or before this instant. ${DATE_TIME} After createdFrom → 400.` },
+    example: "2026-11-30",
+  }),
+  referenceNumbers: shape.referenceNumbers.meta({
+    param: list("referenceNumbers", "Orders with these ReferenceNumbers (exact match)."),
+    example: ["ORDER-1001", "ORDER-1002"],
+  }),
+  ids: shape.ids.meta({
+    param: list("ids", "Orders with these ids; a value that is no UUID → 400."),
+    example: [ORDER_ID],
+  }),
+  shippingNumbers: shape.shippingNumbers.meta({
+    param: list("shippingNumbers", "Orders with a parcel of these shipping numbers."),
+    example: ["SBX0000000001"],
+  }),
+  status: shape.status.meta({
+    param: list("status", "Orders in these shipping statuses; an unknown status → 400."),
+    example: ["CREATED", "IN_TRANSIT"],
+  }),
+  courier: shape.courier.meta({
+    param: list("courier", "Orders of these couriers (ids as in `GET /api/v2/couriers`); an unknown courier id → 400."),
+    example: ["sandbox"],
+  }),
+  courierProfile: shape.courierProfile.meta({
+    param: list("courierProfile", "Orders created with these courier profiles; a value that is no UUID → 400."),
+    example: [PROFILE_ID],
+  }),
 });
 
 const pdf = (description: string, filename: string): Res => ({
   description,
-  headers: { "Content-Disposition": stringHeader("Shown inline, with a file name for saving.", `inline; filename="${filename}"`) },
+  headers: {
+    "Content-Disposition": stringHeader("Shown inline, with a file name for saving.", `inline; filename="${filename}"`),
+  },
   content: { "application/pdf": { schema: { type: "string", format: "binary", contentMediaType: "application/pdf" } } },
 });
 
@@ -71,7 +105,15 @@ export function registerOrdersAndLabels(registry: OpenAPIRegistry): void {
       200: jsonResponse("A page of orders.", ShippingOrderPage, {
         page: {
           summary: "The first page",
-          value: { page: 1, pageSize: 20, totalPages: 1, nextPage: null, previousPage: null, itemsCount: 1, items: [shippingOrder] },
+          value: {
+            page: 1,
+            pageSize: 20,
+            totalPages: 1,
+            nextPage: null,
+            previousPage: null,
+            itemsCount: 1,
+            items: [shippingOrder],
+          },
         },
         empty: {
           summary: "Nothing matches",
@@ -85,17 +127,31 @@ export function registerOrdersAndLabels(registry: OpenAPIRegistry): void {
           "ids: must be UUIDs; status: must be one of CREATED, HANDED_OVER, IN_TRANSIT, OUT_FOR_DELIVERY, DELIVERED, RETURNED, CANCELLED",
           [
             { field: "ids", message: "must be UUIDs" },
-            { field: "status", message: "must be one of CREATED, HANDED_OVER, IN_TRANSIT, OUT_FOR_DELIVERY, DELIVERED, RETURNED, CANCELLED" },
+            {
+              field: "status",
+              message:
+                "must be one of CREATED, HANDED_OVER, IN_TRANSIT, OUT_FOR_DELIVERY, DELIVERED, RETURNED, CANCELLED",
+            },
           ],
         ),
-        courier: problemExample("Unknown courier", "bad_request", "courier: is not a known courier id", [{ field: "courier", message: "is not a known courier id" }]),
+        courier: problemExample("Unknown courier", "bad_request", "courier: is not a known courier id", [
+          { field: "courier", message: "is not a known courier id" },
+        ]),
         date: problemExample("Bad date", "bad_request", "createdFrom: must be a UTC date-time yyyy-MM-ddTHH:mm:ss", [
           { field: "createdFrom", message: "must be a UTC date-time yyyy-MM-ddTHH:mm:ss" },
         ]),
-        range: problemExample("createdFrom after createdTo", "bad_request", "createdFrom must not be after createdTo.", [{ field: "createdFrom", message: "after createdTo" }]),
-        pageSize: problemExample("pageSize out of range", "bad_request", "pageSize: pageSize must be between 1 and 50", [
-          { field: "pageSize", message: "pageSize must be between 1 and 50" },
-        ]),
+        range: problemExample(
+          "createdFrom after createdTo",
+          "bad_request",
+          "createdFrom must not be after createdTo.",
+          [{ field: "createdFrom", message: "after createdTo" }],
+        ),
+        pageSize: problemExample(
+          "pageSize out of range",
+          "bad_request",
+          "pageSize: pageSize must be between 1 and 50",
+          [{ field: "pageSize", message: "pageSize must be between 1 and 50" }],
+        ),
       }),
     }),
   });
@@ -106,11 +162,14 @@ export function registerOrdersAndLabels(registry: OpenAPIRegistry): void {
     operationId: "getShippingOrder",
     tags: [ORDERS],
     summary: "Get a shipping order",
-    description: "One live order of the account with its parcels and tracking. `labelUrl` is an absolute URL. Requires the permission `shipping-orders:read`.",
+    description:
+      "One live order of the account with its parcels and tracking. `labelUrl` is an absolute URL. Requires the permission `shipping-orders:read`.",
     security: apiKeySecurity("shipping-orders:read"),
     request: { params: orderIdParams },
     responses: apiKeyResponses("shipping-orders:read", {
-      200: jsonResponse("The order.", ShippingOrder, { order: { summary: "An order with two parcels and cash on delivery", value: shippingOrder } }),
+      200: jsonResponse("The order.", ShippingOrder, {
+        order: { summary: "An order with two parcels and cash on delivery", value: shippingOrder },
+      }),
       404: orderNotFound,
     }),
   });
@@ -129,10 +188,21 @@ export function registerOrdersAndLabels(registry: OpenAPIRegistry): void {
     responses: apiKeyResponses("shipping-orders:write", {
       204: { description: "Cancelled and removed." },
       404: orderNotFound,
-      503: problemResponse("The courier could not cancel the shipment (the order is unchanged), or the database is unreachable; retry.", {
-        courier: problemExample("Courier could not cancel", "unavailable", "Sandbox courier could not cancel the shipment; the order is unchanged. Retry later."),
-        database: problemExample("Database unreachable", "unavailable", "The service is temporarily unavailable; retry shortly. Request id 8d2b6f0a-51c4-4c1e-a0a5-6f3e2d9b7c10."),
-      }),
+      503: problemResponse(
+        "The courier could not cancel the shipment (the order is unchanged), or the database is unreachable; retry.",
+        {
+          courier: problemExample(
+            "Courier could not cancel",
+            "unavailable",
+            "Sandbox courier could not cancel the shipment; the order is unchanged. Retry later.",
+          ),
+          database: problemExample(
+            "Database unreachable",
+            "unavailable",
+            "The service is temporarily unavailable; retry shortly. Request id 8d2b6f0a-51c4-4c1e-a0a5-6f3e2d9b7c10.",
+          ),
+        },
+      ),
     }),
   });
 
@@ -142,7 +212,8 @@ export function registerOrdersAndLabels(registry: OpenAPIRegistry): void {
     operationId: "getShippingOrderLabel",
     tags: [LABELS],
     summary: "Get an order's label",
-    description: "A PDF with one A6 page per parcel, each with a scannable Code 128 barcode of the parcel's shipping number. Requires the permission `labels:read`.",
+    description:
+      "A PDF with one A6 page per parcel, each with a scannable Code 128 barcode of the parcel's shipping number. Requires the permission `labels:read`.",
     security: apiKeySecurity("labels:read"),
     request: { params: orderIdParams },
     responses: apiKeyResponses("labels:read", {
@@ -180,9 +251,12 @@ export function registerOrdersAndLabels(registry: OpenAPIRegistry): void {
     responses: apiKeyResponses("labels:read", {
       200: pdf("The labels PDF.", "labels.pdf"),
       400: problemResponse("No shipping number, or more than 100.", {
-        none: problemExample("No shipping number", "bad_request", "shippingNumbers: give at least one shipping number", [
-          { field: "shippingNumbers", message: "give at least one shipping number" },
-        ]),
+        none: problemExample(
+          "No shipping number",
+          "bad_request",
+          "shippingNumbers: give at least one shipping number",
+          [{ field: "shippingNumbers", message: "give at least one shipping number" }],
+        ),
         tooMany: problemExample("More than 100", "bad_request", "shippingNumbers: at most 100 shipping numbers", [
           { field: "shippingNumbers", message: "at most 100 shipping numbers" },
         ]),

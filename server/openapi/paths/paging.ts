@@ -5,7 +5,12 @@ import { pagingQuery } from "@/server/services/pagination";
  * shows them as the integers they mean.
  */
 export const pagingParams = {
-  page: pagingQuery.shape.page.meta({ type: "integer", minimum: 1, default: 1, param: { description: "The page to return, 1 or more (default 1). 0 or a non-number → 400." } }),
+  page: pagingQuery.shape.page.meta({
+    type: "integer",
+    minimum: 1,
+    default: 1,
+    param: { description: "The page to return, 1 or more (default 1). 0 or a non-number → 400." },
+  }),
   pageSize: pagingQuery.shape.pageSize.meta({
     type: "integer",
     minimum: 1,

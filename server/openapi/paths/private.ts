@@ -15,7 +15,19 @@ import {
   UpdateApiKeyRequest,
 } from "../components";
 import { ACCOUNT_ID, API_KEY_ID, apiKey, courierProfile, createdApiKey, source, SOURCE_ID } from "../examples";
-import { accessTokenErrors, bodyErrors, content, jsonResponse, malformedJson, ownerOnly, problemExample, problemResponse, stringHeader, type Examples, type HeaderMap } from "../responses";
+import {
+  accessTokenErrors,
+  bodyErrors,
+  content,
+  jsonResponse,
+  malformedJson,
+  ownerOnly,
+  problemExample,
+  problemResponse,
+  stringHeader,
+  type Examples,
+  type HeaderMap,
+} from "../responses";
 import { accessTokenSecurity } from "../security";
 import { pagingParams } from "./paging";
 
@@ -42,26 +54,45 @@ const accountQuery = z.object({
     }),
 });
 
-const accountIdRequired = problemExample("accountId missing for a user of several accounts", "bad_request", "accountId is required.", [
-  { field: "accountId", message: "required" },
-]);
+const accountIdRequired = problemExample(
+  "accountId missing for a user of several accounts",
+  "bad_request",
+  "accountId is required.",
+  [{ field: "accountId", message: "required" }],
+);
 
 const accountNotFound = problemExample("Not the user's account", "not_found", "Account not found.");
 
 const noStore: HeaderMap = { "Cache-Control": stringHeader("The answer carries a secret: never cached.", "no-store") };
 
-const badBody = (examples: Examples) => problemResponse("The body is not JSON, or a field is invalid: `errors` names each.", { malformed: malformedJson, ...examples });
+const badBody = (examples: Examples) =>
+  problemResponse("The body is not JSON, or a field is invalid: `errors` names each.", {
+    malformed: malformedJson,
+    ...examples,
+  });
 
 /** A create's 400: also `accountId` left out by a user of several accounts. */
 const badCreateBody = (examples: Examples) =>
-  problemResponse("The body is not JSON, a field is invalid (`errors` names each), or `accountId` is needed.", { malformed: malformedJson, ...examples, accountId: accountIdRequired });
+  problemResponse("The body is not JSON, a field is invalid (`errors` names each), or `accountId` is needed.", {
+    malformed: malformedJson,
+    ...examples,
+    accountId: accountIdRequired,
+  });
 
 const idParams = (what: string, example: string) =>
-  z.object({ id: z.uuid().meta({ param: { description: `The ${what}'s id. Malformed, unknown or of another account → 404.` }, example }) });
+  z.object({
+    id: z
+      .uuid()
+      .meta({ param: { description: `The ${what}'s id. Malformed, unknown or of another account → 404.` }, example }),
+  });
 
 function registerApiKeys(registry: OpenAPIRegistry): void {
-  const keyNotFound = problemResponse("No active key with this id in an account of the user.", { notFound: problemExample("Unknown key", "not_found", "API key not found.") });
-  const nameInvalid = problemExample("Name too long", "bad_request", "name: name must have 1 to 100 characters", [{ field: "name", message: "name must have 1 to 100 characters" }]);
+  const keyNotFound = problemResponse("No active key with this id in an account of the user.", {
+    notFound: problemExample("Unknown key", "not_found", "API key not found."),
+  });
+  const nameInvalid = problemExample("Name too long", "bad_request", "name: name must have 1 to 100 characters", [
+    { field: "name", message: "name must have 1 to 100 characters" },
+  ]);
 
   registry.registerPath({
     method: "get",
@@ -74,13 +105,27 @@ function registerApiKeys(registry: OpenAPIRegistry): void {
     request: { query: accountQuery.extend(pagingParams) },
     responses: {
       200: jsonResponse("A page of keys.", ApiKeyPage, {
-        keys: { summary: "One key", value: { page: 1, pageSize: 20, totalPages: 1, nextPage: null, previousPage: null, itemsCount: 1, items: [apiKey] } },
+        keys: {
+          summary: "One key",
+          value: {
+            page: 1,
+            pageSize: 20,
+            totalPages: 1,
+            nextPage: null,
+            previousPage: null,
+            itemsCount: 1,
+            items: [apiKey],
+          },
+        },
       }),
       400: problemResponse("`accountId` is needed, or `page`/`pageSize` is out of range.", {
         accountId: accountIdRequired,
-        pageSize: problemExample("pageSize out of range", "bad_request", "pageSize: pageSize must be between 1 and 50", [
-          { field: "pageSize", message: "pageSize must be between 1 and 50" },
-        ]),
+        pageSize: problemExample(
+          "pageSize out of range",
+          "bad_request",
+          "pageSize: pageSize must be between 1 and 50",
+          [{ field: "pageSize", message: "pageSize must be between 1 and 50" }],
+        ),
       }),
       404: problemResponse("Not an account of the user.", { account: accountNotFound }),
       ...accessTokenErrors(),
@@ -101,17 +146,33 @@ function registerApiKeys(registry: OpenAPIRegistry): void {
       body: {
         required: true,
         content: content(CreateApiKeyRequest, {
-          basic: { summary: "A key with all permissions", value: { accountId: ACCOUNT_ID, name: "E-shop integration" } },
+          basic: {
+            summary: "A key with all permissions",
+            value: { accountId: ACCOUNT_ID, name: "E-shop integration" },
+          },
           narrowed: {
             summary: "A read-only key with its own rate limit",
-            value: { accountId: ACCOUNT_ID, name: "Reporting", permissions: ["shipping-orders:read", "labels:read"], rateLimitPerMinute: 120 },
+            value: {
+              accountId: ACCOUNT_ID,
+              name: "Reporting",
+              permissions: ["shipping-orders:read", "labels:read"],
+              rateLimitPerMinute: 120,
+            },
           },
-          duplicates: { summary: "A key that prevents duplicate orders", value: { accountId: ACCOUNT_ID, name: "Marketplace", preventDuplicateOrders: true } },
+          duplicates: {
+            summary: "A key that prevents duplicate orders",
+            value: { accountId: ACCOUNT_ID, name: "Marketplace", preventDuplicateOrders: true },
+          },
         }),
       },
     },
     responses: {
-      201: jsonResponse("The new key, in full, once.", CreatedApiKey, { created: { summary: "The new key", value: createdApiKey } }, noStore),
+      201: jsonResponse(
+        "The new key, in full, once.",
+        CreatedApiKey,
+        { created: { summary: "The new key", value: createdApiKey } },
+        noStore,
+      ),
       400: badCreateBody({ name: nameInvalid }),
       ...ownerOnly,
       404: problemResponse("Not an account of the user.", { account: accountNotFound }),
@@ -137,19 +198,37 @@ function registerApiKeys(registry: OpenAPIRegistry): void {
         content: {
           ...content(UpdateApiKeyRequest, {
             rename: { summary: "Rename", value: { name: "Shop (production)" } },
-            permissions: { summary: "Narrow the permissions", value: { permissions: ["shipping-orders:read", "labels:read"] } },
+            permissions: {
+              summary: "Narrow the permissions",
+              value: { permissions: ["shipping-orders:read", "labels:read"] },
+            },
           }),
-          ...content(UpdateApiKeyRequest, { duplicates: { summary: "Prevent duplicate orders", value: { preventDuplicateOrders: true } } }, "application/merge-patch+json"),
+          ...content(
+            UpdateApiKeyRequest,
+            { duplicates: { summary: "Prevent duplicate orders", value: { preventDuplicateOrders: true } } },
+            "application/merge-patch+json",
+          ),
         },
       },
     },
     responses: {
-      200: jsonResponse("The key, masked.", ApiKey, { updated: { summary: "The changed key", value: { ...apiKey, name: "Shop (production)" } } }),
+      200: jsonResponse("The key, masked.", ApiKey, {
+        updated: { summary: "The changed key", value: { ...apiKey, name: "Shop (production)" } },
+      }),
       400: badBody({
         name: nameInvalid,
-        permission: problemExample("Unknown permission", "bad_request", 'permissions[0]: Invalid option: expected one of "shipping-orders:read"|"shipping-orders:write"|"shipping-orders:validate"|"labels:read"|"configurations:read"', [
-          { field: "permissions[0]", message: 'Invalid option: expected one of "shipping-orders:read"|"shipping-orders:write"|"shipping-orders:validate"|"labels:read"|"configurations:read"' },
-        ]),
+        permission: problemExample(
+          "Unknown permission",
+          "bad_request",
+          'permissions[0]: Invalid option: expected one of "shipping-orders:read"|"shipping-orders:write"|"shipping-orders:validate"|"labels:read"|"configurations:read"',
+          [
+            {
+              field: "permissions[0]",
+              message:
+                'Invalid option: expected one of "shipping-orders:read"|"shipping-orders:write"|"shipping-orders:validate"|"labels:read"|"configurations:read"',
+            },
+          ],
+        ),
       }),
       ...ownerOnly,
       404: keyNotFound,
@@ -187,7 +266,9 @@ function registerSources(registry: OpenAPIRegistry): void {
     security: accessTokenSecurity,
     request: { query: accountQuery },
     responses: {
-      200: jsonResponse("The pairs.", SourceList, { sources: { summary: "One activated pair", value: { items: [source] } } }),
+      200: jsonResponse("The pairs.", SourceList, {
+        sources: { summary: "One activated pair", value: { items: [source] } },
+      }),
       400: problemResponse("`accountId` is needed.", { accountId: accountIdRequired }),
       404: problemResponse("Not an account of the user.", { account: accountNotFound }),
       ...accessTokenErrors(),
@@ -208,19 +289,31 @@ function registerSources(registry: OpenAPIRegistry): void {
       body: {
         required: true,
         content: content(ActivateSourceRequest, {
-          shop: { summary: "An e-shop", value: { accountId: ACCOUNT_ID, referenceSource: "shoptet", sourceIdentifier: "eshop-1", name: "Main e-shop" } },
+          shop: {
+            summary: "An e-shop",
+            value: {
+              accountId: ACCOUNT_ID,
+              referenceSource: "shoptet",
+              sourceIdentifier: "eshop-1",
+              name: "Main e-shop",
+            },
+          },
         }),
       },
     },
     responses: {
       201: jsonResponse("The activated pair.", Source, { activated: { summary: "Activated", value: source } }),
       400: badCreateBody({
-        missing: problemExample("A part missing", "bad_request", "sourceIdentifier: sourceIdentifier is required", [{ field: "sourceIdentifier", message: "sourceIdentifier is required" }]),
+        missing: problemExample("A part missing", "bad_request", "sourceIdentifier: sourceIdentifier is required", [
+          { field: "sourceIdentifier", message: "sourceIdentifier is required" },
+        ]),
       }),
       ...ownerOnly,
       404: problemResponse("Not an account of the user.", { account: accountNotFound }),
       409: problemResponse("The pair is already active.", {
-        active: problemExample("Already active", "conflict", "The pair shoptet/eshop-1 is already active.", [{ field: "sourceIdentifier", message: "pair already active" }]),
+        active: problemExample("Already active", "conflict", "The pair shoptet/eshop-1 is already active.", [
+          { field: "sourceIdentifier", message: "pair already active" },
+        ]),
         builtIn: problemExample("The built-in pair", "conflict", "The pair api/default is built in and always active."),
       }),
       ...bodyErrors("application/json"),
@@ -240,7 +333,9 @@ function registerSources(registry: OpenAPIRegistry): void {
     responses: {
       204: { description: "Deactivated." },
       ...ownerOnly,
-      404: problemResponse("No activated pair with this id in an account of the user.", { notFound: problemExample("Unknown source", "not_found", "Source not found.") }),
+      404: problemResponse("No activated pair with this id in an account of the user.", {
+        notFound: problemExample("Unknown source", "not_found", "Source not found."),
+      }),
       ...accessTokenErrors(),
     },
   });
@@ -257,7 +352,9 @@ function registerCourierProfiles(registry: OpenAPIRegistry): void {
     security: accessTokenSecurity,
     request: { query: accountQuery },
     responses: {
-      200: jsonResponse("The profiles.", CourierProfileList, { profiles: { summary: "One sandbox profile", value: { items: [courierProfile] } } }),
+      200: jsonResponse("The profiles.", CourierProfileList, {
+        profiles: { summary: "One sandbox profile", value: { items: [courierProfile] } },
+      }),
       400: problemResponse("`accountId` is needed.", { accountId: accountIdRequired }),
       404: problemResponse("Not an account of the user.", { account: accountNotFound }),
       ...accessTokenErrors(),
@@ -278,16 +375,35 @@ function registerCourierProfiles(registry: OpenAPIRegistry): void {
       body: {
         required: true,
         content: content(CreateCourierProfileRequest, {
-          sandbox: { summary: "A sandbox profile", value: { accountId: ACCOUNT_ID, courier: "sandbox", name: "Sandbox", service: "STANDARD", settings: { timeoutMs: 10000 } } },
-          express: { summary: "A second profile, made the default", value: { accountId: ACCOUNT_ID, courier: "sandbox", name: "Express", service: "EXPRESS", isDefault: true } },
+          sandbox: {
+            summary: "A sandbox profile",
+            value: {
+              accountId: ACCOUNT_ID,
+              courier: "sandbox",
+              name: "Sandbox",
+              service: "STANDARD",
+              settings: { timeoutMs: 10000 },
+            },
+          },
+          express: {
+            summary: "A second profile, made the default",
+            value: { accountId: ACCOUNT_ID, courier: "sandbox", name: "Express", service: "EXPRESS", isDefault: true },
+          },
         }),
       },
     },
     responses: {
       201: jsonResponse("The new profile.", CourierProfile, { created: { summary: "Created", value: courierProfile } }),
       400: badCreateBody({
-        courier: problemExample("Unknown courier", "bad_request", "courier: unknown courier dhl-xyz", [{ field: "courier", message: "unknown courier dhl-xyz" }]),
-        service: problemExample("Unknown service", "bad_request", "service: the sandbox courier has no service OVERNIGHT", [{ field: "service", message: "the sandbox courier has no service OVERNIGHT" }]),
+        courier: problemExample("Unknown courier", "bad_request", "courier: unknown courier dhl-xyz", [
+          { field: "courier", message: "unknown courier dhl-xyz" },
+        ]),
+        service: problemExample(
+          "Unknown service",
+          "bad_request",
+          "service: the sandbox courier has no service OVERNIGHT",
+          [{ field: "service", message: "the sandbox courier has no service OVERNIGHT" }],
+        ),
       }),
       ...ownerOnly,
       404: problemResponse("Not an account of the user.", { account: accountNotFound }),
@@ -335,7 +451,9 @@ function registerAuditEvents(registry: OpenAPIRegistry): void {
           },
         },
       }),
-      400: problemResponse("`accountId` is needed, or `page`/`pageSize` is out of range.", { accountId: accountIdRequired }),
+      400: problemResponse("`accountId` is needed, or `page`/`pageSize` is out of range.", {
+        accountId: accountIdRequired,
+      }),
       403: problemResponse("The user is a member, not an owner, of the account.", {
         member: problemExample("Member, not owner", "forbidden", "Only owners and staff can read the audit trail."),
       }),

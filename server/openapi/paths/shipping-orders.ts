@@ -1,6 +1,11 @@
 import type { OpenAPIRegistry, ZodRequestBody } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { MAX_BATCH, ORDER_BATCH_TYPE, ORDER_CONTENT_TYPES, SINGLE_ORDER_TYPE } from "@/server/services/shipping-orders/order-batch";
+import {
+  MAX_BATCH,
+  ORDER_BATCH_TYPE,
+  ORDER_CONTENT_TYPES,
+  SINGLE_ORDER_TYPE,
+} from "@/server/services/shipping-orders/order-batch";
 import {
   CreateShippingOrdersResponse,
   ProblemSchema,
@@ -28,7 +33,14 @@ import { apiKeySecurity } from "../security";
 const TAG = "Shipping orders";
 
 const courierParams = z.object({
-  courier_id: z.string().meta({ param: { description: "Courier id as listed by `GET /api/v2/couriers`, e.g. `sandbox`. An unknown courier → 404." }, example: "sandbox" }),
+  courier_id: z
+    .string()
+    .meta({
+      param: {
+        description: "Courier id as listed by `GET /api/v2/couriers`, e.g. `sandbox`. An unknown courier → 404.",
+      },
+      example: "sandbox",
+    }),
 });
 
 const profileQuery = z.object({
@@ -111,30 +123,53 @@ const errorResult = {
   referenceNumber: "ORDER-1005",
   messages: [
     { code: "REQUIRED", severity: "ERROR", field: "Recipient.Name", message: "Recipient.Name is required" },
-    { code: "INVALID_FORMAT", severity: "ERROR", field: "Recipient.Zip", message: "Recipient.Zip must look like 110 00 or 11000 for CZ" },
-    { code: "WEIGHT_LIMIT_EXCEEDED", severity: "ERROR", field: "Parcels[0].Weight", message: "Parcels[0].Weight 40 kg exceeds the 31.5 kg limit of Sandbox courier" },
+    {
+      code: "INVALID_FORMAT",
+      severity: "ERROR",
+      field: "Recipient.Zip",
+      message: "Recipient.Zip must look like 110 00 or 11000 for CZ",
+    },
+    {
+      code: "WEIGHT_LIMIT_EXCEEDED",
+      severity: "ERROR",
+      field: "Parcels[0].Weight",
+      message: "Parcels[0].Weight 40 kg exceeds the 31.5 kg limit of Sandbox courier",
+    },
   ],
 };
 
 const batchShapeErrors: Examples = {
   malformed: malformedJson,
-  arrayAsOne: problemExample("An array sent as one order", "bad_request", `${SINGLE_ORDER_TYPE} carries one order object; send a batch as ${ORDER_BATCH_TYPE}.`, [
-    { field: "body", message: "expected one order object" },
+  arrayAsOne: problemExample(
+    "An array sent as one order",
+    "bad_request",
+    `${SINGLE_ORDER_TYPE} carries one order object; send a batch as ${ORDER_BATCH_TYPE}.`,
+    [{ field: "body", message: "expected one order object" }],
+  ),
+  empty: problemExample("An empty batch", "bad_request", "The batch is empty; send 1 to 500 orders.", [
+    { field: "body", message: "expected 1 to 500 orders" },
   ]),
-  empty: problemExample("An empty batch", "bad_request", "The batch is empty; send 1 to 500 orders.", [{ field: "body", message: "expected 1 to 500 orders" }]),
-  tooMany: problemExample("More than 500 orders", "bad_request", "A batch holds at most 500 orders; this one has 501.", [{ field: "body", message: "more than 500 orders" }]),
+  tooMany: problemExample(
+    "More than 500 orders",
+    "bad_request",
+    "A batch holds at most 500 orders; this one has 501.",
+    [{ field: "body", message: "more than 500 orders" }],
+  ),
 };
 
-const courierOrProfileNotFound = problemResponse("Unknown courier, unknown profile, or no default profile for the courier.", {
-  courier: problemExample("Unknown courier", "not_found", "Courier dhl-xyz not found."),
-  profile: problemExample("Unknown profile", "not_found", "Courier profile not found."),
-  noDefault: problemExample(
-    "No courier profile at all",
-    "not_found",
-    "The account has no courier profile for sandbox; create one (POST /api/v2/private/courier-profiles) or pass ?profile=.",
-    [{ field: "profile", message: "no default courier profile" }],
-  ),
-});
+const courierOrProfileNotFound = problemResponse(
+  "Unknown courier, unknown profile, or no default profile for the courier.",
+  {
+    courier: problemExample("Unknown courier", "not_found", "Courier dhl-xyz not found."),
+    profile: problemExample("Unknown profile", "not_found", "Courier profile not found."),
+    noDefault: problemExample(
+      "No courier profile at all",
+      "not_found",
+      "The account has no courier profile for sandbox; create one (POST /api/v2/private/courier-profiles) or pass ?profile=.",
+      [{ field: "profile", message: "no default courier profile" }],
+    ),
+  },
+);
 
 const unknownSourceDescription =
   "A complete ReferenceSource/SourceIdentifier pair matches no activated source of the account (matched exactly, case included). It takes precedence over field errors; nothing is validated further or created.";
@@ -165,12 +200,22 @@ function registerValidate(registry: OpenAPIRegistry): void {
     security: apiKeySecurity("shipping-orders:validate"),
     request: { params: courierParams, query: profileQuery, body: orderBody("validate") },
     responses: apiKeyResponses("shipping-orders:validate", {
-      200: jsonResponse("The result of each order (an object for one order, an array in input order for a batch).", ValidationResults, {
-        ok: { summary: "One order, no messages", value: { status: "OK", referenceNumber: "ORDER-1001", messages: [] } },
-        warning: { summary: "One order with a warning", value: warningResult },
-        batch: { summary: "A batch: one failing, one with a warning", value: [errorResult, warningResult] },
-      }),
-      400: problemResponse("The body is not JSON, or its shape does not fit the Content-Type, or the batch is empty or over 500 orders.", batchShapeErrors),
+      200: jsonResponse(
+        "The result of each order (an object for one order, an array in input order for a batch).",
+        ValidationResults,
+        {
+          ok: {
+            summary: "One order, no messages",
+            value: { status: "OK", referenceNumber: "ORDER-1001", messages: [] },
+          },
+          warning: { summary: "One order with a warning", value: warningResult },
+          batch: { summary: "A batch: one failing, one with a warning", value: [errorResult, warningResult] },
+        },
+      ),
+      400: problemResponse(
+        "The body is not JSON, or its shape does not fit the Content-Type, or the batch is empty or over 500 orders.",
+        batchShapeErrors,
+      ),
       404: courierOrProfileNotFound,
       ...bodyErrors(ACCEPTED),
       422: problemResponse(unknownSourceDescription, unknownSourceExamples),
@@ -191,8 +236,16 @@ const createdExamples: Examples = {
     value: {
       items: [],
       failed: [
-        { referenceNumber: "COURIER-FAIL-1", code: "COURIER_REJECTED", message: "The sandbox courier refused the shipment (test trigger)." },
-        { referenceNumber: "COURIER-TIMEOUT-2", code: "COURIER_TIMEOUT", message: "Sandbox courier did not answer within 10 s." },
+        {
+          referenceNumber: "COURIER-FAIL-1",
+          code: "COURIER_REJECTED",
+          message: "The sandbox courier refused the shipment (test trigger).",
+        },
+        {
+          referenceNumber: "COURIER-TIMEOUT-2",
+          code: "COURIER_TIMEOUT",
+          message: "Sandbox courier did not answer within 10 s.",
+        },
       ],
     },
   },
@@ -205,9 +258,12 @@ const createConflicts: Examples = {
     "ReferenceNumber ORDER-1001 is already used by an order under a different source pair, and this API key prevents duplicate orders.",
     [{ field: "ReferenceNumber", message: "ORDER-1001 is already used under a different source pair" }],
   ),
-  inProgress: problemExample("Idempotency-Key in use", "conflict", "A request with this Idempotency-Key is still being processed; retry shortly.", [
-    { field: "Idempotency-Key", message: "request in progress" },
-  ]),
+  inProgress: problemExample(
+    "Idempotency-Key in use",
+    "conflict",
+    "A request with this Idempotency-Key is still being processed; retry shortly.",
+    [{ field: "Idempotency-Key", message: "request in progress" }],
+  ),
 };
 
 function registerCreate(registry: OpenAPIRegistry): void {
@@ -239,9 +295,18 @@ function registerCreate(registry: OpenAPIRegistry): void {
     security: apiKeySecurity("shipping-orders:write"),
     request: { params: courierParams, query: profileQuery, headers: idempotencyHeaders, body: orderBody("create") },
     responses: apiKeyResponses("shipping-orders:write", {
-      200: jsonResponse("The created orders and the ones the courier did not take.", CreateShippingOrdersResponse, createdExamples, {
-        "Idempotent-Replayed": stringHeader("`true` when this is the stored answer to an earlier request with the same Idempotency-Key.", "true", false),
-      }),
+      200: jsonResponse(
+        "The created orders and the ones the courier did not take.",
+        CreateShippingOrdersResponse,
+        createdExamples,
+        {
+          "Idempotent-Replayed": stringHeader(
+            "`true` when this is the stored answer to an earlier request with the same Idempotency-Key.",
+            "true",
+            false,
+          ),
+        },
+      ),
       400: {
         description:
           "Validation failed (`application/json`: the validation response, an object or an array as for validate; nothing was created), " +
@@ -255,9 +320,12 @@ function registerCreate(registry: OpenAPIRegistry): void {
             ProblemSchema,
             {
               ...batchShapeErrors,
-              idempotencyKey: problemExample("A malformed Idempotency-Key", "bad_request", "Idempotency-Key: must be 1 to 255 visible ASCII characters", [
-                { field: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" },
-              ]),
+              idempotencyKey: problemExample(
+                "A malformed Idempotency-Key",
+                "bad_request",
+                "Idempotency-Key: must be 1 to 255 visible ASCII characters",
+                [{ field: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }],
+              ),
             },
             PROBLEM_TYPE,
           ),
@@ -271,12 +339,18 @@ function registerCreate(registry: OpenAPIRegistry): void {
         { "Retry-After": integerHeader("Seconds to wait; sent when the Idempotency-Key is in use.", 1, false) },
       ),
       ...bodyErrors(ACCEPTED),
-      422: problemResponse(`${unknownSourceDescription} Or the Idempotency-Key was used before with a different request.`, {
-        ...unknownSourceExamples,
-        idempotencyKey: problemExample("Idempotency-Key reused", "unprocessable", "This Idempotency-Key was used with a different request; use a new key for a new request.", [
-          { field: "Idempotency-Key", message: "reused with a different request" },
-        ]),
-      }),
+      422: problemResponse(
+        `${unknownSourceDescription} Or the Idempotency-Key was used before with a different request.`,
+        {
+          ...unknownSourceExamples,
+          idempotencyKey: problemExample(
+            "Idempotency-Key reused",
+            "unprocessable",
+            "This Idempotency-Key was used with a different request; use a new key for a new request.",
+            [{ field: "Idempotency-Key", message: "reused with a different request" }],
+          ),
+        },
+      ),
     }),
   });
 }

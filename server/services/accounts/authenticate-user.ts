@@ -9,9 +9,19 @@ const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$2gkPpw
 export type AuthenticatedUser = { id: string; email: string; name: string | null; isStaff: boolean };
 
 /** The user with this email and password, or null. */
-export async function authenticateUser(db: Executor, email: string, password: string): Promise<AuthenticatedUser | null> {
+export async function authenticateUser(
+  db: Executor,
+  email: string,
+  password: string,
+): Promise<AuthenticatedUser | null> {
   const [user] = await db
-    .select({ id: users.id, email: users.email, name: users.name, isStaff: users.isStaff, passwordHash: users.passwordHash })
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      isStaff: users.isStaff,
+      passwordHash: users.passwordHash,
+    })
     .from(users)
     .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()))
     .limit(1);

@@ -44,16 +44,24 @@ export async function createUser(db: Db, raw: CreateUserInput): Promise<{ userId
       accountId = account!.id;
       role = input.role ?? "owner";
     }
-    const [existing] = await tx.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, input.email.toLowerCase()));
+    const [existing] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(sql`lower(${users.email})`, input.email.toLowerCase()));
     if (existing && !raw.accountId) {
-      throw new AppError("conflict", `A user with email ${input.email} exists; use --account-id to add them to an account.`);
+      throw new AppError(
+        "conflict",
+        `A user with email ${input.email} exists; use --account-id to add them to an account.`,
+      );
     }
     const userId =
       existing?.id ??
-      (await tx
-        .insert(users)
-        .values({ email: input.email, passwordHash, isStaff: input.staff, name: input.name })
-        .returning({ id: users.id }))[0]!.id;
+      (
+        await tx
+          .insert(users)
+          .values({ email: input.email, passwordHash, isStaff: input.staff, name: input.name })
+          .returning({ id: users.id })
+      )[0]!.id;
     await tx.insert(memberships).values({ userId, accountId, role }).onConflictDoNothing();
     return { userId, accountId };
   });

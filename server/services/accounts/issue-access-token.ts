@@ -15,12 +15,18 @@ export const issueAccessTokenInput = z.object({
 export type AccessTokenResponse = { accessToken: string; tokenType: "Bearer"; expiresIn: number };
 
 /** `POST /auth/token`: email and password → a bearer access token for the private API. */
-export async function issueAccessToken(db: Executor, raw: unknown, { ip = null }: { ip?: string | null } = {}): Promise<AccessTokenResponse> {
+export async function issueAccessToken(
+  db: Executor,
+  raw: unknown,
+  { ip = null }: { ip?: string | null } = {},
+): Promise<AccessTokenResponse> {
   const { email, password } = parseInput(issueAccessTokenInput, raw);
   await throttleSignIn(db, email, ip);
   const user = await authenticateUser(db, email, password);
   if (!user) {
-    throw new AppError("unauthorized", "The email or password is wrong.", { headers: { "www-authenticate": "Bearer" } });
+    throw new AppError("unauthorized", "The email or password is wrong.", {
+      headers: { "www-authenticate": "Bearer" },
+    });
   }
   await recordSignIn(db, user.id, "api-token", ip);
   return { accessToken: await signAccessToken(user.id), tokenType: "Bearer", expiresIn: ACCESS_TOKEN_TTL_SECONDS };

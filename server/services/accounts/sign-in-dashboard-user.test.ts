@@ -11,10 +11,19 @@ describe("signInDashboardUser", () => {
   it("returns the user and records the sign-in in the account's audit trail", async () => {
     const owner = await createTestUser();
     const db = await getDb();
-    const user = await signInDashboardUser(db, { email: owner.email, password: owner.password }, { ip: "198.51.100.4" });
+    const user = await signInDashboardUser(
+      db,
+      { email: owner.email, password: owner.password },
+      { ip: "198.51.100.4" },
+    );
     expect(user).toMatchObject({ id: owner.userId, isStaff: false });
-    const events = await db.select().from(auditEvents).where(and(eq(auditEvents.accountId, owner.accountId), eq(auditEvents.action, "user.signed_in")));
-    expect(events).toEqual([expect.objectContaining({ actorUserId: owner.userId, ip: "198.51.100.4", details: { channel: "dashboard" } })]);
+    const events = await db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.accountId, owner.accountId), eq(auditEvents.action, "user.signed_in")));
+    expect(events).toEqual([
+      expect.objectContaining({ actorUserId: owner.userId, ip: "198.51.100.4", details: { channel: "dashboard" } }),
+    ]);
   });
 
   it("answers null for a wrong password and records nothing", async () => {
@@ -31,7 +40,9 @@ describe("signInDashboardUser", () => {
     for (let i = 0; i < SIGN_IN_PER_EMAIL_PER_MINUTE; i++) {
       await signInDashboardUser(db, { email: owner.email, password: `guess ${i}` });
     }
-    const refused = await signInDashboardUser(db, { email: owner.email, password: owner.password }).catch((e: unknown) => e);
+    const refused = await signInDashboardUser(db, { email: owner.email, password: owner.password }).catch(
+      (e: unknown) => e,
+    );
     expect(refused).toBeInstanceOf(AppError);
     expect((refused as AppError).code).toBe("rate_limited");
   });

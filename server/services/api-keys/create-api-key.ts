@@ -8,7 +8,12 @@ import { API_KEY_PERMISSIONS, createApiKeyInput, type CreatedApiKeyView } from "
 import { toApiKeyView } from "./to-view";
 
 /** Creates a key with every permission (unless narrowed); the full key is in this answer and nowhere else. */
-export async function createApiKey(db: Db, actor: Actor, raw: unknown, audit: AuditContext = {}): Promise<CreatedApiKeyView> {
+export async function createApiKey(
+  db: Db,
+  actor: Actor,
+  raw: unknown,
+  audit: AuditContext = {},
+): Promise<CreatedApiKeyView> {
   const input = parseInput(createApiKeyInput, raw);
   const accountId = input.accountId ?? (await defaultAccountId(db, actor));
   await accountAccess(db, actor, accountId, { write: true });
@@ -27,7 +32,14 @@ export async function createApiKey(db: Db, actor: Actor, raw: unknown, audit: Au
         createdByUserId: actor.userId,
       })
       .returning();
-    await recordAudit(tx, { ...audit, accountId, actorUserId: actor.userId, action: "api_key.created", targetId: created!.id, details: { name: input.name } });
+    await recordAudit(tx, {
+      ...audit,
+      accountId,
+      actorUserId: actor.userId,
+      action: "api_key.created",
+      targetId: created!.id,
+      details: { name: input.name },
+    });
     return created!;
   });
   const { lastUsed: _lastUsed, ...view } = toApiKeyView(row);

@@ -6,9 +6,18 @@ import { isUuid } from "@/server/validation";
 import { accountAccess, type Actor } from "../actor";
 
 /** An active key of an account the actor may change; anything else is a 404. */
-export async function findKeyForActor(db: Executor, actor: Actor, id: string, { lock = false } = {}): Promise<ApiKeyRow> {
+export async function findKeyForActor(
+  db: Executor,
+  actor: Actor,
+  id: string,
+  { lock = false } = {},
+): Promise<ApiKeyRow> {
   if (!isUuid(id)) throw notFound("API key");
-  const query = db.select().from(apiKeys).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).limit(1);
+  const query = db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .limit(1);
   const [row] = lock ? await query.for("update") : await query;
   if (!row) throw notFound("API key");
   try {

@@ -9,7 +9,17 @@ import { findKeyForActor } from "./find-key-for-actor";
 export async function revokeApiKey(db: Db, actor: Actor, id: string, audit: AuditContext = {}): Promise<void> {
   await db.transaction(async (tx) => {
     const row = await findKeyForActor(tx, actor, id, { lock: true });
-    await tx.update(apiKeys).set({ revokedAt: sql`now()` }).where(eq(apiKeys.id, row.id));
-    await recordAudit(tx, { ...audit, accountId: row.accountId, actorUserId: actor.userId, action: "api_key.revoked", targetId: row.id, details: { name: row.name } });
+    await tx
+      .update(apiKeys)
+      .set({ revokedAt: sql`now()` })
+      .where(eq(apiKeys.id, row.id));
+    await recordAudit(tx, {
+      ...audit,
+      accountId: row.accountId,
+      actorUserId: actor.userId,
+      action: "api_key.revoked",
+      targetId: row.id,
+      details: { name: row.name },
+    });
   });
 }

@@ -20,7 +20,11 @@ export const apiKeyName = z
 
 const RATE_LIMIT_MESSAGE = "rateLimitPerMinute must be a whole number from 1 to 100000";
 
-export const rateLimitPerMinute = z.number({ error: RATE_LIMIT_MESSAGE }).int(RATE_LIMIT_MESSAGE).min(1, RATE_LIMIT_MESSAGE).max(100_000, RATE_LIMIT_MESSAGE);
+export const rateLimitPerMinute = z
+  .number({ error: RATE_LIMIT_MESSAGE })
+  .int(RATE_LIMIT_MESSAGE)
+  .min(1, RATE_LIMIT_MESSAGE)
+  .max(100_000, RATE_LIMIT_MESSAGE);
 
 export const createApiKeyInput = z.object({
   accountId: z.string().optional().describe("Defaults to the caller's only account."),

@@ -8,14 +8,27 @@ import { findKeyForActor } from "./find-key-for-actor";
 import { updateApiKeyInput, type ApiKeyView } from "./schemas";
 import { toApiKeyView } from "./to-view";
 
-export async function updateApiKey(db: Db, actor: Actor, id: string, raw: unknown, audit: AuditContext = {}): Promise<ApiKeyView> {
+export async function updateApiKey(
+  db: Db,
+  actor: Actor,
+  id: string,
+  raw: unknown,
+  audit: AuditContext = {},
+): Promise<ApiKeyView> {
   const input = parseInput(updateApiKeyInput, raw);
   return db.transaction(async (tx) => {
     const row = await findKeyForActor(tx, actor, id, { lock: true });
     const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
     if (Object.keys(changes).length === 0) return toApiKeyView(row);
     const [updated] = await tx.update(apiKeys).set(changes).where(eq(apiKeys.id, row.id)).returning();
-    await recordAudit(tx, { ...audit, accountId: row.accountId, actorUserId: actor.userId, action: "api_key.updated", targetId: row.id, details: changes });
+    await recordAudit(tx, {
+      ...audit,
+      accountId: row.accountId,
+      actorUserId: actor.userId,
+      action: "api_key.updated",
+      targetId: row.id,
+      details: changes,
+    });
     return toApiKeyView(updated!);
   });
 }

@@ -9,7 +9,11 @@ import { envelope, offsetOf, type Page, type Paging } from "../pagination";
 
 export const auditEventView = z.object({
   id: z.uuid(),
-  action: z.string().describe("e.g. api_key.created, api_key.updated, api_key.revoked, source.activated, source.deactivated, courier_profile.created, courier_profile.default_set, user.signed_in"),
+  action: z
+    .string()
+    .describe(
+      "e.g. api_key.created, api_key.updated, api_key.revoked, source.activated, source.deactivated, courier_profile.created, courier_profile.default_set, user.signed_in",
+    ),
   actor: z.string().nullable().describe("Email of the user who acted"),
   targetId: z.string().nullable(),
   details: z.record(z.string(), z.unknown()),
@@ -20,7 +24,12 @@ export const auditEventView = z.object({
 export type AuditEventView = z.infer<typeof auditEventView>;
 
 /** The account's audit trail, newest first; owners and staff only (it shows who did what from where). */
-export async function listAuditEvents(db: Executor, actor: Actor, accountId: string, paging: Paging): Promise<Page<AuditEventView>> {
+export async function listAuditEvents(
+  db: Executor,
+  actor: Actor,
+  accountId: string,
+  paging: Paging,
+): Promise<Page<AuditEventView>> {
   const access = await accountAccess(db, actor, accountId);
   if (access.role === "member") throw new AppError("forbidden", "Only owners and staff can read the audit trail.");
   const where = eq(auditEvents.accountId, accountId);

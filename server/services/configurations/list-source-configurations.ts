@@ -12,8 +12,13 @@ export const sourceConfigurationView = z.object({
 export type SourceConfigurationView = z.infer<typeof sourceConfigurationView>;
 
 /** Activated pairs grouped by ReferenceSource; `api` with `default` is always listed first. */
-export async function listSourceConfigurations(db: Executor, accountId: string): Promise<{ items: SourceConfigurationView[] }> {
-  const items: SourceConfigurationView[] = [{ id: DEFAULT_REFERENCE_SOURCE, name: "API", profiles: [{ id: DEFAULT_SOURCE_IDENTIFIER, name: "Default" }] }];
+export async function listSourceConfigurations(
+  db: Executor,
+  accountId: string,
+): Promise<{ items: SourceConfigurationView[] }> {
+  const items: SourceConfigurationView[] = [
+    { id: DEFAULT_REFERENCE_SOURCE, name: "API", profiles: [{ id: DEFAULT_SOURCE_IDENTIFIER, name: "Default" }] },
+  ];
   for (const s of await listAccountSources(db, accountId)) {
     let group = items.find((g) => g.id === s.referenceSource);
     if (!group) {

@@ -13,7 +13,12 @@ import { toCourierProfileView } from "./to-view";
  * Creates a courier profile. An account's first profile for a courier becomes its default; a new profile
  * created with `isDefault: true` takes the default over from the previous one.
  */
-export async function createCourierProfile(db: Db, actor: Actor, raw: unknown, audit: AuditContext = {}): Promise<CourierProfileView> {
+export async function createCourierProfile(
+  db: Db,
+  actor: Actor,
+  raw: unknown,
+  audit: AuditContext = {},
+): Promise<CourierProfileView> {
   const input = parseInput(createCourierProfileInput, raw);
   const courier = findCourier(input.courier);
   if (!courier) throw badField("courier", `unknown courier ${input.courier}`);
@@ -33,16 +38,36 @@ export async function createCourierProfile(db: Db, actor: Actor, raw: unknown, a
     const [existingDefault] = await tx
       .select({ id: courierProfiles.id })
       .from(courierProfiles)
-      .where(and(eq(courierProfiles.accountId, accountId), eq(courierProfiles.courier, input.courier), eq(courierProfiles.isDefault, true)));
+      .where(
+        and(
+          eq(courierProfiles.accountId, accountId),
+          eq(courierProfiles.courier, input.courier),
+          eq(courierProfiles.isDefault, true),
+        ),
+      );
     const isDefault = !existingDefault || input.isDefault === true;
     if (isDefault && existingDefault) {
       await tx.update(courierProfiles).set({ isDefault: false }).where(eq(courierProfiles.id, existingDefault.id));
     }
     const [row] = await tx
       .insert(courierProfiles)
-      .values({ accountId, courier: input.courier, name: input.name, service: input.service ?? null, isDefault, settings: settings.data })
+      .values({
+        accountId,
+        courier: input.courier,
+        name: input.name,
+        service: input.service ?? null,
+        isDefault,
+        settings: settings.data,
+      })
       .returning();
-    await recordAudit(tx, { ...audit, accountId, actorUserId: actor.userId, action: "courier_profile.created", targetId: row!.id, details: { courier: input.courier, name: input.name, isDefault } });
+    await recordAudit(tx, {
+      ...audit,
+      accountId,
+      actorUserId: actor.userId,
+      action: "courier_profile.created",
+      targetId: row!.id,
+      details: { courier: input.courier, name: input.name, isDefault },
+    });
     return toCourierProfileView(row!);
   });
 }

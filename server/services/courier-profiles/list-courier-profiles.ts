@@ -5,7 +5,11 @@ import { accountAccess, type Actor } from "../actor";
 import type { CourierProfileView } from "./schemas";
 import { toCourierProfileView } from "./to-view";
 
-export async function listCourierProfiles(db: Executor, actor: Actor, accountId: string): Promise<{ items: CourierProfileView[] }> {
+export async function listCourierProfiles(
+  db: Executor,
+  actor: Actor,
+  accountId: string,
+): Promise<{ items: CourierProfileView[] }> {
   await accountAccess(db, actor, accountId);
   return { items: await listAccountCourierProfiles(db, accountId) };
 }
@@ -16,6 +20,11 @@ export async function listAccountCourierProfiles(db: Executor, accountId: string
     .select()
     .from(courierProfiles)
     .where(eq(courierProfiles.accountId, accountId))
-    .orderBy(asc(courierProfiles.courier), desc(courierProfiles.isDefault), asc(courierProfiles.name), asc(courierProfiles.createdAt));
+    .orderBy(
+      asc(courierProfiles.courier),
+      desc(courierProfiles.isDefault),
+      asc(courierProfiles.name),
+      asc(courierProfiles.createdAt),
+    );
   return rows.map(toCourierProfileView);
 }

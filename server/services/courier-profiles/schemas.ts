@@ -3,7 +3,11 @@ import { z } from "zod";
 export const createCourierProfileInput = z.object({
   accountId: z.string().optional().describe("Defaults to the caller's only account."),
   courier: z.string({ error: "courier is required" }).min(1, "courier is required"),
-  name: z.string({ error: "name is required" }).trim().min(1, "name must have 1 to 100 characters").max(100, "name must have 1 to 100 characters"),
+  name: z
+    .string({ error: "name is required" })
+    .trim()
+    .min(1, "name must have 1 to 100 characters")
+    .max(100, "name must have 1 to 100 characters"),
   service: z.string().trim().min(1).max(32).nullish(),
   isDefault: z.boolean().optional(),
   settings: z.record(z.string(), z.unknown()).optional(),
@@ -13,7 +17,10 @@ export const courierProfileView = z.object({
   id: z.uuid(),
   courier: z.string(),
   name: z.string(),
-  service: z.string().nullable().describe("Default service of orders created with this profile; null means the courier's first service."),
+  service: z
+    .string()
+    .nullable()
+    .describe("Default service of orders created with this profile; null means the courier's first service."),
   isDefault: z.boolean(),
   settings: z.record(z.string(), z.unknown()),
 });

@@ -9,7 +9,12 @@ import type { CourierProfileView } from "./schemas";
 import { toCourierProfileView } from "./to-view";
 
 /** Makes a profile its courier's default for the account; the previous default stops being one. */
-export async function setDefaultCourierProfile(db: Db, actor: Actor, id: string, audit: AuditContext = {}): Promise<CourierProfileView> {
+export async function setDefaultCourierProfile(
+  db: Db,
+  actor: Actor,
+  id: string,
+  audit: AuditContext = {},
+): Promise<CourierProfileView> {
   if (!isUuid(id)) throw notFound("Courier profile");
   return db.transaction(async (tx) => {
     const [profile] = await tx.select().from(courierProfiles).where(eq(courierProfiles.id, id)).for("update");
@@ -20,9 +25,25 @@ export async function setDefaultCourierProfile(db: Db, actor: Actor, id: string,
     await tx
       .update(courierProfiles)
       .set({ isDefault: false })
-      .where(and(eq(courierProfiles.accountId, profile.accountId), eq(courierProfiles.courier, profile.courier), eq(courierProfiles.isDefault, true)));
-    const [row] = await tx.update(courierProfiles).set({ isDefault: true }).where(eq(courierProfiles.id, id)).returning();
-    await recordAudit(tx, { ...audit, accountId: profile.accountId, actorUserId: actor.userId, action: "courier_profile.default_set", targetId: id });
+      .where(
+        and(
+          eq(courierProfiles.accountId, profile.accountId),
+          eq(courierProfiles.courier, profile.courier),
+          eq(courierProfiles.isDefault, true),
+        ),
+      );
+    const [row] = await tx
+      .update(courierProfiles)
+      .set({ isDefault: true })
+      .where(eq(courierProfiles.id, id))
+      .returning();
+    await recordAudit(tx, {
+      ...audit,
+      accountId: profile.accountId,
+      actorUserId: actor.userId,
+      action: "courier_profile.default_set",
+      targetId: id,
+    });
     return toCourierProfileView(row!);
   });
 }

@@ -5,7 +5,9 @@ import { getDb } from "@/db/client";
 export async function checkHealth(): Promise<boolean> {
   try {
     const db = await getDb();
-    const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("health check timed out")), 2000).unref());
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error("health check timed out")), 2000).unref(),
+    );
     await Promise.race([db.execute(sql`select 1`), timeout]);
     return true;
   } catch {

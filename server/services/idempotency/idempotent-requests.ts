@@ -15,7 +15,12 @@ export type IdempotencyStart = { kind: "new" } | { kind: "replay"; response: Sto
  * Claims an `Idempotency-Key` for the account, or answers what the first request with it answered.
  * The same key with another request → 422; while the first is still running → 409.
  */
-export async function beginIdempotentRequest(db: Executor, accountId: string, key: string, fingerprint: string): Promise<IdempotencyStart> {
+export async function beginIdempotentRequest(
+  db: Executor,
+  accountId: string,
+  key: string,
+  fingerprint: string,
+): Promise<IdempotencyStart> {
   // Expired and abandoned claims make way first, so the insert below decides who owns the key.
   await db
     .delete(idempotencyKeys)
@@ -25,11 +30,18 @@ export async function beginIdempotentRequest(db: Executor, accountId: string, ke
         eq(idempotencyKeys.key, key),
         or(
           lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`),
-          and(isNull(idempotencyKeys.responseStatus), lt(idempotencyKeys.createdAt, sql`now() - make_interval(mins => ${ABANDONED_AFTER_MINUTES})`)),
+          and(
+            isNull(idempotencyKeys.responseStatus),
+            lt(idempotencyKeys.createdAt, sql`now() - make_interval(mins => ${ABANDONED_AFTER_MINUTES})`),
+          ),
         ),
       ),
     );
-  const claimed = await db.insert(idempotencyKeys).values({ accountId, key, fingerprint }).onConflictDoNothing().returning({ key: idempotencyKeys.key });
+  const claimed = await db
+    .insert(idempotencyKeys)
+    .values({ accountId, key, fingerprint })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key });
   if (claimed.length > 0) return { kind: "new" };
   const [existing] = await db
     .select()
@@ -38,9 +50,13 @@ export async function beginIdempotentRequest(db: Executor, accountId: string, ke
     .limit(1);
   if (!existing) return beginIdempotentRequest(db, accountId, key, fingerprint);
   if (existing.fingerprint !== fingerprint) {
-    throw new AppError("unprocessable", "This Idempotency-Key was used with a different request; use a new key for a new request.", {
-      errors: [{ field: "Idempotency-Key", message: "reused with a different request" }],
-    });
+    throw new AppError(
+      "unprocessable",
+      "This Idempotency-Key was used with a different request; use a new key for a new request.",
+      {
+        errors: [{ field: "Idempotency-Key", message: "reused with a different request" }],
+      },
+    );
   }
   if (existing.responseStatus === null) {
     throw new AppError("conflict", "A request with this Idempotency-Key is still being processed; retry shortly.", {
@@ -48,18 +64,42 @@ export async function beginIdempotentRequest(db: Executor, accountId: string, ke
       headers: { "retry-after": "1" },
     });
   }
-  return { kind: "replay", response: { status: existing.responseStatus, contentType: existing.responseContentType ?? "application/json", body: existing.responseBody } };
+  return {
+    kind: "replay",
+    response: {
+      status: existing.responseStatus,
+      contentType: existing.responseContentType ?? "application/json",
+      body: existing.responseBody,
+    },
+  };
 }
 
 /** Stores the answer for replays. */
-export async function completeIdempotentRequest(db: Executor, accountId: string, key: string, response: StoredResponse): Promise<void> {
+export async function completeIdempotentRequest(
+  db: Executor,
+  accountId: string,
+  key: string,
+  response: StoredResponse,
+): Promise<void> {
   await db
     .update(idempotencyKeys)
-    .set({ responseStatus: response.status, responseContentType: response.contentType, responseBody: response.body as object })
+    .set({
+      responseStatus: response.status,
+      responseContentType: response.contentType,
+      responseBody: response.body as object,
+    })
     .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key)));
 }
 
 /** Releases the key after a failure the client should retry (5xx), so the retry runs afresh. */
 export async function abandonIdempotentRequest(db: Executor, accountId: string, key: string): Promise<void> {
-  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key), isNull(idempotencyKeys.responseStatus)));
+  await db
+    .delete(idempotencyKeys)
+    .where(
+      and(
+        eq(idempotencyKeys.accountId, accountId),
+        eq(idempotencyKeys.key, key),
+        isNull(idempotencyKeys.responseStatus),
+      ),
+    );
 }

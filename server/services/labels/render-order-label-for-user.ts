@@ -8,7 +8,12 @@ import { renderOrderLabel } from "./render-shipping-labels";
  * The label PDF for a dashboard session. The session only proves who signed in; whether the user still
  * exists, is staff, and may open the account is read from the database now. Every member may print.
  */
-export async function renderOrderLabelForUser(db: Executor, userId: string, accountId: string, orderId: string): Promise<Uint8Array> {
+export async function renderOrderLabelForUser(
+  db: Executor,
+  userId: string,
+  accountId: string,
+  orderId: string,
+): Promise<Uint8Array> {
   const actor = await getActor(db, userId);
   if (!actor) throw new AppError("unauthorized", "Sign in to continue.");
   await accountAccess(db, actor, accountId);

@@ -17,7 +17,11 @@ export async function renderOrderLabel(db: Executor, accountId: string, orderId:
 }
 
 /** One PDF with a page per shipping number, in the order asked; any number not among the account's live orders → 404. */
-export async function renderLabelsByNumber(db: Executor, accountId: string, shippingNumbers: string[]): Promise<Uint8Array> {
+export async function renderLabelsByNumber(
+  db: Executor,
+  accountId: string,
+  shippingNumbers: string[],
+): Promise<Uint8Array> {
   const wanted = [...new Set(shippingNumbers)];
   if (wanted.length === 0) throw badField("shippingNumbers", "give at least one shipping number");
   if (wanted.length > MAX_LABELS) throw badField("shippingNumbers", `at most ${MAX_LABELS} shipping numbers`);
@@ -25,11 +29,19 @@ export async function renderLabelsByNumber(db: Executor, accountId: string, ship
     .select({ parcel: parcels, order: shippingOrders })
     .from(parcels)
     .innerJoin(shippingOrders, eq(shippingOrders.id, parcels.orderId))
-    .where(and(inArray(parcels.shippingNumber, wanted), eq(shippingOrders.accountId, accountId), isNull(shippingOrders.deletedAt)));
+    .where(
+      and(
+        inArray(parcels.shippingNumber, wanted),
+        eq(shippingOrders.accountId, accountId),
+        isNull(shippingOrders.deletedAt),
+      ),
+    );
   const found = new Map(rows.map((r) => [r.parcel.shippingNumber, r]));
   const missing = wanted.filter((n) => !found.has(n));
   if (missing.length > 0) {
-    throw new AppError("not_found", `Unknown shipping number ${missing.join(", ")}.`, { errors: [{ field: "shippingNumbers", message: `unknown: ${missing.join(", ")}` }] });
+    throw new AppError("not_found", `Unknown shipping number ${missing.join(", ")}.`, {
+      errors: [{ field: "shippingNumbers", message: `unknown: ${missing.join(", ")}` }],
+    });
   }
   const counts = await db
     .select({ orderId: parcels.orderId })
@@ -38,10 +50,12 @@ export async function renderLabelsByNumber(db: Executor, accountId: string, ship
   const countBy = new Map<string, number>();
   for (const c of counts) countBy.set(c.orderId, (countBy.get(c.orderId) ?? 0) + 1);
   const sender = await accountName(db, accountId);
-  return renderLabels(wanted.map((n) => {
-    const r = found.get(n)!;
-    return toLabel(r.order, r.parcel, countBy.get(r.order.id) ?? 1, sender);
-  }));
+  return renderLabels(
+    wanted.map((n) => {
+      const r = found.get(n)!;
+      return toLabel(r.order, r.parcel, countBy.get(r.order.id) ?? 1, sender);
+    }),
+  );
 }
 
 async function accountName(db: Executor, accountId: string): Promise<string> {

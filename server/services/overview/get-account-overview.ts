@@ -15,7 +15,12 @@ export type AccountOverview = {
 };
 
 /** The overview page's figures for one account: live orders by status and by source pair, recent validation errors, key usage. */
-export async function getAccountOverview(db: Db, actor: Actor, accountId: string, now = new Date()): Promise<AccountOverview> {
+export async function getAccountOverview(
+  db: Db,
+  actor: Actor,
+  accountId: string,
+  now = new Date(),
+): Promise<AccountOverview> {
   await accountAccess(db, actor, accountId);
   // Statuses move on as the courier reports; without this the figures would lag behind the orders list, which advances them.
   await advanceTracking(db, accountId, now);
@@ -23,9 +28,17 @@ export async function getAccountOverview(db: Db, actor: Actor, accountId: string
   const weekAgo = new Date(now.getTime() - 7 * 86_400_000);
   const day = sql<string>`to_char(date_trunc('day', ${validationResults.createdAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
   const [byStatus, byPair, errors, keys, perKey] = await Promise.all([
-    db.select({ status: shippingOrders.status, count: count() }).from(shippingOrders).where(live).groupBy(shippingOrders.status),
     db
-      .select({ referenceSource: shippingOrders.referenceSource, sourceIdentifier: shippingOrders.sourceIdentifier, count: count() })
+      .select({ status: shippingOrders.status, count: count() })
+      .from(shippingOrders)
+      .where(live)
+      .groupBy(shippingOrders.status),
+    db
+      .select({
+        referenceSource: shippingOrders.referenceSource,
+        sourceIdentifier: shippingOrders.sourceIdentifier,
+        count: count(),
+      })
       .from(shippingOrders)
       .where(live)
       .groupBy(shippingOrders.referenceSource, shippingOrders.sourceIdentifier)
@@ -33,10 +46,20 @@ export async function getAccountOverview(db: Db, actor: Actor, accountId: string
     db
       .select({ day, count: count() })
       .from(validationResults)
-      .where(and(eq(validationResults.accountId, accountId), eq(validationResults.status, "ERROR"), gte(validationResults.createdAt, weekAgo)))
+      .where(
+        and(
+          eq(validationResults.accountId, accountId),
+          eq(validationResults.status, "ERROR"),
+          gte(validationResults.createdAt, weekAgo),
+        ),
+      )
       .groupBy(day)
       .orderBy(day),
-    db.select().from(apiKeys).where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt))).orderBy(sql`${apiKeys.lastUsedAt} desc nulls last`, desc(apiKeys.createdAt)),
+    db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
+      .orderBy(sql`${apiKeys.lastUsedAt} desc nulls last`, desc(apiKeys.createdAt)),
     db
       .select({ apiKeyId: shippingOrders.apiKeyId, count: count() })
       .from(shippingOrders)
@@ -48,6 +71,12 @@ export async function getAccountOverview(db: Db, actor: Actor, accountId: string
     ordersByStatus: byStatus,
     ordersBySourcePair: byPair,
     validationErrorsByDay: errors,
-    keyUsage: keys.map((k) => ({ id: k.id, name: k.name, key: maskApiKey(k.suffix), lastUsed: k.lastUsedAt ? formatMillis(k.lastUsedAt) : null, ordersLast7Days: ordersPerKey.get(k.id) ?? 0 })),
+    keyUsage: keys.map((k) => ({
+      id: k.id,
+      name: k.name,
+      key: maskApiKey(k.suffix),
+      lastUsed: k.lastUsedAt ? formatMillis(k.lastUsedAt) : null,
+      ordersLast7Days: ordersPerKey.get(k.id) ?? 0,
+    })),
   };
 }

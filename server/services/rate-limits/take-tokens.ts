@@ -18,7 +18,12 @@ export type RateLimitState = {
  * rate. One atomic statement on a row in PostgreSQL, so the limit holds across app instances; a refused
  * request takes nothing.
  */
-export async function takeTokens(db: Executor, subject: string, limitPerMinute: number, cost = 1): Promise<RateLimitState> {
+export async function takeTokens(
+  db: Executor,
+  subject: string,
+  limitPerMinute: number,
+  cost = 1,
+): Promise<RateLimitState> {
   const perSecond = limitPerMinute / 60;
   const refilled = sql`least(${limitPerMinute}::float8, b.tokens + extract(epoch from (now() - b.updated_at)) * ${perSecond}::float8)`;
   const [row] = rowsOf<{ tokens: number; allowed: boolean }>(

@@ -14,22 +14,44 @@ export async function advanceTracking(db: Db, accountId: string, now = new Date(
   const due = await db
     .select({ id: shippingOrders.id })
     .from(shippingOrders)
-    .where(and(eq(shippingOrders.accountId, accountId), isNull(shippingOrders.deletedAt), lte(shippingOrders.trackingNextAt, now)))
+    .where(
+      and(
+        eq(shippingOrders.accountId, accountId),
+        isNull(shippingOrders.deletedAt),
+        lte(shippingOrders.trackingNextAt, now),
+      ),
+    )
     .limit(1);
   if (due.length === 0) return;
   await db.transaction(async (tx) => {
     const orders = await tx
-      .select({ id: shippingOrders.id, courier: shippingOrders.courier, createdAt: shippingOrders.createdAt, settings: courierProfiles.settings })
+      .select({
+        id: shippingOrders.id,
+        courier: shippingOrders.courier,
+        createdAt: shippingOrders.createdAt,
+        settings: courierProfiles.settings,
+      })
       .from(shippingOrders)
       .innerJoin(courierProfiles, eq(courierProfiles.id, shippingOrders.courierProfileId))
-      .where(and(eq(shippingOrders.accountId, accountId), isNull(shippingOrders.deletedAt), lte(shippingOrders.trackingNextAt, now)))
+      .where(
+        and(
+          eq(shippingOrders.accountId, accountId),
+          isNull(shippingOrders.deletedAt),
+          lte(shippingOrders.trackingNextAt, now),
+        ),
+      )
       .limit(BATCH)
       .for("update", { of: shippingOrders, skipLocked: true });
     if (orders.length === 0) return;
     const latest = await tx
       .select({ orderId: trackingEvents.orderId, time: max(trackingEvents.time) })
       .from(trackingEvents)
-      .where(inArray(trackingEvents.orderId, orders.map((o) => o.id)))
+      .where(
+        inArray(
+          trackingEvents.orderId,
+          orders.map((o) => o.id),
+        ),
+      )
       .groupBy(trackingEvents.orderId);
     const latestBy = new Map(latest.map((l) => [l.orderId, l.time]));
     const newEvents: (typeof trackingEvents.$inferInsert)[] = [];
@@ -37,7 +59,9 @@ export async function advanceTracking(db: Db, accountId: string, now = new Date(
       const courier = findCourier(order.courier);
       if (!courier) continue;
       const last = latestBy.get(order.id);
-      const events = courier.tracking({ createdAt: order.createdAt, shippingNumbers: [] }, order.settings, now).filter((e) => !last || e.time > last);
+      const events = courier
+        .tracking({ createdAt: order.createdAt, shippingNumbers: [] }, order.settings, now)
+        .filter((e) => !last || e.time > last);
       newEvents.push(...events.map((e) => ({ orderId: order.id, ...e })));
       const current = events.at(-1);
       await tx
@@ -51,4 +75,3 @@ export async function advanceTracking(db: Db, accountId: string, now = new Date(
     if (newEvents.length > 0) await tx.insert(trackingEvents).values(newEvents);
   });
 }
-

@@ -1,5 +1,10 @@
 import type { Executor } from "@/db/client";
-import { CourierRejection, type CourierAdapter, type CourierShipment, type CourierShipmentRequest } from "@/server/couriers/types";
+import {
+  CourierRejection,
+  type CourierAdapter,
+  type CourierShipment,
+  type CourierShipmentRequest,
+} from "@/server/couriers/types";
 import { isDatabaseUnavailable } from "@/server/errors";
 
 export type CourierOutcome = { ok: true; shipment: CourierShipment } | { ok: false; code: string; message: string };
@@ -36,10 +41,21 @@ export async function callCourier(
     if (error instanceof CourierTimeout) {
       // A courier may still book the shipment after we stopped waiting; no order will ever show it, so cancel it.
       pending?.then((late) => cancelQuietly(courier, [late.shippingNumbers], db, settings)).catch(() => {});
-      return { ok: false, code: "COURIER_TIMEOUT", message: `${courier.capabilities.name} did not answer within ${timeoutMs / 1000} s.` };
+      return {
+        ok: false,
+        code: "COURIER_TIMEOUT",
+        message: `${courier.capabilities.name} did not answer within ${timeoutMs / 1000} s.`,
+      };
     }
     if (isDatabaseUnavailable(error)) throw error;
-    console.error(JSON.stringify({ level: "error", msg: "courier call failed", courier: courier.capabilities.id, error: String(error) }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        msg: "courier call failed",
+        courier: courier.capabilities.id,
+        error: String(error),
+      }),
+    );
     return { ok: false, code: "COURIER_UNAVAILABLE", message: `${courier.capabilities.name} could not be reached.` };
   } finally {
     clearTimeout(timer);
@@ -47,13 +63,30 @@ export async function callCourier(
 }
 
 /** Cancels shipments that will not be kept; failures are logged, never thrown (the caller is already failing or done). */
-export async function cancelQuietly(courier: CourierAdapter, shippingNumbers: string[][], db: Executor, settings: Record<string, unknown>): Promise<void> {
+export async function cancelQuietly(
+  courier: CourierAdapter,
+  shippingNumbers: string[][],
+  db: Executor,
+  settings: Record<string, unknown>,
+): Promise<void> {
   await Promise.all(
     shippingNumbers.map(async (numbers) => {
       try {
-        await courier.cancelShipment(numbers, { db, settings, signal: AbortSignal.timeout(courier.timeoutMs(settings)) });
+        await courier.cancelShipment(numbers, {
+          db,
+          settings,
+          signal: AbortSignal.timeout(courier.timeoutMs(settings)),
+        });
       } catch (error) {
-        console.error(JSON.stringify({ level: "error", msg: "courier cancel failed", courier: courier.capabilities.id, shippingNumbers: numbers, error: String(error) }));
+        console.error(
+          JSON.stringify({
+            level: "error",
+            msg: "courier cancel failed",
+            courier: courier.capabilities.id,
+            shippingNumbers: numbers,
+            error: String(error),
+          }),
+        );
       }
     }),
   );

@@ -9,16 +9,28 @@ import type { ValidatedOrder } from "./validate-order";
  * A complete source pair that matches no activated pair of the account → 422 for the whole request
  * (it takes precedence over field errors). Matching is exact, case included; `api`/`default` always passes.
  */
-export async function checkSourcePairs(db: Executor, accountId: string, orders: ValidatedOrder[], many: boolean): Promise<void> {
+export async function checkSourcePairs(
+  db: Executor,
+  accountId: string,
+  orders: ValidatedOrder[],
+  many: boolean,
+): Promise<void> {
   const named = orders
     .map((o, index) => ({ o, index }))
     .filter(({ o }) => o.referenceSource !== "" && o.sourceIdentifier !== "")
-    .filter(({ o }) => !(o.referenceSource === DEFAULT_REFERENCE_SOURCE && o.sourceIdentifier === DEFAULT_SOURCE_IDENTIFIER));
+    .filter(
+      ({ o }) => !(o.referenceSource === DEFAULT_REFERENCE_SOURCE && o.sourceIdentifier === DEFAULT_SOURCE_IDENTIFIER),
+    );
   if (named.length === 0) return;
   const active = await db
     .select({ referenceSource: sources.referenceSource, sourceIdentifier: sources.sourceIdentifier })
     .from(sources)
-    .where(and(eq(sources.accountId, accountId), inArray(sources.referenceSource, [...new Set(named.map(({ o }) => o.referenceSource))])));
+    .where(
+      and(
+        eq(sources.accountId, accountId),
+        inArray(sources.referenceSource, [...new Set(named.map(({ o }) => o.referenceSource))]),
+      ),
+    );
   const activeKeys = new Set(active.map((s) => `${s.referenceSource}\u0000${s.sourceIdentifier}`));
   const unknown = named.filter(({ o }) => !activeKeys.has(`${o.referenceSource}\u0000${o.sourceIdentifier}`));
   if (unknown.length === 0) return;

@@ -8,14 +8,23 @@ import type { CourierShipmentRequest } from "@/server/couriers/types";
 import { AppError } from "@/server/errors";
 import { callCourier, cancelQuietly } from "./call-courier";
 import type { OrderRequest } from "./order-request";
-import { crossSourceClashes, duplicateOrdersConflict, incomingReferences, persistOrders, type AcceptedOrder } from "./persist-orders";
+import {
+  crossSourceClashes,
+  duplicateOrdersConflict,
+  incomingReferences,
+  persistOrders,
+  type AcceptedOrder,
+} from "./persist-orders";
 import { recordValidationResults, type ValidationOrigin } from "./record-validation-results";
 import { shippingOrderView, toShippingOrderViews } from "./shipping-order-view";
 import { responseOf, validateBatch, type ValidateCommand } from "./validate-shipping-orders";
 import type { ValidatedOrder } from "./validate-order";
 
 export const createdShippingOrderView = shippingOrderView.extend({
-  replaced: z.uuid().nullable().describe("Id of the order this one replaced (same ReferenceNumber and source pair), or null."),
+  replaced: z
+    .uuid()
+    .nullable()
+    .describe("Id of the order this one replaced (same ReferenceNumber and source pair), or null."),
 });
 
 export const failedOrderView = z.object({
@@ -24,7 +33,10 @@ export const failedOrderView = z.object({
   message: z.string(),
 });
 
-export const createResponseSchema = z.object({ items: z.array(createdShippingOrderView), failed: z.array(failedOrderView) });
+export const createResponseSchema = z.object({
+  items: z.array(createdShippingOrderView),
+  failed: z.array(failedOrderView),
+});
 export type CreateResponse = z.infer<typeof createResponseSchema>;
 
 export type CreateCommand = ValidateCommand & { preventDuplicateOrders: boolean; baseUrl: string };
@@ -38,22 +50,45 @@ const COURIER_CONCURRENCY = 16;
  * Orders the courier refused or did not answer in time are reported in `failed`; the rest are stored in
  * one transaction, replacing their predecessors, whose shipments are cancelled after the commit.
  */
-export async function createShippingOrders(db: Db, origin: ValidationOrigin, command: CreateCommand): Promise<CreateResponse> {
+export async function createShippingOrders(
+  db: Db,
+  origin: ValidationOrigin,
+  command: CreateCommand,
+): Promise<CreateResponse> {
   const { courier, profile, orders } = await validateBatch(db, origin, command);
-  await recordValidationResults(db, origin, "create", courier.capabilities.id, profile.id, command.batch.orders, orders);
+  await recordValidationResults(
+    db,
+    origin,
+    "create",
+    courier.capabilities.id,
+    profile.id,
+    command.batch.orders,
+    orders,
+  );
   if (orders.some((o) => o.response.status === "ERROR")) {
-    throw new AppError("validation_failed", "One or more orders are invalid; nothing was created.", { body: responseOf(orders, command.batch.many) });
+    throw new AppError("validation_failed", "One or more orders are invalid; nothing was created.", {
+      body: responseOf(orders, command.batch.many),
+    });
   }
   const valid = orders as (ValidatedOrder & { order: OrderRequest; service: string })[];
   if (command.preventDuplicateOrders) await assertNoDuplicateOrders(db, origin.accountId, valid);
 
   const settings = profile.settings;
-  const outcomes = await mapLimit(valid, COURIER_CONCURRENCY, (o) => callCourier(courier, toCourierRequest(o), db, settings));
+  const outcomes = await mapLimit(valid, COURIER_CONCURRENCY, (o) =>
+    callCourier(courier, toCourierRequest(o), db, settings),
+  );
   const accepted: AcceptedOrder[] = [];
   const failed: CreateResponse["failed"] = [];
   outcomes.forEach((outcome, i) => {
     const o = valid[i]!;
-    if (outcome.ok) accepted.push({ order: o.order, referenceSource: o.referenceSource, sourceIdentifier: o.sourceIdentifier, service: o.service, shipment: outcome.shipment });
+    if (outcome.ok)
+      accepted.push({
+        order: o.order,
+        referenceSource: o.referenceSource,
+        sourceIdentifier: o.sourceIdentifier,
+        service: o.service,
+        shipment: outcome.shipment,
+      });
     else failed.push({ referenceNumber: o.order.ReferenceNumber, code: outcome.code, message: outcome.message });
   });
 
@@ -61,12 +96,24 @@ export async function createShippingOrders(db: Db, origin: ValidationOrigin, com
   try {
     stored = await persistOrders(
       db,
-      { accountId: origin.accountId, apiKeyId: origin.apiKeyId ?? null, courier, courierProfileId: profile.id, settings, preventDuplicateOrders: command.preventDuplicateOrders },
+      {
+        accountId: origin.accountId,
+        apiKeyId: origin.apiKeyId ?? null,
+        courier,
+        courierProfileId: profile.id,
+        settings,
+        preventDuplicateOrders: command.preventDuplicateOrders,
+      },
       accepted,
     );
   } catch (error) {
     // Nothing was stored: the courier must not keep shipments nobody will ever see.
-    await cancelQuietly(courier, accepted.map((a) => a.shipment.shippingNumbers), db, settings);
+    await cancelQuietly(
+      courier,
+      accepted.map((a) => a.shipment.shippingNumbers),
+      db,
+      settings,
+    );
     throw error;
   }
   for (const p of stored.predecessors) {
@@ -83,12 +130,26 @@ export async function createShippingOrders(db: Db, origin: ValidationOrigin, com
 }
 
 /** Duplicate prevention before any courier call: a ReferenceNumber live under another source pair → 409. */
-async function assertNoDuplicateOrders(db: Db, accountId: string, orders: (ValidatedOrder & { order: OrderRequest })[]): Promise<void> {
+async function assertNoDuplicateOrders(
+  db: Db,
+  accountId: string,
+  orders: (ValidatedOrder & { order: OrderRequest })[],
+): Promise<void> {
   const refs = [...new Set(orders.map((o) => o.order.ReferenceNumber))];
   const live = await db
-    .select({ referenceNumber: shippingOrders.referenceNumber, referenceSource: shippingOrders.referenceSource, sourceIdentifier: shippingOrders.sourceIdentifier })
+    .select({
+      referenceNumber: shippingOrders.referenceNumber,
+      referenceSource: shippingOrders.referenceSource,
+      sourceIdentifier: shippingOrders.sourceIdentifier,
+    })
     .from(shippingOrders)
-    .where(and(eq(shippingOrders.accountId, accountId), isNull(shippingOrders.deletedAt), inArray(shippingOrders.referenceNumber, refs)));
+    .where(
+      and(
+        eq(shippingOrders.accountId, accountId),
+        isNull(shippingOrders.deletedAt),
+        inArray(shippingOrders.referenceNumber, refs),
+      ),
+    );
   const clashes = crossSourceClashes(live, incomingReferences(orders));
   if (clashes.length > 0) throw duplicateOrdersConflict(clashes);
 }

@@ -9,6 +9,7 @@ import { deleteShippingOrder } from "./delete-shipping-order";
  */
 export async function deleteShippingOrderAsUser(db: Db, actor: Actor, accountId: string, id: string): Promise<void> {
   const access = await accountAccess(db, actor, accountId);
-  if (access.role === "member") throw new AppError("forbidden", "Only an owner of the account can delete its shipping orders.");
+  if (access.role === "member")
+    throw new AppError("forbidden", "Only an owner of the account can delete its shipping orders.");
   await deleteShippingOrder(db, accountId, id);
 }

@@ -7,7 +7,12 @@ import { advanceTracking } from "./advance-tracking";
 import { toShippingOrderViews, type ShippingOrderView } from "./shipping-order-view";
 
 /** A live order of the account; malformed ids, other accounts' orders and removed orders are all 404. */
-export async function findLiveOrder(db: Executor, accountId: string, id: string, { lock = false } = {}): Promise<ShippingOrderRow> {
+export async function findLiveOrder(
+  db: Executor,
+  accountId: string,
+  id: string,
+  { lock = false } = {},
+): Promise<ShippingOrderRow> {
   if (!isUuid(id)) throw notFound("Shipping order");
   const query = db
     .select()
@@ -19,7 +24,12 @@ export async function findLiveOrder(db: Executor, accountId: string, id: string,
   return row;
 }
 
-export async function getShippingOrder(db: Db, accountId: string, id: string, baseUrl: string): Promise<ShippingOrderView> {
+export async function getShippingOrder(
+  db: Db,
+  accountId: string,
+  id: string,
+  baseUrl: string,
+): Promise<ShippingOrderView> {
   const row = await findLiveOrder(db, accountId, id);
   if (row.trackingNextAt && row.trackingNextAt <= new Date()) {
     await advanceTracking(db, accountId);

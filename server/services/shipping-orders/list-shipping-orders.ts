@@ -39,13 +39,22 @@ export const listShippingOrdersQuery = pagingQuery.extend({
   referenceNumbers: listOf(z.string().max(64)).optional(),
   ids: listOf(z.uuid("must be UUIDs")).optional(),
   shippingNumbers: listOf(z.string().max(64)).optional(),
-  status: listOf(z.enum(shippingStatus.enumValues, `must be one of ${shippingStatus.enumValues.join(", ")}`)).optional(),
+  status: listOf(
+    z.enum(shippingStatus.enumValues, `must be one of ${shippingStatus.enumValues.join(", ")}`),
+  ).optional(),
   courier: listOf(z.string().refine((c) => courierIds().includes(c), "is not a known courier id")).optional(),
   courierProfile: listOf(z.uuid("must be UUIDs")).optional(),
 });
 
 export type ListShippingOrdersQuery = z.output<typeof listShippingOrdersQuery>;
-export const LIST_ARRAY_PARAMS = ["referenceNumbers", "ids", "shippingNumbers", "status", "courier", "courierProfile"] as const;
+export const LIST_ARRAY_PARAMS = [
+  "referenceNumbers",
+  "ids",
+  "shippingNumbers",
+  "status",
+  "courier",
+  "courierProfile",
+] as const;
 
 /** Start of the instant a bound names, and the end of it (exclusive) so `createdTo` is inclusive at its precision. */
 function bounds(value: string): { start: Date; endExclusive: Date } {
@@ -71,24 +80,46 @@ function conditions(db: Db, accountId: string, q: ListShippingOrdersQuery): SQL[
   if (q.courier?.length) c.push(inArray(shippingOrders.courier, q.courier));
   if (q.courierProfile?.length) c.push(inArray(shippingOrders.courierProfileId, q.courierProfile));
   if (q.shippingNumbers?.length) {
-    c.push(inArray(shippingOrders.id, db.select({ id: parcels.orderId }).from(parcels).where(inArray(parcels.shippingNumber, q.shippingNumbers))));
+    c.push(
+      inArray(
+        shippingOrders.id,
+        db.select({ id: parcels.orderId }).from(parcels).where(inArray(parcels.shippingNumber, q.shippingNumbers)),
+      ),
+    );
   }
   return c;
 }
 
 /** The account's live orders, newest first, filtered and paged. */
-export async function listShippingOrders(db: Db, accountId: string, q: ListShippingOrdersQuery, baseUrl: string): Promise<Page<ShippingOrderView>> {
+export async function listShippingOrders(
+  db: Db,
+  accountId: string,
+  q: ListShippingOrdersQuery,
+  baseUrl: string,
+): Promise<Page<ShippingOrderView>> {
   if (q.createdFrom && q.createdTo && bounds(q.createdFrom).start >= bounds(q.createdTo).endExclusive) {
-    throw new AppError("bad_request", "createdFrom must not be after createdTo.", { errors: [{ field: "createdFrom", message: "after createdTo" }] });
+    throw new AppError("bad_request", "createdFrom must not be after createdTo.", {
+      errors: [{ field: "createdFrom", message: "after createdTo" }],
+    });
   }
   await advanceTracking(db, accountId);
   const where = and(...conditions(db, accountId, q));
   const newestFirst = [desc(shippingOrders.createdAt), desc(shippingOrders.id)];
   // The page's ids first (an index-only scan, however deep the page), then only those rows: paging with
   // OFFSET over whole rows would read every skipped order from the heap.
-  const pageIds = db.select({ id: shippingOrders.id }).from(shippingOrders).where(where).orderBy(...newestFirst).limit(q.pageSize).offset(offsetOf(q));
+  const pageIds = db
+    .select({ id: shippingOrders.id })
+    .from(shippingOrders)
+    .where(where)
+    .orderBy(...newestFirst)
+    .limit(q.pageSize)
+    .offset(offsetOf(q));
   const [rows, [total]] = await Promise.all([
-    db.select().from(shippingOrders).where(inArray(shippingOrders.id, pageIds)).orderBy(...newestFirst),
+    db
+      .select()
+      .from(shippingOrders)
+      .where(inArray(shippingOrders.id, pageIds))
+      .orderBy(...newestFirst),
     db.select({ n: count() }).from(shippingOrders).where(where),
   ]);
   return envelope(await toShippingOrderViews(db, rows, baseUrl), total?.n ?? 0, q);

@@ -16,17 +16,25 @@ export function orderBatch(mediaType: string, body: unknown): OrderBatch {
   const many = mediaType === ORDER_BATCH_TYPE || (mediaType !== SINGLE_ORDER_TYPE && Array.isArray(body));
   if (!many) {
     if (Array.isArray(body)) {
-      throw new AppError("bad_request", `${SINGLE_ORDER_TYPE} carries one order object; send a batch as ${ORDER_BATCH_TYPE}.`, {
-        errors: [{ field: "body", message: "expected one order object" }],
-      });
+      throw new AppError(
+        "bad_request",
+        `${SINGLE_ORDER_TYPE} carries one order object; send a batch as ${ORDER_BATCH_TYPE}.`,
+        {
+          errors: [{ field: "body", message: "expected one order object" }],
+        },
+      );
     }
     return { orders: [body], many: false };
   }
   if (!Array.isArray(body)) {
-    throw new AppError("bad_request", `${ORDER_BATCH_TYPE} carries an array of orders.`, { errors: [{ field: "body", message: "expected an array of orders" }] });
+    throw new AppError("bad_request", `${ORDER_BATCH_TYPE} carries an array of orders.`, {
+      errors: [{ field: "body", message: "expected an array of orders" }],
+    });
   }
   if (body.length === 0) {
-    throw new AppError("bad_request", "The batch is empty; send 1 to 500 orders.", { errors: [{ field: "body", message: "expected 1 to 500 orders" }] });
+    throw new AppError("bad_request", "The batch is empty; send 1 to 500 orders.", {
+      errors: [{ field: "body", message: "expected 1 to 500 orders" }],
+    });
   }
   if (body.length > MAX_BATCH) {
     throw new AppError("bad_request", `A batch holds at most ${MAX_BATCH} orders; this one has ${body.length}.`, {

@@ -35,17 +35,31 @@ export const recipientSchema = z
       .string()
       .trim()
       .toUpperCase()
-      .refine((v) => ISO_COUNTRIES.has(v), { message: "must be an ISO 3166-1 alpha-2 country code", params: { code: "INVALID_FORMAT" } }),
-    Email: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v ?? undefined), z.email().max(254).optional()),
+      .refine((v) => ISO_COUNTRIES.has(v), {
+        message: "must be an ISO 3166-1 alpha-2 country code",
+        params: { code: "INVALID_FORMAT" },
+      }),
+    Email: z.preprocess(
+      (v) => (typeof v === "string" && v.trim() === "" ? undefined : (v ?? undefined)),
+      z.email().max(254).optional(),
+    ),
     Phone: z.preprocess(
-      (v) => (typeof v === "string" ? (v.trim() === "" ? undefined : v.replace(/[\s()-]/g, "")) : v ?? undefined),
-      z.string().regex(/^\+\d{7,15}$/, "must be + and 7 to 15 digits").optional(),
+      (v) => (typeof v === "string" ? (v.trim() === "" ? undefined : v.replace(/[\s()-]/g, "")) : (v ?? undefined)),
+      z
+        .string()
+        .regex(/^\+\d{7,15}$/, "must be + and 7 to 15 digits")
+        .optional(),
     ),
   })
   .superRefine((r, ctx) => {
     const format = ZIP_FORMATS[r.Country];
     if (format && typeof r.Zip === "string" && !format.pattern.test(r.Zip)) {
-      ctx.addIssue({ code: "custom", path: ["Zip"], message: `must look like ${format.example} for ${r.Country}`, params: { code: "INVALID_FORMAT" } });
+      ctx.addIssue({
+        code: "custom",
+        path: ["Zip"],
+        message: `must look like ${format.example} for ${r.Country}`,
+        params: { code: "INVALID_FORMAT" },
+      });
     }
   });
 
@@ -68,13 +82,29 @@ export const orderRequestSchema = z
     Service: optionalText(32).describe("Courier service code; default from the courier profile."),
     Recipient: recipientSchema,
     Parcels: z.array(parcelSchema).min(1).max(MAX_PARCELS),
-    CodPrice: z.number().min(0).max(MAX_PRICE).refine(twoDecimals, { message: "must have at most 2 decimals", params: { code: "INVALID_FORMAT" } }).optional(),
+    CodPrice: z
+      .number()
+      .min(0)
+      .max(MAX_PRICE)
+      .refine(twoDecimals, { message: "must have at most 2 decimals", params: { code: "INVALID_FORMAT" } })
+      .optional(),
     CodCurrency: optionalText(3)
       .transform((v) => v?.toUpperCase())
-      .refine((v) => v === undefined || ISO_CURRENCIES.has(v), { message: "must be an ISO 4217 currency code", params: { code: "INVALID_FORMAT" } }),
+      .refine((v) => v === undefined || ISO_CURRENCIES.has(v), {
+        message: "must be an ISO 4217 currency code",
+        params: { code: "INVALID_FORMAT" },
+      }),
     VariableSymbol: z.preprocess(
-      (v) => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? String(v) : typeof v === "string" && v.trim() === "" ? undefined : v ?? undefined),
-      z.string().regex(/^\d{1,10}$/, "must be 1 to 10 digits").optional(),
+      (v) =>
+        typeof v === "number" && Number.isInteger(v) && v >= 0
+          ? String(v)
+          : typeof v === "string" && v.trim() === ""
+            ? undefined
+            : (v ?? undefined),
+      z
+        .string()
+        .regex(/^\d{1,10}$/, "must be 1 to 10 digits")
+        .optional(),
     ),
     InsurancePrice: z.number().min(0).max(MAX_PRICE).optional(),
     Note: optionalText(300),
@@ -82,7 +112,12 @@ export const orderRequestSchema = z
   })
   .superRefine((o, ctx) => {
     if (o.CodPrice !== undefined && o.CodCurrency === undefined) {
-      ctx.addIssue({ code: "custom", path: ["CodCurrency"], message: "is required when CodPrice is given", params: { code: "REQUIRED" } });
+      ctx.addIssue({
+        code: "custom",
+        path: ["CodCurrency"],
+        message: "is required when CodPrice is given",
+        params: { code: "REQUIRED" },
+      });
     }
     if ((o.ReferenceSource === undefined) !== (o.SourceIdentifier === undefined)) {
       const missing = o.ReferenceSource === undefined ? "ReferenceSource" : "SourceIdentifier";

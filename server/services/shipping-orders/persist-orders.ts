@@ -48,9 +48,21 @@ export async function persistOrders(
         order by h
       ) locks`);
     const live = await tx
-      .select({ id: shippingOrders.id, referenceNumber: shippingOrders.referenceNumber, referenceSource: shippingOrders.referenceSource, sourceIdentifier: shippingOrders.sourceIdentifier, courier: shippingOrders.courier })
+      .select({
+        id: shippingOrders.id,
+        referenceNumber: shippingOrders.referenceNumber,
+        referenceSource: shippingOrders.referenceSource,
+        sourceIdentifier: shippingOrders.sourceIdentifier,
+        courier: shippingOrders.courier,
+      })
       .from(shippingOrders)
-      .where(and(eq(shippingOrders.accountId, ctx.accountId), isNull(shippingOrders.deletedAt), inArray(shippingOrders.referenceNumber, refs)));
+      .where(
+        and(
+          eq(shippingOrders.accountId, ctx.accountId),
+          isNull(shippingOrders.deletedAt),
+          inArray(shippingOrders.referenceNumber, refs),
+        ),
+      );
     if (ctx.preventDuplicateOrders) {
       const clashes = crossSourceClashes(live, incomingReferences(accepted));
       if (clashes.length > 0) throw duplicateOrdersConflict(clashes);
@@ -60,7 +72,9 @@ export async function persistOrders(
     const liveByPair = new Map(live.map((l) => [pairKey(l.referenceNumber, l.referenceSource, l.sourceIdentifier), l]));
     const now = new Date();
     const ids = accepted.map(() => randomUUID());
-    const replaced = accepted.map((a) => liveByPair.get(pairKey(a.order.ReferenceNumber, a.referenceSource, a.sourceIdentifier))?.id ?? null);
+    const replaced = accepted.map(
+      (a) => liveByPair.get(pairKey(a.order.ReferenceNumber, a.referenceSource, a.sourceIdentifier))?.id ?? null,
+    );
 
     const predecessors = await retire(tx, ids, replaced, live);
     const rows = await insertOrders(tx, ctx, accepted, ids, now);
@@ -77,22 +91,41 @@ type PairedReference = { referenceNumber: string; referenceSource: string; sourc
 export function crossSourceClashes(live: PairedReference[], incoming: PairedReference[]): string[] {
   const pairs = new Map<string, Set<string>>();
   for (const r of [...live, ...incoming]) {
-    pairs.set(r.referenceNumber, (pairs.get(r.referenceNumber) ?? new Set()).add(JSON.stringify([r.referenceSource, r.sourceIdentifier])));
+    pairs.set(
+      r.referenceNumber,
+      (pairs.get(r.referenceNumber) ?? new Set()).add(JSON.stringify([r.referenceSource, r.sourceIdentifier])),
+    );
   }
   return [...pairs].filter(([, set]) => set.size > 1).map(([ref]) => ref);
 }
 
-export const incomingReferences = (orders: { order: OrderRequest; referenceSource: string; sourceIdentifier: string }[]): PairedReference[] =>
-  orders.map((o) => ({ referenceNumber: o.order.ReferenceNumber, referenceSource: o.referenceSource, sourceIdentifier: o.sourceIdentifier }));
+export const incomingReferences = (
+  orders: { order: OrderRequest; referenceSource: string; sourceIdentifier: string }[],
+): PairedReference[] =>
+  orders.map((o) => ({
+    referenceNumber: o.order.ReferenceNumber,
+    referenceSource: o.referenceSource,
+    sourceIdentifier: o.sourceIdentifier,
+  }));
 
 export const duplicateOrdersConflict = (refs: string[]) =>
   new AppError(
     "conflict",
     `ReferenceNumber ${refs.join(", ")} is already used by an order under a different source pair, and this API key prevents duplicate orders.`,
-    { errors: refs.map((ref) => ({ field: "ReferenceNumber", message: `${ref} is already used under a different source pair` })) },
+    {
+      errors: refs.map((ref) => ({
+        field: "ReferenceNumber",
+        message: `${ref} is already used under a different source pair`,
+      })),
+    },
   );
 
-async function retire(tx: Tx, ids: string[], replaced: (string | null)[], live: { id: string; courier: string }[]): Promise<Predecessor[]> {
+async function retire(
+  tx: Tx,
+  ids: string[],
+  replaced: (string | null)[],
+  live: { id: string; courier: string }[],
+): Promise<Predecessor[]> {
   const successorOf = new Map<string, string>();
   replaced.forEach((old, i) => old && successorOf.set(old, ids[i]!));
   if (successorOf.size === 0) return [];
@@ -103,18 +136,35 @@ async function retire(tx: Tx, ids: string[], replaced: (string | null)[], live: 
       deletedAt: sql`now()`,
       trackingNextAt: null,
       replacedById: sql`(${sql.join(
-        [sql`case ${shippingOrders.id}`, ...oldIds.map((o) => sql`when ${o}::uuid then ${successorOf.get(o)!}::uuid`), sql`end`],
+        [
+          sql`case ${shippingOrders.id}`,
+          ...oldIds.map((o) => sql`when ${o}::uuid then ${successorOf.get(o)!}::uuid`),
+          sql`end`,
+        ],
         sql` `,
       )})`,
     })
     .where(inArray(shippingOrders.id, oldIds));
-  const numbers = await tx.select({ orderId: parcels.orderId, shippingNumber: parcels.shippingNumber }).from(parcels).where(inArray(parcels.orderId, oldIds));
+  const numbers = await tx
+    .select({ orderId: parcels.orderId, shippingNumber: parcels.shippingNumber })
+    .from(parcels)
+    .where(inArray(parcels.orderId, oldIds));
   return live
     .filter((l) => successorOf.has(l.id))
-    .map((l) => ({ id: l.id, courier: l.courier, shippingNumbers: numbers.filter((n) => n.orderId === l.id).map((n) => n.shippingNumber) }));
+    .map((l) => ({
+      id: l.id,
+      courier: l.courier,
+      shippingNumbers: numbers.filter((n) => n.orderId === l.id).map((n) => n.shippingNumber),
+    }));
 }
 
-async function insertOrders(tx: Tx, ctx: PersistContext, accepted: AcceptedOrder[], ids: string[], now: Date): Promise<ShippingOrderRow[]> {
+async function insertOrders(
+  tx: Tx,
+  ctx: PersistContext,
+  accepted: AcceptedOrder[],
+  ids: string[],
+  now: Date,
+): Promise<ShippingOrderRow[]> {
   const orderValues = accepted.map((a, i) => {
     const o = a.order;
     return {
@@ -134,7 +184,9 @@ async function insertOrders(tx: Tx, ctx: PersistContext, accepted: AcceptedOrder
       variableSymbol: o.VariableSymbol ?? null,
       insurancePrice: o.InsurancePrice === undefined ? null : o.InsurancePrice.toFixed(2),
       note: o.Note ?? null,
-      pickupPoint: ctx.courier.capabilities.services.find((s) => s.code === a.service)?.requiresPickupPoint ? (o.PickupPoint ?? null) : null,
+      pickupPoint: ctx.courier.capabilities.services.find((s) => s.code === a.service)?.requiresPickupPoint
+        ? (o.PickupPoint ?? null)
+        : null,
       recipientName: o.Recipient.Name,
       recipientCompany: o.Recipient.Company ?? null,
       recipientStreet: o.Recipient.Street,
@@ -151,7 +203,12 @@ async function insertOrders(tx: Tx, ctx: PersistContext, accepted: AcceptedOrder
   });
   const rows: ShippingOrderRow[] = [];
   for (let i = 0; i < orderValues.length; i += CHUNK) {
-    rows.push(...(await tx.insert(shippingOrders).values(orderValues.slice(i, i + CHUNK)).returning()));
+    rows.push(
+      ...(await tx
+        .insert(shippingOrders)
+        .values(orderValues.slice(i, i + CHUNK))
+        .returning()),
+    );
   }
   const parcelValues = accepted.flatMap((a, i) =>
     a.order.Parcels.map((p, position) => ({
@@ -165,10 +222,14 @@ async function insertOrders(tx: Tx, ctx: PersistContext, accepted: AcceptedOrder
       shippingNumber: a.shipment.shippingNumbers[position]!,
     })),
   );
-  for (let i = 0; i < parcelValues.length; i += CHUNK) await tx.insert(parcels).values(parcelValues.slice(i, i + CHUNK));
+  for (let i = 0; i < parcelValues.length; i += CHUNK)
+    await tx.insert(parcels).values(parcelValues.slice(i, i + CHUNK));
   const eventValues = accepted.flatMap((_, i) =>
-    ctx.courier.tracking({ createdAt: now, shippingNumbers: [] }, ctx.settings, now).map((e) => ({ orderId: ids[i]!, ...e })),
+    ctx.courier
+      .tracking({ createdAt: now, shippingNumbers: [] }, ctx.settings, now)
+      .map((e) => ({ orderId: ids[i]!, ...e })),
   );
-  for (let i = 0; i < eventValues.length; i += CHUNK) await tx.insert(trackingEvents).values(eventValues.slice(i, i + CHUNK));
+  for (let i = 0; i < eventValues.length; i += CHUNK)
+    await tx.insert(trackingEvents).values(eventValues.slice(i, i + CHUNK));
   return rows;
 }

@@ -12,7 +12,12 @@ export type CourierAndProfile = { courier: CourierAdapter; profile: CourierProfi
  * The courier of the path and the profile of `?profile=` (or the account's default for that courier).
  * Unknown courier, a profile of another account or courier, or no profile at all → 404.
  */
-export async function resolveCourierProfile(db: Executor, accountId: string, courierId: string, profileId: string | null | undefined): Promise<CourierAndProfile> {
+export async function resolveCourierProfile(
+  db: Executor,
+  accountId: string,
+  courierId: string,
+  profileId: string | null | undefined,
+): Promise<CourierAndProfile> {
   const courier = findCourier(courierId);
   if (!courier) throw notFound(`Courier ${courierId}`);
   if (profileId !== undefined && profileId !== null && profileId !== "") {
@@ -20,7 +25,13 @@ export async function resolveCourierProfile(db: Executor, accountId: string, cou
     const [profile] = await db
       .select()
       .from(courierProfiles)
-      .where(and(eq(courierProfiles.id, profileId), eq(courierProfiles.accountId, accountId), eq(courierProfiles.courier, courierId)))
+      .where(
+        and(
+          eq(courierProfiles.id, profileId),
+          eq(courierProfiles.accountId, accountId),
+          eq(courierProfiles.courier, courierId),
+        ),
+      )
       .limit(1);
     if (!profile) throw notFound("Courier profile");
     return { courier, profile };
@@ -28,12 +39,22 @@ export async function resolveCourierProfile(db: Executor, accountId: string, cou
   const [profile] = await db
     .select()
     .from(courierProfiles)
-    .where(and(eq(courierProfiles.accountId, accountId), eq(courierProfiles.courier, courierId), eq(courierProfiles.isDefault, true)))
+    .where(
+      and(
+        eq(courierProfiles.accountId, accountId),
+        eq(courierProfiles.courier, courierId),
+        eq(courierProfiles.isDefault, true),
+      ),
+    )
     .limit(1);
   if (!profile) {
-    throw new AppError("not_found", `The account has no courier profile for ${courierId}; create one (POST /api/v2/private/courier-profiles) or pass ?profile=.`, {
-      errors: [{ field: "profile", message: "no default courier profile" }],
-    });
+    throw new AppError(
+      "not_found",
+      `The account has no courier profile for ${courierId}; create one (POST /api/v2/private/courier-profiles) or pass ?profile=.`,
+      {
+        errors: [{ field: "profile", message: "no default courier profile" }],
+      },
+    );
   }
   return { courier, profile };
 }

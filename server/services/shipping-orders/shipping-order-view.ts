@@ -54,12 +54,20 @@ export type ShippingOrderView = z.infer<typeof shippingOrderView>;
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
 
 /** Loads parcels and tracking of orders in two queries and shapes them as the API returns them, in `rows` order. */
-export async function toShippingOrderViews(db: Executor, rows: ShippingOrderRow[], baseUrl: string): Promise<ShippingOrderView[]> {
+export async function toShippingOrderViews(
+  db: Executor,
+  rows: ShippingOrderRow[],
+  baseUrl: string,
+): Promise<ShippingOrderView[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [parcelRows, eventRows] = await Promise.all([
     db.select().from(parcels).where(inArray(parcels.orderId, ids)).orderBy(asc(parcels.orderId), asc(parcels.position)),
-    db.select().from(trackingEvents).where(inArray(trackingEvents.orderId, ids)).orderBy(asc(trackingEvents.orderId), asc(trackingEvents.time), asc(trackingEvents.id)),
+    db
+      .select()
+      .from(trackingEvents)
+      .where(inArray(trackingEvents.orderId, ids))
+      .orderBy(asc(trackingEvents.orderId), asc(trackingEvents.time), asc(trackingEvents.id)),
   ]);
   const parcelsBy = groupBy(parcelRows, (p) => p.orderId);
   const eventsBy = groupBy(eventRows, (e) => e.orderId);
@@ -102,7 +110,12 @@ export async function toShippingOrderViews(db: Executor, rows: ShippingOrderRow[
         status: row.status,
         trackingUrl: row.trackingUrl,
         updated: row.trackingUpdatedAt ? formatSeconds(row.trackingUpdatedAt) : null,
-        events: events.map((e) => ({ time: formatSeconds(e.time), status: e.status, description: e.description, location: e.location })),
+        events: events.map((e) => ({
+          time: formatSeconds(e.time),
+          status: e.status,
+          description: e.description,
+          location: e.location,
+        })),
       },
       labelUrl: `${baseUrl}/api/v2/shipping-orders/${row.id}/label`,
     };

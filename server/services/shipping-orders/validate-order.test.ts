@@ -6,7 +6,15 @@ import { markDuplicatesInRequest, validateOrder } from "./validate-order";
 const caps = sandboxCourier.capabilities;
 const validate = (o: unknown, service: string | null = "STANDARD") => validateOrder(o, caps, { service });
 const codes = (o: unknown) => validate(o).response.messages.map((m) => `${m.code}@${m.field}`);
-const recipient = (r: Record<string, unknown>) => ({ Name: "A", Street: "B 1", City: "C", Zip: "110 00", Country: "CZ", Email: "a@b.cz", ...r });
+const recipient = (r: Record<string, unknown>) => ({
+  Name: "A",
+  Street: "B 1",
+  City: "C",
+  Zip: "110 00",
+  Country: "CZ",
+  Email: "a@b.cz",
+  ...r,
+});
 
 describe("validateOrder: the contract's field rules", () => {
   it("passes a complete order with status OK", () => {
@@ -34,30 +42,51 @@ describe("validateOrder: the contract's field rules", () => {
     expect(codes(order({ Recipient: recipient({ Name: "x".repeat(101) }) }))).toContain("TOO_LONG@Recipient.Name");
     expect(codes(order({ Recipient: recipient({ Street: "x".repeat(101) }) }))).toContain("TOO_LONG@Recipient.Street");
     expect(codes(order({ Recipient: recipient({ City: "x".repeat(61) }) }))).toContain("TOO_LONG@Recipient.City");
-    expect(codes(order({ Recipient: recipient({ Email: "not-an-email" }) }))).toContain("INVALID_FORMAT@Recipient.Email");
+    expect(codes(order({ Recipient: recipient({ Email: "not-an-email" }) }))).toContain(
+      "INVALID_FORMAT@Recipient.Email",
+    );
     expect(codes(order({ Recipient: recipient({ Phone: "12345678" }) }))).toContain("INVALID_FORMAT@Recipient.Phone");
     expect(codes(order({ Recipient: recipient({ Phone: "+123456" }) }))).toContain("INVALID_FORMAT@Recipient.Phone");
-    expect(codes(order({ Recipient: recipient({ Phone: "+1234567890123456" }) }))).toContain("INVALID_FORMAT@Recipient.Phone");
+    expect(codes(order({ Recipient: recipient({ Phone: "+1234567890123456" }) }))).toContain(
+      "INVALID_FORMAT@Recipient.Phone",
+    );
     expect(codes(order({ Recipient: recipient({ Phone: "+1234567" }) }))).toEqual([]);
     expect(codes(order({ Recipient: recipient({ Country: "XX" }) }))).toContain("INVALID_FORMAT@Recipient.Country");
   });
 
   it.each([
-    ["CZ", "110 00", true], ["CZ", "11000", true], ["CZ", "1100", false], ["SK", "811 01", true], ["SK", "8110A", false],
-    ["DE", "10115", true], ["DE", "1011", false], ["AT", "1010", true], ["AT", "10100", false], ["HU", "1051", true],
-    ["PL", "00-950", true], ["PL", "00950", false], ["FR", "75001", true], ["FR", "x".repeat(17), false],
+    ["CZ", "110 00", true],
+    ["CZ", "11000", true],
+    ["CZ", "1100", false],
+    ["SK", "811 01", true],
+    ["SK", "8110A", false],
+    ["DE", "10115", true],
+    ["DE", "1011", false],
+    ["AT", "1010", true],
+    ["AT", "10100", false],
+    ["HU", "1051", true],
+    ["PL", "00-950", true],
+    ["PL", "00950", false],
+    ["FR", "75001", true],
+    ["FR", "x".repeat(17), false],
   ])("Zip for %s: %s → valid %s", (country, zip, valid) => {
-    const messages = validate(order({ Recipient: recipient({ Country: country, Zip: zip }) })).response.messages.filter((m) => m.field === "Recipient.Zip");
+    const messages = validate(order({ Recipient: recipient({ Country: country, Zip: zip }) })).response.messages.filter(
+      (m) => m.field === "Recipient.Zip",
+    );
     expect(messages.length === 0).toBe(valid);
   });
 
   it("Parcels: 1..20, Weight > 0 and within the courier's limit, dimensions > 0", () => {
     expect(codes(order({ Parcels: [] }))).toContain("OUT_OF_RANGE@Parcels");
-    expect(codes(order({ Parcels: Array.from({ length: 21 }, () => ({ Weight: 1 })) }))).toContain("OUT_OF_RANGE@Parcels");
+    expect(codes(order({ Parcels: Array.from({ length: 21 }, () => ({ Weight: 1 })) }))).toContain(
+      "OUT_OF_RANGE@Parcels",
+    );
     expect(codes(order({ Parcels: Array.from({ length: 20 }, () => ({ Weight: 1 })) }))).toEqual([]);
     expect(codes(order({ Parcels: [{ Weight: 0 }] }))).toContain("OUT_OF_RANGE@Parcels[0].Weight");
     expect(codes(order({ Parcels: [{}] }))).toContain("REQUIRED@Parcels[0].Weight");
-    expect(codes(order({ Parcels: [{ Weight: 1 }, { Weight: 31.6 }] }))).toContain("WEIGHT_LIMIT_EXCEEDED@Parcels[1].Weight");
+    expect(codes(order({ Parcels: [{ Weight: 1 }, { Weight: 31.6 }] }))).toContain(
+      "WEIGHT_LIMIT_EXCEEDED@Parcels[1].Weight",
+    );
     expect(codes(order({ Parcels: [{ Weight: 31.5 }] }))).toEqual([]);
     expect(codes(order({ Parcels: [{ Weight: 1, Length: 0 }] }))).toContain("OUT_OF_RANGE@Parcels[0].Length");
     expect(codes(order({ Parcels: [{ Weight: "1" }] }))).toContain("INVALID_FORMAT@Parcels[0].Weight");
@@ -70,7 +99,11 @@ describe("validateOrder: the contract's field rules", () => {
     expect(codes(order({ CodPrice: 10.25, CodCurrency: "ABC" }))).toContain("INVALID_FORMAT@CodCurrency");
     expect(codes(order({ CodPrice: 10.25, CodCurrency: "USD" }))).toContain("COD_NOT_SUPPORTED@CodCurrency");
     expect(codes(order({ CodPrice: 10.25, CodCurrency: "EUR" }))).toEqual([]);
-    const noCod = validateOrder(order({ CodPrice: 10, CodCurrency: "EUR" }), { ...caps, codCurrencies: [] }, { service: null });
+    const noCod = validateOrder(
+      order({ CodPrice: 10, CodCurrency: "EUR" }),
+      { ...caps, codCurrencies: [] },
+      { service: null },
+    );
     expect(noCod.response.messages.map((m) => m.code)).toContain("COD_NOT_SUPPORTED");
   });
 
@@ -82,7 +115,9 @@ describe("validateOrder: the contract's field rules", () => {
   });
 
   it("countries and services come from the courier", () => {
-    expect(codes(order({ Recipient: recipient({ Country: "US", Zip: "10001" }) }))).toContain("UNSUPPORTED_COUNTRY@Recipient.Country");
+    expect(codes(order({ Recipient: recipient({ Country: "US", Zip: "10001" }) }))).toContain(
+      "UNSUPPORTED_COUNTRY@Recipient.Country",
+    );
     expect(codes(order({ Service: "OVERNIGHT" }))).toContain("UNSUPPORTED_SERVICE@Service");
     expect(codes(order({ Service: "PICKUP_POINT" }))).toContain("REQUIRED@PickupPoint");
     expect(codes(order({ Service: "PICKUP_POINT", PickupPoint: "PP-1" }))).toEqual([]);
@@ -103,11 +138,18 @@ describe("validateOrder: the contract's field rules", () => {
   it("warns NO_RECIPIENT_CONTACT when neither Email nor Phone is given", () => {
     const result = validate(order({ Recipient: recipient({ Email: undefined, Phone: "" }) }));
     expect(result.response.status).toBe("WARNING");
-    expect(result.response.messages).toEqual([expect.objectContaining({ code: "NO_RECIPIENT_CONTACT", severity: "WARNING" })]);
+    expect(result.response.messages).toEqual([
+      expect.objectContaining({ code: "NO_RECIPIENT_CONTACT", severity: "WARNING" }),
+    ]);
   });
 
   it("matches field names case-insensitively and ignores unknown fields", () => {
-    const result = validate({ referencenumber: "R1", RECIPIENT: { name: "A", street: "B", city: "C", zip: "11000", country: "cz", email: "a@b.cz" }, parcels: [{ weight: 2 }], Secret: "x" });
+    const result = validate({
+      referencenumber: "R1",
+      RECIPIENT: { name: "A", street: "B", city: "C", zip: "11000", country: "cz", email: "a@b.cz" },
+      parcels: [{ weight: 2 }],
+      Secret: "x",
+    });
     expect(result.response.status).toBe("OK");
     expect(result.order).not.toHaveProperty("Secret");
     expect(result.order?.Recipient.Country).toBe("CZ");
@@ -118,7 +160,11 @@ describe("validateOrder: the contract's field rules", () => {
   });
 
   it("marks a repeated reference and pair in one request as DUPLICATE_IN_REQUEST", () => {
-    const batch = [order({ ReferenceNumber: "D1" }), order({ ReferenceNumber: "D1" }), order({ ReferenceNumber: "D1", ReferenceSource: "shop", SourceIdentifier: "a" })].map((o) => validate(o));
+    const batch = [
+      order({ ReferenceNumber: "D1" }),
+      order({ ReferenceNumber: "D1" }),
+      order({ ReferenceNumber: "D1", ReferenceSource: "shop", SourceIdentifier: "a" }),
+    ].map((o) => validate(o));
     markDuplicatesInRequest(batch);
     expect(batch.map((b) => b.response.status)).toEqual(["OK", "ERROR", "OK"]);
     expect(batch[1]!.response.messages[0]).toMatchObject({ code: "DUPLICATE_IN_REQUEST", field: "ReferenceNumber" });

@@ -1,7 +1,13 @@
 import type { CourierCapabilities } from "@/server/couriers/types";
 import { DEFAULT_REFERENCE_SOURCE, DEFAULT_SOURCE_IDENTIFIER } from "../sources/schemas";
 import { canonicalOrder, orderRequestSchema, type OrderRequest } from "./order-request";
-import { error, messagesFromZod, statusOf, type ValidationMessage, type ValidationResponse } from "./validation-messages";
+import {
+  error,
+  messagesFromZod,
+  statusOf,
+  type ValidationMessage,
+  type ValidationResponse,
+} from "./validation-messages";
 
 export type ValidatedOrder = {
   /** The order after canonical names, trimming and defaults; null when the schema refused it. */
@@ -26,28 +32,47 @@ export function validateOrder(raw: unknown, courier: CourierCapabilities, profil
   const order = parsed.success ? parsed.data : null;
 
   const rec = (input ?? {}) as Record<string, unknown>;
-  const referenceNumber = typeof rec.ReferenceNumber === "string" && rec.ReferenceNumber.trim() ? rec.ReferenceNumber.trim() : null;
+  const referenceNumber =
+    typeof rec.ReferenceNumber === "string" && rec.ReferenceNumber.trim() ? rec.ReferenceNumber.trim() : null;
   const source = sourcePair(rec);
 
   // Courier rules run on whatever parsed, so a partner sees every problem of an order at once.
-  const service = (typeof rec.Service === "string" && rec.Service.trim()) || profile.service || courier.services[0]?.code || null;
+  const service =
+    (typeof rec.Service === "string" && rec.Service.trim()) || profile.service || courier.services[0]?.code || null;
   const serviceInfo = courier.services.find((s) => s.code === service);
   if (service && !serviceInfo) {
-    messages.push(error("UNSUPPORTED_SERVICE", "Service", `Service ${service} is not offered by ${courier.name}; use one of ${courier.services.map((s) => s.code).join(", ")}`));
+    messages.push(
+      error(
+        "UNSUPPORTED_SERVICE",
+        "Service",
+        `Service ${service} is not offered by ${courier.name}; use one of ${courier.services.map((s) => s.code).join(", ")}`,
+      ),
+    );
   }
   if (serviceInfo?.requiresPickupPoint && !(typeof rec.PickupPoint === "string" && rec.PickupPoint.trim())) {
     messages.push(error("REQUIRED", "PickupPoint", `PickupPoint is required by the ${serviceInfo.code} service`));
   }
   const recipient = (rec.Recipient ?? {}) as Record<string, unknown>;
   const country = typeof recipient.Country === "string" ? recipient.Country.trim().toUpperCase() : null;
-  if (country && /^[A-Z]{2}$/.test(country) && !courier.countries.includes(country) && !messages.some((m) => m.field === "Recipient.Country")) {
+  if (
+    country &&
+    /^[A-Z]{2}$/.test(country) &&
+    !courier.countries.includes(country) &&
+    !messages.some((m) => m.field === "Recipient.Country")
+  ) {
     messages.push(error("UNSUPPORTED_COUNTRY", "Recipient.Country", `${courier.name} does not deliver to ${country}`));
   }
   if (Array.isArray(rec.Parcels)) {
     rec.Parcels.forEach((p, i) => {
       const weight = (p as Record<string, unknown> | null)?.Weight;
       if (typeof weight === "number" && weight > courier.maxParcelWeightKg) {
-        messages.push(error("WEIGHT_LIMIT_EXCEEDED", `Parcels[${i}].Weight`, `Parcels[${i}].Weight ${weight} kg exceeds the ${courier.maxParcelWeightKg} kg limit of ${courier.name}`));
+        messages.push(
+          error(
+            "WEIGHT_LIMIT_EXCEEDED",
+            `Parcels[${i}].Weight`,
+            `Parcels[${i}].Weight ${weight} kg exceeds the ${courier.maxParcelWeightKg} kg limit of ${courier.name}`,
+          ),
+        );
       }
     });
   }
@@ -56,12 +81,23 @@ export function validateOrder(raw: unknown, courier: CourierCapabilities, profil
     if (courier.codCurrencies.length === 0) {
       messages.push(error("COD_NOT_SUPPORTED", "CodPrice", `${courier.name} does not offer cash on delivery`));
     } else if (currency && /^[A-Z]{3}$/.test(currency) && !courier.codCurrencies.includes(currency)) {
-      messages.push(error("COD_NOT_SUPPORTED", "CodCurrency", `${courier.name} collects cash on delivery only in ${courier.codCurrencies.join(", ")}`));
+      messages.push(
+        error(
+          "COD_NOT_SUPPORTED",
+          "CodCurrency",
+          `${courier.name} collects cash on delivery only in ${courier.codCurrencies.join(", ")}`,
+        ),
+      );
     }
   }
   const hasContact = [recipient.Email, recipient.Phone].some((v) => typeof v === "string" && v.trim() !== "");
   if (!hasContact) {
-    messages.push({ code: "NO_RECIPIENT_CONTACT", severity: "WARNING", field: "Recipient.Email", message: "Neither Recipient.Email nor Recipient.Phone is given; the courier cannot notify the recipient" });
+    messages.push({
+      code: "NO_RECIPIENT_CONTACT",
+      severity: "WARNING",
+      field: "Recipient.Email",
+      message: "Neither Recipient.Email nor Recipient.Phone is given; the courier cannot notify the recipient",
+    });
   }
   return {
     order,
@@ -91,7 +127,13 @@ export function markDuplicatesInRequest(orders: ValidatedOrder[]): void {
     if (!ref) continue;
     const key = JSON.stringify([ref, o.referenceSource, o.sourceIdentifier]);
     if (seen.has(key)) {
-      o.response.messages.push(error("DUPLICATE_IN_REQUEST", "ReferenceNumber", `ReferenceNumber ${ref} appears more than once in this request for the same source pair`));
+      o.response.messages.push(
+        error(
+          "DUPLICATE_IN_REQUEST",
+          "ReferenceNumber",
+          `ReferenceNumber ${ref} appears more than once in this request for the same source pair`,
+        ),
+      );
       o.response.status = statusOf(o.response.messages);
     }
     seen.add(key);

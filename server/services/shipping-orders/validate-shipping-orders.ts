@@ -11,7 +11,9 @@ export type ValidateCommand = { courierId: string; profileId?: string | null; ba
 /** Validation shared by validate and create: courier and profile (404), source pairs (422), then every rule. */
 export async function validateBatch(db: Executor, origin: ValidationOrigin, command: ValidateCommand) {
   const { courier, profile } = await resolveCourierProfile(db, origin.accountId, command.courierId, command.profileId);
-  const orders = command.batch.orders.map((raw) => validateOrder(raw, courier.capabilities, { service: profile.service }));
+  const orders = command.batch.orders.map((raw) =>
+    validateOrder(raw, courier.capabilities, { service: profile.service }),
+  );
   await checkSourcePairs(db, origin.accountId, orders, command.batch.many);
   if (command.batch.many) markDuplicatesInRequest(orders);
   return { courier, profile, orders };
@@ -21,8 +23,20 @@ export const responseOf = (orders: ValidatedOrder[], many: boolean): ValidationR
   many ? orders.map((o) => o.response) : orders[0]!.response;
 
 /** `POST /couriers/{courier}/shipping-orders/validate`: 200 with the result of each order, recorded for review. */
-export async function validateShippingOrders(db: Executor, origin: ValidationOrigin, command: ValidateCommand): Promise<ValidationResponse | ValidationResponse[]> {
+export async function validateShippingOrders(
+  db: Executor,
+  origin: ValidationOrigin,
+  command: ValidateCommand,
+): Promise<ValidationResponse | ValidationResponse[]> {
   const { courier, profile, orders } = await validateBatch(db, origin, command);
-  await recordValidationResults(db, origin, "validate", courier.capabilities.id, profile.id, command.batch.orders, orders);
+  await recordValidationResults(
+    db,
+    origin,
+    "validate",
+    courier.capabilities.id,
+    profile.id,
+    command.batch.orders,
+    orders,
+  );
   return responseOf(orders, command.batch.many);
 }

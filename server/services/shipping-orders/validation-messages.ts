@@ -2,7 +2,11 @@ import { z } from "zod";
 import { fieldPath } from "@/server/validation";
 
 export const messageSchema = z.object({
-  code: z.string().describe("e.g. REQUIRED, INVALID_FORMAT, TOO_LONG, OUT_OF_RANGE, UNSUPPORTED_COUNTRY, WEIGHT_LIMIT_EXCEEDED, COD_NOT_SUPPORTED, SOURCE_PAIR_INCOMPLETE, DUPLICATE_IN_REQUEST, NO_RECIPIENT_CONTACT"),
+  code: z
+    .string()
+    .describe(
+      "e.g. REQUIRED, INVALID_FORMAT, TOO_LONG, OUT_OF_RANGE, UNSUPPORTED_COUNTRY, WEIGHT_LIMIT_EXCEEDED, COD_NOT_SUPPORTED, SOURCE_PAIR_INCOMPLETE, DUPLICATE_IN_REQUEST, NO_RECIPIENT_CONTACT",
+    ),
   severity: z.enum(["ERROR", "WARNING"]),
   field: z.string().nullable().describe("Path of the field at fault, e.g. `Recipient.Zip` or `Parcels[0].Weight`."),
   message: z.string(),
@@ -20,9 +24,18 @@ export const validationResponseSchema = z.object({
 export type ValidationResponse = z.infer<typeof validationResponseSchema>;
 
 export const statusOf = (messages: readonly ValidationMessage[]): ValidationStatus =>
-  messages.some((m) => m.severity === "ERROR") ? "ERROR" : messages.some((m) => m.severity === "WARNING") ? "WARNING" : "OK";
+  messages.some((m) => m.severity === "ERROR")
+    ? "ERROR"
+    : messages.some((m) => m.severity === "WARNING")
+      ? "WARNING"
+      : "OK";
 
-export const error = (code: string, field: string | null, message: string): ValidationMessage => ({ code, severity: "ERROR", field, message });
+export const error = (code: string, field: string | null, message: string): ValidationMessage => ({
+  code,
+  severity: "ERROR",
+  field,
+  message,
+});
 
 /** Maps a zod issue to the contract's message code. */
 function codeOf(issue: z.core.$ZodIssue, input: unknown): string {
@@ -52,8 +65,10 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 
 function describe(issue: z.core.$ZodIssue, code: string): string {
   if (code === "REQUIRED" && issue.code !== "custom") return "is required";
-  if (issue.code === "too_big" && issue.origin === "string") return `must have at most ${String(issue.maximum)} characters`;
-  if (issue.code === "too_small" && issue.origin === "array") return `must have at least ${String(issue.minimum)} item(s)`;
+  if (issue.code === "too_big" && issue.origin === "string")
+    return `must have at most ${String(issue.maximum)} characters`;
+  if (issue.code === "too_small" && issue.origin === "array")
+    return `must have at least ${String(issue.minimum)} item(s)`;
   if (issue.code === "too_big" && issue.origin === "array") return `must have at most ${String(issue.maximum)} items`;
   if (issue.code === "too_small" && issue.origin === "number")
     return issue.inclusive ? `must be at least ${String(issue.minimum)}` : `must be more than ${String(issue.minimum)}`;

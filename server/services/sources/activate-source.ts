@@ -7,7 +7,12 @@ import { recordAudit, type AuditContext } from "../audit/record-audit";
 import { activateSourceInput, DEFAULT_REFERENCE_SOURCE, DEFAULT_SOURCE_IDENTIFIER, type SourceView } from "./schemas";
 
 /** Activates a (ReferenceSource, SourceIdentifier) pair, matched exactly, case included. Active already → 409. */
-export async function activateSource(db: Db, actor: Actor, raw: unknown, audit: AuditContext = {}): Promise<SourceView> {
+export async function activateSource(
+  db: Db,
+  actor: Actor,
+  raw: unknown,
+  audit: AuditContext = {},
+): Promise<SourceView> {
   const input = parseInput(activateSourceInput, raw);
   const accountId = input.accountId ?? (await defaultAccountId(db, actor));
   await accountAccess(db, actor, accountId, { write: true });
@@ -17,15 +22,32 @@ export async function activateSource(db: Db, actor: Actor, raw: unknown, audit: 
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(sources)
-      .values({ accountId, referenceSource: input.referenceSource, sourceIdentifier: input.sourceIdentifier, name: input.name || null })
+      .values({
+        accountId,
+        referenceSource: input.referenceSource,
+        sourceIdentifier: input.sourceIdentifier,
+        name: input.name || null,
+      })
       .onConflictDoNothing()
-      .returning({ id: sources.id, referenceSource: sources.referenceSource, sourceIdentifier: sources.sourceIdentifier, name: sources.name });
+      .returning({
+        id: sources.id,
+        referenceSource: sources.referenceSource,
+        sourceIdentifier: sources.sourceIdentifier,
+        name: sources.name,
+      });
     if (!row) {
       throw new AppError("conflict", `The pair ${input.referenceSource}/${input.sourceIdentifier} is already active.`, {
         errors: [{ field: "sourceIdentifier", message: "pair already active" }],
       });
     }
-    await recordAudit(tx, { ...audit, accountId, actorUserId: actor.userId, action: "source.activated", targetId: row.id, details: { referenceSource: row.referenceSource, sourceIdentifier: row.sourceIdentifier } });
+    await recordAudit(tx, {
+      ...audit,
+      accountId,
+      actorUserId: actor.userId,
+      action: "source.activated",
+      targetId: row.id,
+      details: { referenceSource: row.referenceSource, sourceIdentifier: row.sourceIdentifier },
+    });
     return row;
   });
 }

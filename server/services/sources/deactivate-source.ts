@@ -16,6 +16,13 @@ export async function deactivateSource(db: Db, actor: Actor, id: string, audit: 
       throw error.code === "not_found" ? notFound("Source") : error;
     });
     await tx.delete(sources).where(eq(sources.id, id));
-    await recordAudit(tx, { ...audit, accountId: row.accountId, actorUserId: actor.userId, action: "source.deactivated", targetId: id, details: { referenceSource: row.referenceSource, sourceIdentifier: row.sourceIdentifier } });
+    await recordAudit(tx, {
+      ...audit,
+      accountId: row.accountId,
+      actorUserId: actor.userId,
+      action: "source.deactivated",
+      targetId: id,
+      details: { referenceSource: row.referenceSource, sourceIdentifier: row.sourceIdentifier },
+    });
   });
 }

@@ -12,7 +12,12 @@ export async function listSources(db: Executor, actor: Actor, accountId: string)
 
 export async function listAccountSources(db: Executor, accountId: string): Promise<SourceView[]> {
   return db
-    .select({ id: sources.id, referenceSource: sources.referenceSource, sourceIdentifier: sources.sourceIdentifier, name: sources.name })
+    .select({
+      id: sources.id,
+      referenceSource: sources.referenceSource,
+      sourceIdentifier: sources.sourceIdentifier,
+      name: sources.name,
+    })
     .from(sources)
     .where(eq(sources.accountId, accountId))
     .orderBy(asc(sources.referenceSource), asc(sources.sourceIdentifier));

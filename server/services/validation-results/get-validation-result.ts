@@ -6,7 +6,11 @@ import { isUuid } from "@/server/validation";
 import { accountAccess, type Actor } from "../actor";
 import { toSummary, type ValidationResultSummary } from "./list-validation-results";
 
-export type ValidationResultDetail = ValidationResultSummary & { courierProfileId: string | null; messages: ValidationMessageRecord[]; requestBody: unknown };
+export type ValidationResultDetail = ValidationResultSummary & {
+  courierProfileId: string | null;
+  messages: ValidationMessageRecord[];
+  requestBody: unknown;
+};
 
 /** One validation with the request as sent and its messages; another account's result is a 404. */
 export async function getValidationResult(db: Executor, actor: Actor, id: string): Promise<ValidationResultDetail> {
@@ -22,5 +26,10 @@ export async function getValidationResult(db: Executor, actor: Actor, id: string
     throw error.code === "not_found" ? notFound("Validation result") : error;
   });
   const r = row.r;
-  return { ...toSummary(r, row.accountName), courierProfileId: r.courierProfileId, messages: r.messages, requestBody: r.requestBody };
+  return {
+    ...toSummary(r, row.accountName),
+    courierProfileId: r.courierProfileId,
+    messages: r.messages,
+    requestBody: r.requestBody,
+  };
 }

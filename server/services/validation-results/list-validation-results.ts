@@ -33,18 +33,25 @@ export type ValidationResultSummary = {
 };
 
 /** Validation history, newest first: one account's for its members, any or all accounts' for staff. */
-export async function listValidationResults(db: Executor, actor: Actor, raw: ListValidationResultsInput): Promise<Page<ValidationResultSummary>> {
+export async function listValidationResults(
+  db: Executor,
+  actor: Actor,
+  raw: ListValidationResultsInput,
+): Promise<Page<ValidationResultSummary>> {
   const input = listValidationResultsInput.parse(raw);
   const c: SQL[] = [];
   if (input.accountId) {
     await accountAccess(db, actor, input.accountId);
     c.push(eq(validationResults.accountId, input.accountId));
   } else if (!actor.isStaff) {
-    throw new AppError("bad_request", "accountId is required.", { errors: [{ field: "accountId", message: "required" }] });
+    throw new AppError("bad_request", "accountId is required.", {
+      errors: [{ field: "accountId", message: "required" }],
+    });
   }
   if (input.status?.length) c.push(inArray(validationResults.status, input.status));
   if (input.courier) c.push(eq(validationResults.courier, input.courier));
-  if (input.referenceNumber) c.push(ilike(validationResults.referenceNumber, `%${input.referenceNumber.replace(/[\\%_]/g, "\\$&")}%`));
+  if (input.referenceNumber)
+    c.push(ilike(validationResults.referenceNumber, `%${input.referenceNumber.replace(/[\\%_]/g, "\\$&")}%`));
   if (input.from) c.push(gte(validationResults.createdAt, input.from));
   if (input.to) c.push(lt(validationResults.createdAt, input.to));
   const where = c.length ? and(...c) : undefined;

@@ -12,16 +12,30 @@ describe("validation results for review", () => {
   it("lists an account's results with filters; staff see every account; others get 404", async () => {
     const a = await createPartner();
     const b = await createPartner();
-    for (const [p, body] of [[a, [order({ ReferenceNumber: "VR-OK" }), order({ ReferenceNumber: "VR-ERR", Parcels: [] })]], [b, [order({ ReferenceNumber: "VR-B" })]]] as const) {
-      await as(p)(validate.POST, "/api/v2/couriers/sandbox/shipping-orders/validate", { body, params: { courier_id: "sandbox" } });
+    for (const [p, body] of [
+      [a, [order({ ReferenceNumber: "VR-OK" }), order({ ReferenceNumber: "VR-ERR", Parcels: [] })]],
+      [b, [order({ ReferenceNumber: "VR-B" })]],
+    ] as const) {
+      await as(p)(validate.POST, "/api/v2/couriers/sandbox/shipping-orders/validate", {
+        body,
+        params: { courier_id: "sandbox" },
+      });
     }
     const db = await getDb();
     const mine = await listValidationResults(db, actorOf(a), { accountId: a.accountId });
     expect(mine.items.map((r) => r.referenceNumber).sort()).toEqual(["VR-ERR", "VR-OK"]);
     const errorsOnly = await listValidationResults(db, actorOf(a), { accountId: a.accountId, status: ["ERROR"] });
-    expect(errorsOnly.items).toEqual([expect.objectContaining({ referenceNumber: "VR-ERR", errors: 1, operation: "validate", courier: "sandbox" })]);
-    expect((await listValidationResults(db, actorOf(a), { accountId: a.accountId, referenceNumber: "ok" })).items.map((r) => r.referenceNumber)).toEqual(["VR-OK"]);
-    await expect(listValidationResults(db, actorOf(a), { accountId: b.accountId })).rejects.toMatchObject({ code: "not_found" });
+    expect(errorsOnly.items).toEqual([
+      expect.objectContaining({ referenceNumber: "VR-ERR", errors: 1, operation: "validate", courier: "sandbox" }),
+    ]);
+    expect(
+      (await listValidationResults(db, actorOf(a), { accountId: a.accountId, referenceNumber: "ok" })).items.map(
+        (r) => r.referenceNumber,
+      ),
+    ).toEqual(["VR-OK"]);
+    await expect(listValidationResults(db, actorOf(a), { accountId: b.accountId })).rejects.toMatchObject({
+      code: "not_found",
+    });
     await expect(listValidationResults(db, actorOf(a), {})).rejects.toMatchObject({ code: "bad_request" });
 
     const staff = await createTestUser({ staff: true });

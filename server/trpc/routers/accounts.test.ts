@@ -16,7 +16,9 @@ describe("tRPC accounts", () => {
   it("lists the user's own accounts with their role", async () => {
     const mine = await (await callerFor(member)).accounts.mine();
     expect(mine.map((a) => [a.id, a.role])).toEqual([[owner.accountId, "member"]]);
-    expect((await (await callerFor(owner)).accounts.mine()).map((a) => [a.id, a.role])).toEqual([[owner.accountId, "owner"]]);
+    expect((await (await callerFor(owner)).accounts.mine()).map((a) => [a.id, a.role])).toEqual([
+      [owner.accountId, "owner"],
+    ]);
   });
 
   it("lists every account for staff, their own first, and refuses the list to partners", async () => {

@@ -23,13 +23,21 @@ describe("tRPC apiKeys", () => {
 
   it("creates a key shown in full once, lists it masked, updates and revokes it", async () => {
     const api = await callerFor(owner);
-    const created = await api.apiKeys.create({ accountId: owner.accountId, name: "Shop", preventDuplicateOrders: true });
+    const created = await api.apiKeys.create({
+      accountId: owner.accountId,
+      name: "Shop",
+      preventDuplicateOrders: true,
+    });
     expect(created.key).toMatch(/^svc_[0-9A-Za-z]{40,}$/);
     const listed = (await api.apiKeys.list({ accountId: owner.accountId })).items.find((k) => k.id === created.id)!;
     expect(listed.key).toBe(`svc_****${created.key.slice(-4)}`);
     expect(listed.preventDuplicateOrders).toBe(true);
 
-    const updated = await api.apiKeys.update({ id: created.id, preventDuplicateOrders: false, permissions: ["labels:read"] });
+    const updated = await api.apiKeys.update({
+      id: created.id,
+      preventDuplicateOrders: false,
+      permissions: ["labels:read"],
+    });
     expect(updated).toMatchObject({ preventDuplicateOrders: false, permissions: ["labels:read"] });
 
     await api.apiKeys.revoke({ id: created.id });
@@ -71,7 +79,9 @@ describe("tRPC apiKeys", () => {
 
   it("names the field at fault when the name is invalid", async () => {
     const api = await callerFor(owner);
-    const error = await api.apiKeys.create({ accountId: owner.accountId, name: "x".repeat(101) }).catch((e: unknown) => e);
+    const error = await api.apiKeys
+      .create({ accountId: owner.accountId, name: "x".repeat(101) })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TRPCError);
     expect((error as TRPCError).code).toBe("BAD_REQUEST");
   });

@@ -12,11 +12,17 @@ const keyId = z.object({ id: z.string() });
 export const apiKeysRouter = createTRPCRouter({
   list: accountProcedure
     .input(pagingInput)
-    .query(({ ctx, input }) => listApiKeys(ctx.db, ctx.actor, ctx.access.accountId, { page: input.page, pageSize: input.pageSize })),
+    .query(({ ctx, input }) =>
+      listApiKeys(ctx.db, ctx.actor, ctx.access.accountId, { page: input.page, pageSize: input.pageSize }),
+    ),
   /** The answer holds the full key; it is never readable again. */
-  create: accountProcedure.input(createApiKeyInput).mutation(({ ctx, input }) => createApiKey(ctx.db, ctx.actor, input, { ip: ctx.ip })),
+  create: accountProcedure
+    .input(createApiKeyInput)
+    .mutation(({ ctx, input }) => createApiKey(ctx.db, ctx.actor, input, { ip: ctx.ip })),
   update: protectedProcedure
     .input(updateApiKeyInput.extend(keyId.shape))
     .mutation(({ ctx, input: { id, ...changes } }) => updateApiKey(ctx.db, ctx.actor, id, changes, { ip: ctx.ip })),
-  revoke: protectedProcedure.input(keyId).mutation(({ ctx, input }) => revokeApiKey(ctx.db, ctx.actor, input.id, { ip: ctx.ip })),
+  revoke: protectedProcedure
+    .input(keyId)
+    .mutation(({ ctx, input }) => revokeApiKey(ctx.db, ctx.actor, input.id, { ip: ctx.ip })),
 });

@@ -23,14 +23,23 @@ describe("tRPC auditEvents", () => {
   });
 
   it("shows owners and staff who did what, newest first", async () => {
-    for (const [user, options] of [[owner, {}], [staff, { staff: true }]] as const) {
+    for (const [user, options] of [
+      [owner, {}],
+      [staff, { staff: true }],
+    ] as const) {
       const events = await (await callerFor(user, options)).auditEvents.list({ accountId: owner.accountId });
-      expect(events.items[0]).toMatchObject({ action: "api_key.created", actor: owner.email, details: { name: "Audited" } });
+      expect(events.items[0]).toMatchObject({
+        action: "api_key.created",
+        actor: owner.email,
+        details: { name: "Audited" },
+      });
     }
   });
 
   it("refuses members (FORBIDDEN) and other accounts (NOT_FOUND)", async () => {
     expect(await codeOf((await callerFor(member)).auditEvents.list({ accountId: owner.accountId }))).toBe("FORBIDDEN");
-    expect(await codeOf((await callerFor(stranger)).auditEvents.list({ accountId: owner.accountId }))).toBe("NOT_FOUND");
+    expect(await codeOf((await callerFor(stranger)).auditEvents.list({ accountId: owner.accountId }))).toBe(
+      "NOT_FOUND",
+    );
   });
 });

@@ -5,5 +5,7 @@ import { accountProcedure, createTRPCRouter } from "../init";
 export const auditEventsRouter = createTRPCRouter({
   list: accountProcedure
     .input(pagingInput)
-    .query(({ ctx, input }) => listAuditEvents(ctx.db, ctx.actor, ctx.access.accountId, { page: input.page, pageSize: input.pageSize })),
+    .query(({ ctx, input }) =>
+      listAuditEvents(ctx.db, ctx.actor, ctx.access.accountId, { page: input.page, pageSize: input.pageSize }),
+    ),
 });

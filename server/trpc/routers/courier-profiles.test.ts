@@ -31,7 +31,13 @@ describe("tRPC courierProfiles", () => {
   it("creates profiles, makes the first the default and moves the default on request", async () => {
     const api = await callerFor(owner);
     const first = await api.courierProfiles.create({ accountId: owner.accountId, courier: "sandbox", name: "Main" });
-    const second = await api.courierProfiles.create({ accountId: owner.accountId, courier: "sandbox", name: "Express", service: "EXPRESS", settings: { trackingStepMinutes: 5 } });
+    const second = await api.courierProfiles.create({
+      accountId: owner.accountId,
+      courier: "sandbox",
+      name: "Express",
+      service: "EXPRESS",
+      settings: { trackingStepMinutes: 5 },
+    });
     expect(first.isDefault).toBe(true);
     expect(second.isDefault).toBe(false);
     await api.courierProfiles.setDefault({ id: second.id });
@@ -40,22 +46,36 @@ describe("tRPC courierProfiles", () => {
   });
 
   it("answers NOT_FOUND for another account's profiles", async () => {
-    const profile = await (await callerFor(owner)).courierProfiles.create({ accountId: owner.accountId, courier: "sandbox", name: "Owner's" });
+    const profile = await (
+      await callerFor(owner)
+    ).courierProfiles.create({ accountId: owner.accountId, courier: "sandbox", name: "Owner's" });
     const api = await callerFor(stranger);
     expect((await failure(api.courierProfiles.list({ accountId: owner.accountId }))).code).toBe("NOT_FOUND");
-    expect((await failure(api.courierProfiles.create({ accountId: owner.accountId, courier: "sandbox", name: "Intruder" }))).code).toBe("NOT_FOUND");
+    expect(
+      (await failure(api.courierProfiles.create({ accountId: owner.accountId, courier: "sandbox", name: "Intruder" })))
+        .code,
+    ).toBe("NOT_FOUND");
     expect((await failure(api.courierProfiles.setDefault({ id: profile.id }))).code).toBe("NOT_FOUND");
   });
 
   it("lets staff list any account's profiles", async () => {
-    const profile = await (await callerFor(owner)).courierProfiles.create({ accountId: owner.accountId, courier: "sandbox", name: "Supported" });
+    const profile = await (
+      await callerFor(owner)
+    ).courierProfiles.create({ accountId: owner.accountId, courier: "sandbox", name: "Supported" });
     const list = await (await callerFor(staff, { staff: true })).courierProfiles.list({ accountId: owner.accountId });
     expect(list.items.map((p) => p.id)).toContain(profile.id);
   });
 
   it("keeps the field errors of settings the courier does not understand", async () => {
     const api = await callerFor(owner);
-    const error = await failure(api.courierProfiles.create({ accountId: owner.accountId, courier: "sandbox", name: "Odd", settings: { colour: "red" } }));
+    const error = await failure(
+      api.courierProfiles.create({
+        accountId: owner.accountId,
+        courier: "sandbox",
+        name: "Odd",
+        settings: { colour: "red" },
+      }),
+    );
     expect(error.code).toBe("BAD_REQUEST");
     expect((error.cause as AppError).errors?.[0]?.field).toMatch(/^settings/);
   });

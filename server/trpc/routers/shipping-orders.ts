@@ -13,14 +13,24 @@ export const shippingOrdersRouter = createTRPCRouter({
   list: accountProcedure
     .input(listShippingOrdersQuery)
     .query(({ ctx, input }) => listShippingOrders(ctx.db, ctx.access.accountId, input, ctx.baseUrl)),
-  get: accountProcedure.input(orderId).query(({ ctx, input }) => getShippingOrder(ctx.db, ctx.access.accountId, input.id, ctx.baseUrl)),
-  delete: accountProcedure.input(orderId).mutation(({ ctx, input }) => deleteShippingOrderAsUser(ctx.db, ctx.actor, ctx.access.accountId, input.id)),
+  get: accountProcedure
+    .input(orderId)
+    .query(({ ctx, input }) => getShippingOrder(ctx.db, ctx.access.accountId, input.id, ctx.baseUrl)),
+  delete: accountProcedure
+    .input(orderId)
+    .mutation(({ ctx, input }) => deleteShippingOrderAsUser(ctx.db, ctx.actor, ctx.access.accountId, input.id)),
   /**
    * `body` is one order or an array, as a partner would send it as `application/json`; the result is
    * recorded for review with the user who asked instead of an API key.
    */
   validate: accountProcedure
-    .input(z.object({ courierId: z.string().min(1, "courierId is required"), profileId: z.string().nullish(), body: z.unknown() }))
+    .input(
+      z.object({
+        courierId: z.string().min(1, "courierId is required"),
+        profileId: z.string().nullish(),
+        body: z.unknown(),
+      }),
+    )
     .mutation(({ ctx, input }) =>
       validateShippingOrders(
         ctx.db,

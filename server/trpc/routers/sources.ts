@@ -7,7 +7,9 @@ import { accountProcedure, createTRPCRouter, protectedProcedure } from "../init"
 
 export const sourcesRouter = createTRPCRouter({
   list: accountProcedure.query(({ ctx }) => listSources(ctx.db, ctx.actor, ctx.access.accountId)),
-  activate: accountProcedure.input(activateSourceInput).mutation(({ ctx, input }) => activateSource(ctx.db, ctx.actor, input, { ip: ctx.ip })),
+  activate: accountProcedure
+    .input(activateSourceInput)
+    .mutation(({ ctx, input }) => activateSource(ctx.db, ctx.actor, input, { ip: ctx.ip })),
   deactivate: protectedProcedure
     .input(z.object({ id: z.string() }))
     .mutation(({ ctx, input }) => deactivateSource(ctx.db, ctx.actor, input.id, { ip: ctx.ip })),

@@ -14,7 +14,8 @@ export const metadata: Metadata = { title: "Audit log" };
 function OwnersOnly({ accountName }: { accountName: string }) {
   return (
     <EmptyState icon={ShieldAlert} title="Only owners can see the audit log">
-      The audit log shows who changed the integration of {accountName}, and from which address. Ask an owner of the account if you need to know.
+      The audit log shows who changed the integration of {accountName}, and from which address. Ask an owner of the
+      account if you need to know.
     </EmptyState>
   );
 }
@@ -22,7 +23,12 @@ function OwnersOnly({ accountName }: { accountName: string }) {
 export default async function AuditLogPage({ searchParams }: { searchParams: DashboardSearchParams }) {
   const [account, params] = await Promise.all([getSelectedAccount(searchParams), searchParams]);
   const page = pageParam(params);
-  const header = <PageHeader title="Audit log" description="Changes to API keys, sources and courier profiles, and sign-ins: who, when and from where. Times are UTC." />;
+  const header = (
+    <PageHeader
+      title="Audit log"
+      description="Changes to API keys, sources and courier profiles, and sign-ins: who, when and from where. Times are UTC."
+    />
+  );
   // Members are told plainly rather than shown an error; the service refuses them anyway.
   if (account.role === "member") {
     return (
@@ -36,7 +42,12 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Das
   return (
     <HydrateClient>
       {header}
-      <QueryBoundary what="audit log" fallback={<TableSkeleton rows={8} />} resetKey={String(page)} forbidden={<OwnersOnly accountName={account.name} />}>
+      <QueryBoundary
+        what="audit log"
+        fallback={<TableSkeleton rows={8} />}
+        resetKey={String(page)}
+        forbidden={<OwnersOnly accountName={account.name} />}
+      >
         <AuditLogTable key={account.id} accountId={account.id} page={page} />
       </QueryBoundary>
     </HydrateClient>

@@ -21,7 +21,10 @@ export default async function OrdersPage({ searchParams }: { searchParams: Dashb
   const filtersKey = JSON.stringify(filters);
   return (
     <HydrateClient>
-      <PageHeader title="Orders" description="Shipping orders your systems created through the API, newest first. Times are UTC." />
+      <PageHeader
+        title="Orders"
+        description="Shipping orders your systems created through the API, newest first. Times are UTC."
+      />
       <Suspense fallback={<Skeleton className="mb-6 h-40 w-full" />}>
         <OrdersFilterForm key={filtersKey} accountId={account.id} filters={filters} />
       </Suspense>

@@ -13,7 +13,10 @@ export default async function SourcesPage({ searchParams }: { searchParams: Dash
   void api.sources.list.prefetch({ accountId: account.id });
   return (
     <HydrateClient>
-      <PageHeader title="Sources" description="The systems your orders come from. A source pair tells orders of different shops apart, so the same reference number can be used by each." />
+      <PageHeader
+        title="Sources"
+        description="The systems your orders come from. A source pair tells orders of different shops apart, so the same reference number can be used by each."
+      />
       <Suspense fallback={<TableSkeleton rows={2} />}>
         <SourcesPanel key={account.id} account={account} />
       </Suspense>

@@ -22,7 +22,8 @@ export default async function ValidatePage({ searchParams }: { searchParams: Das
         description={
           <>
             Check an order against the courier&apos;s rules before your shop sends it, as{" "}
-            <code className="text-xs">POST /couriers/{"{courier}"}/shipping-orders/validate</code> would. Nothing is created; the result is kept in{" "}
+            <code className="text-xs">POST /couriers/{"{courier}"}/shipping-orders/validate</code> would. Nothing is
+            created; the result is kept in{" "}
             <Link className="text-blue-700 underline" href={withAccount("/dashboard/validation-results", account.id)}>
               validation results
             </Link>

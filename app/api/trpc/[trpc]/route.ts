@@ -18,7 +18,8 @@ function handler(request: Request): Promise<Response> {
 
 /** Mutations ride on the session cookie, so one posted from another site is refused before anything runs. */
 async function mutation(request: Request): Promise<Response> {
-  if (isCrossSite(request)) return problem(403, "Cross-site requests to the dashboard API are refused.", { code: "forbidden" });
+  if (isCrossSite(request))
+    return problem(403, "Cross-site requests to the dashboard API are refused.", { code: "forbidden" });
   return handler(request);
 }
 

@@ -8,38 +8,79 @@ import { activatePair, as, createPartner, order, type Partner } from "@/test/par
 import * as create from "../couriers/[courier_id]/shipping-orders/route";
 import * as list from "./route";
 
-type Order = { id: string; referenceNumber: string; shippingNumber: string[]; status: string; courierProfile: string; created: string };
-type Envelope = { page: number; pageSize: number; totalPages: number; nextPage: number | null; previousPage: number | null; itemsCount: number; items: Order[] };
+type Order = {
+  id: string;
+  referenceNumber: string;
+  shippingNumber: string[];
+  status: string;
+  courierProfile: string;
+  created: string;
+};
+type Envelope = {
+  page: number;
+  pageSize: number;
+  totalPages: number;
+  nextPage: number | null;
+  previousPage: number | null;
+  itemsCount: number;
+  items: Order[];
+};
 
 describe("GET /shipping-orders", () => {
   let partner: Partner;
   let orders: Order[];
   let secondProfile: string;
   const get = (query: string) => as(partner)(list.GET, `/api/v2/shipping-orders${query}`);
-  const refs = async (query: string) => (await readJson<Envelope>(await get(query))).items.map((o) => o.referenceNumber);
+  const refs = async (query: string) =>
+    (await readJson<Envelope>(await get(query))).items.map((o) => o.referenceNumber);
 
   beforeAll(async () => {
     partner = await createPartner();
     await activatePair(partner, "shop", "eu");
-    secondProfile = (await createCourierProfile(await getDb(), { userId: partner.userId, isStaff: false }, { accountId: partner.accountId, courier: "sandbox", name: "Express", service: "EXPRESS" })).id;
+    secondProfile = (
+      await createCourierProfile(
+        await getDb(),
+        { userId: partner.userId, isStaff: false },
+        { accountId: partner.accountId, courier: "sandbox", name: "Express", service: "EXPRESS" },
+      )
+    ).id;
     orders = [];
     for (let i = 1; i <= 5; i++) {
       const query = i === 5 ? `?profile=${secondProfile}` : "";
-      const body = order({ ReferenceNumber: `L-${i}`, ...(i === 4 ? { ReferenceSource: "shop", SourceIdentifier: "eu" } : {}) });
-      const response = await as(partner)(create.POST, `/api/v2/couriers/sandbox/shipping-orders${query}`, { body, params: { courier_id: "sandbox" } });
+      const body = order({
+        ReferenceNumber: `L-${i}`,
+        ...(i === 4 ? { ReferenceSource: "shop", SourceIdentifier: "eu" } : {}),
+      });
+      const response = await as(partner)(create.POST, `/api/v2/couriers/sandbox/shipping-orders${query}`, {
+        body,
+        params: { courier_id: "sandbox" },
+      });
       orders.push((await readJson<{ items: Order[] }>(response)).items[0]!);
     }
     // Spread creation times over five days so date bounds can be asserted exactly.
     const db = await getDb();
     for (const [i, o] of orders.entries()) {
-      await db.update(shippingOrders).set({ createdAt: new Date(Date.UTC(2026, 0, 10 + i, 12, 0, 0, 500)) }).where(eq(shippingOrders.id, o.id));
+      await db
+        .update(shippingOrders)
+        .set({ createdAt: new Date(Date.UTC(2026, 0, 10 + i, 12, 0, 0, 500)) })
+        .where(eq(shippingOrders.id, o.id));
     }
-    await db.update(shippingOrders).set({ status: "DELIVERED", trackingNextAt: null }).where(eq(shippingOrders.id, orders[1]!.id));
+    await db
+      .update(shippingOrders)
+      .set({ status: "DELIVERED", trackingNextAt: null })
+      .where(eq(shippingOrders.id, orders[1]!.id));
   });
 
   it("lists newest first in the envelope", async () => {
     const page = await readJson<Envelope>(await get(""));
-    expect(page).toMatchObject({ page: 1, pageSize: 20, totalPages: 1, nextPage: null, previousPage: null, itemsCount: 5 });
+    expect(page).toMatchObject({
+      page: 1,
+      pageSize: 20,
+      totalPages: 1,
+      nextPage: null,
+      previousPage: null,
+      itemsCount: 5,
+    });
     expect(page.items.map((o) => o.referenceNumber)).toEqual(["L-5", "L-4", "L-3", "L-2", "L-1"]);
     expect(page.items[0]!.created).toBe("2026-01-14T12:00:00");
   });

@@ -20,10 +20,17 @@ const PAIRS = [null, ["shop", "eu"], ["shop", "EU"]] as const;
 const REFS = ["A", "a", "B", "C"] as const;
 const RUNS = 60;
 
-type Order = { id: string; referenceNumber: string; referenceSource: string; sourceIdentifier: string; replaced?: string | null };
+type Order = {
+  id: string;
+  referenceNumber: string;
+  referenceSource: string;
+  sourceIdentifier: string;
+  replaced?: string | null;
+};
 type Envelope = { itemsCount: number; items: Order[] };
 
-const keyOf = (ref: string, pair: number) => JSON.stringify([ref, PAIRS[pair]?.[0] ?? "api", PAIRS[pair]?.[1] ?? "default"]);
+const keyOf = (ref: string, pair: number) =>
+  JSON.stringify([ref, PAIRS[pair]?.[0] ?? "api", PAIRS[pair]?.[1] ?? "default"]);
 const pairName = (pair: number) => (PAIRS[pair] ? PAIRS[pair].join("/") : "api/default");
 
 class Model {
@@ -59,7 +66,9 @@ class Real {
   /** The invariant after every command: the API's live set is the model's, and what is gone stays gone. */
   async verify(model: Model): Promise<void> {
     const page = await this.listAll();
-    const actual = new Map(page.items.map((o) => [JSON.stringify([o.referenceNumber, o.referenceSource, o.sourceIdentifier]), o.id]));
+    const actual = new Map(
+      page.items.map((o) => [JSON.stringify([o.referenceNumber, o.referenceSource, o.sourceIdentifier]), o.id]),
+    );
     expect(page.itemsCount).toBe(model.live.size);
     const missing = [...model.live.values()].filter((id) => !page.items.some((o) => o.id === id));
     stats.lost += missing.length;
@@ -101,7 +110,9 @@ class CreateOne implements fc.AsyncCommand<Model, Real> {
     expect(body.failed).toEqual([]);
     expect(body.items).toHaveLength(1);
     const created = body.items[0]!;
-    expect(JSON.stringify([created.referenceNumber, created.referenceSource, created.sourceIdentifier])).toBe(keyOf(this.ref, this.pair));
+    expect(JSON.stringify([created.referenceNumber, created.referenceSource, created.sourceIdentifier])).toBe(
+      keyOf(this.ref, this.pair),
+    );
     applyCreated(model, keyOf(this.ref, this.pair), created);
     await real.verify(model);
   }
@@ -127,7 +138,9 @@ class CreateBatch implements fc.AsyncCommand<Model, Real> {
       expect(response.status).toBe(200);
       const body = await readJson<{ items: Order[]; failed: unknown[] }>(response);
       expect(body.failed).toEqual([]);
-      expect(body.items.map((o) => JSON.stringify([o.referenceNumber, o.referenceSource, o.sourceIdentifier]))).toEqual(keys);
+      expect(body.items.map((o) => JSON.stringify([o.referenceNumber, o.referenceSource, o.sourceIdentifier]))).toEqual(
+        keys,
+      );
       body.items.forEach((created, i) => applyCreated(model, keys[i]!, created));
     }
     await real.verify(model);
@@ -151,7 +164,10 @@ class Delete implements fc.AsyncCommand<Model, Real> {
     } else {
       id = this.target.kind === "random" ? this.target.id : "00000000-0000-4000-8000-000000000000";
     }
-    const response = await real.send(item.DELETE, `/api/v2/shipping-orders/${id}`, { method: "DELETE", params: { id } });
+    const response = await real.send(item.DELETE, `/api/v2/shipping-orders/${id}`, {
+      method: "DELETE",
+      params: { id },
+    });
     if (liveKey) {
       expect(response.status).toBe(204);
       model.live.delete(liveKey);
@@ -162,7 +178,8 @@ class Delete implements fc.AsyncCommand<Model, Real> {
     }
     await real.verify(model);
   }
-  toString = () => `delete(${this.target.kind === "random" ? this.target.id : `${this.target.kind}#${this.target.index}`})`;
+  toString = () =>
+    `delete(${this.target.kind === "random" ? this.target.id : `${this.target.kind}#${this.target.index}`})`;
 }
 
 class List implements fc.AsyncCommand<Model, Real> {
@@ -172,9 +189,13 @@ class List implements fc.AsyncCommand<Model, Real> {
   ) {}
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
-    const query = this.repeated ? this.refs.map((r) => `&referenceNumbers=${r}`).join("") : `&referenceNumbers=${this.refs.join(",")}`;
+    const query = this.repeated
+      ? this.refs.map((r) => `&referenceNumbers=${r}`).join("")
+      : `&referenceNumbers=${this.refs.join(",")}`;
     const page = await real.listAll(query);
-    const expected = [...model.live.entries()].filter(([key]) => this.refs.includes((JSON.parse(key) as string[])[0]!)).map(([, id]) => id);
+    const expected = [...model.live.entries()]
+      .filter(([key]) => this.refs.includes((JSON.parse(key) as string[])[0]!))
+      .map(([, id]) => id);
     expect(page.items.map((o) => o.id).sort()).toEqual(expected.sort());
     await real.verify(model);
   }
@@ -197,7 +218,9 @@ const commands = fc.commands(
         { weight: 1, arbitrary: fc.record({ kind: fc.constant("random" as const), id: fc.uuid() }) },
       )
       .map((target: Target) => new Delete(target)),
-    fc.tuple(fc.subarray([...REFS], { minLength: 1 }), fc.boolean()).map(([refs, repeated]) => new List(refs, repeated)),
+    fc
+      .tuple(fc.subarray([...REFS], { minLength: 1 }), fc.boolean())
+      .map(([refs, repeated]) => new List(refs, repeated)),
   ],
   { maxCommands: 14, size: "+1" },
 );
@@ -212,7 +235,12 @@ describe("model: create, replace, delete and list against a map of live orders",
       cases: stats.requests,
       fiveXx: stats.fiveXx,
       ordersLost: stats.lost,
-      details: [`runs=${stats.runs}`, `commands=${stats.commands}`, `replacements=${stats.replacements}`, `deletes=${stats.deletes}`],
+      details: [
+        `runs=${stats.runs}`,
+        `commands=${stats.commands}`,
+        `replacements=${stats.replacements}`,
+        `deletes=${stats.deletes}`,
+      ],
     }),
   );
 

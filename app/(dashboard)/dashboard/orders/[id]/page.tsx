@@ -15,11 +15,23 @@ import { getSelectedAccount, type DashboardSearchParams } from "@/trpc/selected-
 
 export const metadata: Metadata = { title: "Order" };
 
-export default async function OrderPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: DashboardSearchParams }) {
+export default async function OrderPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: DashboardSearchParams;
+}) {
   const [account, { id }] = await Promise.all([getSelectedAccount(searchParams), params]);
   const ordersHref = withAccount("/dashboard/orders", account.id);
   const back = (
-    <Link href={ordersHref} className={cn("mb-4 inline-flex items-center gap-1 rounded text-sm text-slate-600 hover:text-slate-900", focusRing)}>
+    <Link
+      href={ordersHref}
+      className={cn(
+        "mb-4 inline-flex items-center gap-1 rounded text-sm text-slate-600 hover:text-slate-900",
+        focusRing,
+      )}
+    >
       <ArrowLeft aria-hidden className="size-4" />
       Orders
     </Link>
@@ -34,7 +46,8 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
         </Button>
       }
     >
-      This order does not exist in this account, or it was deleted or replaced by a newer order with the same reference number.
+      This order does not exist in this account, or it was deleted or replaced by a newer order with the same reference
+      number.
     </EmptyState>
   );
   // A missing order is answered here: left to the prefetch, it would fail the server render of the page

@@ -7,11 +7,30 @@ import { call, createTestUser, readJson, type TestUser } from "@/test/helpers";
 import * as collection from "./route";
 import * as item from "./[id]/route";
 
-type Key = { id: string; name: string; key: string; created: string; lastUsed?: string | null; permissions: string[]; preventDuplicateOrders: boolean };
-type Envelope<T> = { page: number; pageSize: number; totalPages: number; nextPage: number | null; previousPage: number | null; itemsCount: number; items: T[] };
+type Key = {
+  id: string;
+  name: string;
+  key: string;
+  created: string;
+  lastUsed?: string | null;
+  permissions: string[];
+  preventDuplicateOrders: boolean;
+};
+type Envelope<T> = {
+  page: number;
+  pageSize: number;
+  totalPages: number;
+  nextPage: number | null;
+  previousPage: number | null;
+  itemsCount: number;
+  items: T[];
+};
 
 const createKey = (user: TestUser, body: Record<string, unknown>) =>
-  call(collection.POST, "/api/v2/private/api-keys", { token: user.token, body: { accountId: user.accountId, ...body } });
+  call(collection.POST, "/api/v2/private/api-keys", {
+    token: user.token,
+    body: { accountId: user.accountId, ...body },
+  });
 
 describe("private API: api keys", () => {
   let owner: TestUser;
@@ -28,7 +47,13 @@ describe("private API: api keys", () => {
     expect(key.key).toMatch(/^svc_[0-9A-Za-z]{40,}$/);
     expect(key.created).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/);
     expect(key.permissions.sort()).toEqual(
-      ["configurations:read", "labels:read", "shipping-orders:read", "shipping-orders:validate", "shipping-orders:write"].sort(),
+      [
+        "configurations:read",
+        "labels:read",
+        "shipping-orders:read",
+        "shipping-orders:validate",
+        "shipping-orders:write",
+      ].sort(),
     );
     expect(key.preventDuplicateOrders).toBe(false);
     const db = await getDb();
@@ -36,7 +61,9 @@ describe("private API: api keys", () => {
     expect(row!.keyHash).toBe(hashApiKey(key.key));
     expect(JSON.stringify(row)).not.toContain(key.key);
 
-    const list = await readJson<Envelope<Key>>(await call(collection.GET, `/api/v2/private/api-keys?accountId=${owner.accountId}`, { token: owner.token }));
+    const list = await readJson<Envelope<Key>>(
+      await call(collection.GET, `/api/v2/private/api-keys?accountId=${owner.accountId}`, { token: owner.token }),
+    );
     const listed = list.items.find((k) => k.id === key.id)!;
     expect(listed.key).toBe(`svc_****${key.key.slice(-4)}`);
     expect(listed.lastUsed).toBeNull();
@@ -72,42 +99,74 @@ describe("private API: api keys", () => {
   });
 
   it("answers 404 for another account's accountId, on list and create", async () => {
-    expect((await call(collection.GET, `/api/v2/private/api-keys?accountId=${owner.accountId}`, { token: stranger.token })).status).toBe(404);
+    expect(
+      (await call(collection.GET, `/api/v2/private/api-keys?accountId=${owner.accountId}`, { token: stranger.token }))
+        .status,
+    ).toBe(404);
     expect((await createKey({ ...stranger, accountId: owner.accountId }, { name: "x" })).status).toBe(404);
-    expect((await call(collection.GET, `/api/v2/private/api-keys?accountId=not-a-uuid`, { token: stranger.token })).status).toBe(404);
+    expect(
+      (await call(collection.GET, `/api/v2/private/api-keys?accountId=not-a-uuid`, { token: stranger.token })).status,
+    ).toBe(404);
   });
 
   it("lets staff act on any account", async () => {
     const staff = await createTestUser({ staff: true });
-    const response = await call(collection.POST, "/api/v2/private/api-keys", { token: staff.token, body: { accountId: owner.accountId, name: "By staff" } });
+    const response = await call(collection.POST, "/api/v2/private/api-keys", {
+      token: staff.token,
+      body: { accountId: owner.accountId, name: "By staff" },
+    });
     expect(response.status).toBe(201);
-    const list = await call(collection.GET, `/api/v2/private/api-keys?accountId=${owner.accountId}&pageSize=50`, { token: staff.token });
+    const list = await call(collection.GET, `/api/v2/private/api-keys?accountId=${owner.accountId}&pageSize=50`, {
+      token: staff.token,
+    });
     expect(list.status).toBe(200);
   });
 
   it("forbids members from managing keys, but lets them list", async () => {
     const member = await createTestUser({ accountId: owner.accountId, role: "member" });
     expect((await createKey({ ...member, accountId: owner.accountId }, { name: "nope" })).status).toBe(403);
-    expect((await call(collection.GET, `/api/v2/private/api-keys?accountId=${owner.accountId}`, { token: member.token })).status).toBe(200);
+    expect(
+      (await call(collection.GET, `/api/v2/private/api-keys?accountId=${owner.accountId}`, { token: member.token }))
+        .status,
+    ).toBe(200);
   });
 
   it("paginates newest first with the envelope, and refuses out-of-range paging", async () => {
     const user = await createTestUser();
     for (const name of ["k1", "k2", "k3"]) await createKey(user, { name });
-    const page1 = await readJson<Envelope<Key>>(await call(collection.GET, `/api/v2/private/api-keys?accountId=${user.accountId}&pageSize=2`, { token: user.token }));
-    expect(page1).toMatchObject({ page: 1, pageSize: 2, totalPages: 2, nextPage: 2, previousPage: null, itemsCount: 3 });
+    const page1 = await readJson<Envelope<Key>>(
+      await call(collection.GET, `/api/v2/private/api-keys?accountId=${user.accountId}&pageSize=2`, {
+        token: user.token,
+      }),
+    );
+    expect(page1).toMatchObject({
+      page: 1,
+      pageSize: 2,
+      totalPages: 2,
+      nextPage: 2,
+      previousPage: null,
+      itemsCount: 3,
+    });
     expect(page1.items.map((k) => k.name)).toEqual(["k3", "k2"]);
-    const page2 = await readJson<Envelope<Key>>(await call(collection.GET, `/api/v2/private/api-keys?accountId=${user.accountId}&pageSize=2&page=2`, { token: user.token }));
+    const page2 = await readJson<Envelope<Key>>(
+      await call(collection.GET, `/api/v2/private/api-keys?accountId=${user.accountId}&pageSize=2&page=2`, {
+        token: user.token,
+      }),
+    );
     expect(page2).toMatchObject({ page: 2, nextPage: null, previousPage: 1 });
     expect(page2.items.map((k) => k.name)).toEqual(["k1"]);
     for (const q of ["page=0", "pageSize=0", "pageSize=51", "page=abc"]) {
-      const response = await call(collection.GET, `/api/v2/private/api-keys?accountId=${user.accountId}&${q}`, { token: user.token });
+      const response = await call(collection.GET, `/api/v2/private/api-keys?accountId=${user.accountId}&${q}`, {
+        token: user.token,
+      });
       expect(response.status, q).toBe(400);
       const field = q.split("=")[0];
       expect((await readJson<{ errors: { field: string }[] }>(response)).errors[0]!.field).toBe(field);
     }
     const empty = await createTestUser();
-    const none = await readJson<Envelope<Key>>(await call(collection.GET, `/api/v2/private/api-keys?accountId=${empty.accountId}`, { token: empty.token }));
+    const none = await readJson<Envelope<Key>>(
+      await call(collection.GET, `/api/v2/private/api-keys?accountId=${empty.accountId}`, { token: empty.token }),
+    );
     expect(none).toMatchObject({ totalPages: 0, itemsCount: 0, items: [], nextPage: null, previousPage: null });
   });
 
@@ -121,9 +180,19 @@ describe("private API: api keys", () => {
     });
     expect(response.status).toBe(200);
     const patched = await readJson<Key>(response);
-    expect(patched).toMatchObject({ id: key.id, name: "After", preventDuplicateOrders: true, permissions: ["shipping-orders:read"] });
+    expect(patched).toMatchObject({
+      id: key.id,
+      name: "After",
+      preventDuplicateOrders: true,
+      permissions: ["shipping-orders:read"],
+    });
     expect(patched.key).toBe(`svc_****${key.key.slice(-4)}`);
-    const bad = await call(item.PATCH, `/api/v2/private/api-keys/${key.id}`, { method: "PATCH", token: owner.token, params: { id: key.id }, body: { permissions: ["root"] } });
+    const bad = await call(item.PATCH, `/api/v2/private/api-keys/${key.id}`, {
+      method: "PATCH",
+      token: owner.token,
+      params: { id: key.id },
+      body: { permissions: ["root"] },
+    });
     expect(bad.status).toBe(400);
     const db = await getDb();
     const audit = await db.select().from(auditEvents).where(eq(auditEvents.targetId, key.id));
@@ -132,17 +201,42 @@ describe("private API: api keys", () => {
 
   it("revokes with 204; the key leaves the list; another account's key is a 404", async () => {
     const key = await readJson<Key>(await createKey(owner, { name: "Doomed" }));
-    const foreign = await call(item.DELETE, `/api/v2/private/api-keys/${key.id}`, { method: "DELETE", token: stranger.token, params: { id: key.id } });
+    const foreign = await call(item.DELETE, `/api/v2/private/api-keys/${key.id}`, {
+      method: "DELETE",
+      token: stranger.token,
+      params: { id: key.id },
+    });
     expect(foreign.status).toBe(404);
-    const foreignPatch = await call(item.PATCH, `/api/v2/private/api-keys/${key.id}`, { method: "PATCH", token: stranger.token, params: { id: key.id }, body: { name: "x" } });
+    const foreignPatch = await call(item.PATCH, `/api/v2/private/api-keys/${key.id}`, {
+      method: "PATCH",
+      token: stranger.token,
+      params: { id: key.id },
+      body: { name: "x" },
+    });
     expect(foreignPatch.status).toBe(404);
-    const revoked = await call(item.DELETE, `/api/v2/private/api-keys/${key.id}`, { method: "DELETE", token: owner.token, params: { id: key.id } });
+    const revoked = await call(item.DELETE, `/api/v2/private/api-keys/${key.id}`, {
+      method: "DELETE",
+      token: owner.token,
+      params: { id: key.id },
+    });
     expect(revoked.status).toBe(204);
-    const list = await readJson<Envelope<Key>>(await call(collection.GET, `/api/v2/private/api-keys?accountId=${owner.accountId}&pageSize=50`, { token: owner.token }));
+    const list = await readJson<Envelope<Key>>(
+      await call(collection.GET, `/api/v2/private/api-keys?accountId=${owner.accountId}&pageSize=50`, {
+        token: owner.token,
+      }),
+    );
     expect(list.items.some((k) => k.id === key.id)).toBe(false);
-    const again = await call(item.DELETE, `/api/v2/private/api-keys/${key.id}`, { method: "DELETE", token: owner.token, params: { id: key.id } });
+    const again = await call(item.DELETE, `/api/v2/private/api-keys/${key.id}`, {
+      method: "DELETE",
+      token: owner.token,
+      params: { id: key.id },
+    });
     expect(again.status).toBe(404);
-    const malformed = await call(item.DELETE, `/api/v2/private/api-keys/nope`, { method: "DELETE", token: owner.token, params: { id: "nope" } });
+    const malformed = await call(item.DELETE, `/api/v2/private/api-keys/nope`, {
+      method: "DELETE",
+      token: owner.token,
+      params: { id: "nope" },
+    });
     expect(malformed.status).toBe(404);
   });
 });
@@ -150,7 +244,10 @@ describe("private API: api keys", () => {
 describe("private API: accountId defaults", () => {
   it("uses the caller's only account when accountId is omitted, and asks for it when there are several", async () => {
     const single = await createTestUser();
-    const created = await call(collection.POST, "/api/v2/private/api-keys", { token: single.token, body: { name: "No account id" } });
+    const created = await call(collection.POST, "/api/v2/private/api-keys", {
+      token: single.token,
+      body: { name: "No account id" },
+    });
     expect(created.status).toBe(201);
     const list = await call(collection.GET, "/api/v2/private/api-keys", { token: single.token });
     expect((await readJson<Envelope<Key>>(list)).itemsCount).toBe(1);
@@ -158,7 +255,10 @@ describe("private API: accountId defaults", () => {
     const multi = await createTestUser({ accountId: other.accountId, role: "owner" });
     const { createUser } = await import("@/server/services/accounts/create-user");
     await createUser(await getDb(), { email: multi.email, password: multi.password, accountId: single.accountId });
-    const ambiguous = await call(collection.POST, "/api/v2/private/api-keys", { token: multi.token, body: { name: "Which?" } });
+    const ambiguous = await call(collection.POST, "/api/v2/private/api-keys", {
+      token: multi.token,
+      body: { name: "Which?" },
+    });
     expect(ambiguous.status).toBe(400);
     expect((await readJson<{ errors: { field: string }[] }>(ambiguous)).errors[0]!.field).toBe("accountId");
   });

@@ -2,7 +2,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, createTestUser, readJson, type TestUser } from "@/test/helpers";
 import * as collection from "./route";
 
-type Profile = { id: string; courier: string; name: string; service: string | null; isDefault: boolean; settings: Record<string, unknown> };
+type Profile = {
+  id: string;
+  courier: string;
+  name: string;
+  service: string | null;
+  isDefault: boolean;
+  settings: Record<string, unknown>;
+};
 
 describe("private API: courier profiles", () => {
   let owner: TestUser;
@@ -10,13 +17,29 @@ describe("private API: courier profiles", () => {
     owner = await createTestUser();
   });
   const create = (body: Record<string, unknown>, user = owner) =>
-    call(collection.POST, "/api/v2/private/courier-profiles", { token: user.token, body: { accountId: owner.accountId, courier: "sandbox", ...body } });
-  const list = async () => (await readJson<{ items: Profile[] }>(await call(collection.GET, `/api/v2/private/courier-profiles?accountId=${owner.accountId}`, { token: owner.token }))).items;
+    call(collection.POST, "/api/v2/private/courier-profiles", {
+      token: user.token,
+      body: { accountId: owner.accountId, courier: "sandbox", ...body },
+    });
+  const list = async () =>
+    (
+      await readJson<{ items: Profile[] }>(
+        await call(collection.GET, `/api/v2/private/courier-profiles?accountId=${owner.accountId}`, {
+          token: owner.token,
+        }),
+      )
+    ).items;
 
   it("makes the first profile of a courier its default, and a later isDefault take over", async () => {
     const first = await create({ name: "Main", service: "STANDARD", settings: { trackingStepMinutes: 5 } });
     expect(first.status).toBe(201);
-    expect(await readJson<Profile>(first)).toMatchObject({ courier: "sandbox", name: "Main", service: "STANDARD", isDefault: true, settings: { trackingStepMinutes: 5 } });
+    expect(await readJson<Profile>(first)).toMatchObject({
+      courier: "sandbox",
+      name: "Main",
+      service: "STANDARD",
+      isDefault: true,
+      settings: { trackingStepMinutes: 5 },
+    });
     const second = await readJson<Profile>(await create({ name: "Second" }));
     expect(second).toMatchObject({ isDefault: false, service: null, settings: {} });
     const third = await readJson<Profile>(await create({ name: "Third", isDefault: true }));
@@ -40,6 +63,12 @@ describe("private API: courier profiles", () => {
   it("answers 404 for another account", async () => {
     const stranger = await createTestUser();
     expect((await create({ name: "x" }, stranger)).status).toBe(404);
-    expect((await call(collection.GET, `/api/v2/private/courier-profiles?accountId=${owner.accountId}`, { token: stranger.token })).status).toBe(404);
+    expect(
+      (
+        await call(collection.GET, `/api/v2/private/courier-profiles?accountId=${owner.accountId}`, {
+          token: stranger.token,
+        })
+      ).status,
+    ).toBe(404);
   });
 });

@@ -5,6 +5,10 @@ import { withAccessToken } from "@/server/http/with-access-token";
 import { activateSource } from "@/server/services/sources/activate-source";
 import { listSources } from "@/server/services/sources/list-sources";
 
-export const GET = withAccessToken(async ({ url, db, actor }) => json(await listSources(db, actor, await accountIdFrom(url, db, actor))));
+export const GET = withAccessToken(async ({ url, db, actor }) =>
+  json(await listSources(db, actor, await accountIdFrom(url, db, actor))),
+);
 
-export const POST = withAccessToken(async ({ request, db, actor, ip }) => json(await activateSource(db, actor, await readJson(request), { ip }), 201));
+export const POST = withAccessToken(async ({ request, db, actor, ip }) =>
+  json(await activateSource(db, actor, await readJson(request), { ip }), 201),
+);

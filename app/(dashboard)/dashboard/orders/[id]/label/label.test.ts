@@ -38,7 +38,10 @@ describe("dashboard label route", () => {
   beforeEach(() => signedInAs(null));
 
   it("streams the label PDF to members and staff of the account", async () => {
-    for (const [user, isStaff] of [[member, false], [staff, true]] as const) {
+    for (const [user, isStaff] of [
+      [member, false],
+      [staff, true],
+    ] as const) {
       signedInAs(user, isStaff);
       const response = await get(partner.accountId);
       expect(response.status).toBe(200);
@@ -46,7 +49,9 @@ describe("dashboard label route", () => {
       expect((await PDFDocument.load(new Uint8Array(await response.arrayBuffer()))).getPageCount()).toBe(2);
     }
     signedInAs(member);
-    expect((await get(partner.accountId, orderId, "&download=1")).headers.get("content-disposition")).toMatch(/^attachment;/);
+    expect((await get(partner.accountId, orderId, "&download=1")).headers.get("content-disposition")).toMatch(
+      /^attachment;/,
+    );
   });
 
   it("answers 404 for another account's order, an account the user is not in, or no account", async () => {

@@ -14,6 +14,7 @@ export const GET = handler<{ id: string }>(async ({ url, params, db }) => {
   if (!session) throw new AppError("unauthorized", "Sign in to continue.");
   const bytes = await renderOrderLabelForUser(db, session.user.id, url.searchParams.get("account") ?? "", params.id);
   const response = pdf(bytes, `label-${params.id}.pdf`);
-  if (url.searchParams.has("download")) response.headers.set("content-disposition", `attachment; filename="label-${params.id}.pdf"`);
+  if (url.searchParams.has("download"))
+    response.headers.set("content-disposition", `attachment; filename="label-${params.id}.pdf"`);
   return response;
 });

@@ -7,15 +7,35 @@ import { activatePair, as, createPartner, order, type Partner } from "@/test/par
 import * as item from "../../../shipping-orders/[id]/route";
 import * as create from "./route";
 
-type Created = { items: { id: string; referenceNumber: string; shippingNumber: string[]; replaced: string | null; status: string; referenceSource: string; sourceIdentifier: string; labelUrl: string; created: string }[]; failed: { referenceNumber: string; code: string; message: string }[] };
+type Created = {
+  items: {
+    id: string;
+    referenceNumber: string;
+    shippingNumber: string[];
+    replaced: string | null;
+    status: string;
+    referenceSource: string;
+    sourceIdentifier: string;
+    labelUrl: string;
+    created: string;
+  }[];
+  failed: { referenceNumber: string; code: string; message: string }[];
+};
 
 const liveOrders = async (accountId: string) =>
-  (await getDb()).select().from(shippingOrders).where(and(eq(shippingOrders.accountId, accountId), isNull(shippingOrders.deletedAt)));
+  (await getDb())
+    .select()
+    .from(shippingOrders)
+    .where(and(eq(shippingOrders.accountId, accountId), isNull(shippingOrders.deletedAt)));
 
 function poster(partner: Partner) {
   const post = as(partner);
   return (body: unknown, contentType = "application/svc.shipping-order+json", query = "") =>
-    post(create.POST, `/api/v2/couriers/sandbox/shipping-orders${query}`, { rawBody: JSON.stringify(body), headers: { "content-type": contentType }, params: { courier_id: "sandbox" } });
+    post(create.POST, `/api/v2/couriers/sandbox/shipping-orders${query}`, {
+      rawBody: JSON.stringify(body),
+      headers: { "content-type": contentType },
+      params: { courier_id: "sandbox" },
+    });
 }
 
 describe("POST /couriers/{courier}/shipping-orders", () => {
@@ -27,12 +47,30 @@ describe("POST /couriers/{courier}/shipping-orders", () => {
   });
 
   it("creates an order: SBX shipping number per parcel, contract shape, replaced null", async () => {
-    const response = await send(order({ ReferenceNumber: "C-1", Parcels: [{ Weight: 1 }, { Weight: 2, Length: 30 }], CodPrice: 199.9, CodCurrency: "czk" }));
+    const response = await send(
+      order({
+        ReferenceNumber: "C-1",
+        Parcels: [{ Weight: 1 }, { Weight: 2, Length: 30 }],
+        CodPrice: 199.9,
+        CodCurrency: "czk",
+      }),
+    );
     expect(response.status).toBe(200);
     const body = await readJson<Created>(response);
     expect(body.failed).toEqual([]);
     const [created] = body.items;
-    expect(created).toMatchObject({ referenceNumber: "C-1", status: "CREATED", referenceSource: "api", sourceIdentifier: "default", replaced: null, codPrice: 199.9, codCurrency: "CZK", service: "STANDARD", courier: "sandbox", courierProfile: partner.profileId });
+    expect(created).toMatchObject({
+      referenceNumber: "C-1",
+      status: "CREATED",
+      referenceSource: "api",
+      sourceIdentifier: "default",
+      replaced: null,
+      codPrice: 199.9,
+      codCurrency: "CZK",
+      service: "STANDARD",
+      courier: "sandbox",
+      courierProfile: partner.profileId,
+    });
     expect(created!.shippingNumber).toHaveLength(2);
     for (const n of created!.shippingNumber) expect(n).toMatch(/^SBX\d{10}$/);
     expect(new Set(created!.shippingNumber).size).toBe(2);
@@ -40,21 +78,35 @@ describe("POST /couriers/{courier}/shipping-orders", () => {
     expect(created!.labelUrl).toBe(`http://localhost/api/v2/shipping-orders/${created!.id}/label`);
     const got = await as(partner)(item.GET, `/api/v2/shipping-orders/${created!.id}`, { params: { id: created!.id } });
     expect(got.status).toBe(200);
-    expect(await readJson(got)).toMatchObject({ id: created!.id, shipmentTracking: { status: "CREATED", events: [expect.objectContaining({ status: "CREATED" })] } });
+    expect(await readJson(got)).toMatchObject({
+      id: created!.id,
+      shipmentTracking: { status: "CREATED", events: [expect.objectContaining({ status: "CREATED" })] },
+    });
   });
 
   it("answers 400 with the validation response and creates nothing of the batch when any order is invalid", async () => {
     const p = await createPartner();
-    const response = await poster(p)([order({ ReferenceNumber: "A-OK" }), order({ ReferenceNumber: "A-BAD", Parcels: [{ Weight: -1 }] })], "application/svc.shipping-orders+json");
+    const response = await poster(p)(
+      [order({ ReferenceNumber: "A-OK" }), order({ ReferenceNumber: "A-BAD", Parcels: [{ Weight: -1 }] })],
+      "application/svc.shipping-orders+json",
+    );
     expect(response.status).toBe(400);
     expect(response.headers.get("content-type")).toBe("application/json");
     const body = await readJson<{ status: string; referenceNumber: string }[]>(response);
-    expect(body.map((b) => [b.referenceNumber, b.status])).toEqual([["A-OK", "OK"], ["A-BAD", "ERROR"]]);
+    expect(body.map((b) => [b.referenceNumber, b.status])).toEqual([
+      ["A-OK", "OK"],
+      ["A-BAD", "ERROR"],
+    ]);
     expect(await liveOrders(p.accountId)).toEqual([]);
     const single = await poster(p)(order({ ReferenceNumber: "S-BAD", Recipient: {} }));
     expect(single.status).toBe(400);
     expect(await readJson(single)).toMatchObject({ status: "ERROR", referenceNumber: "S-BAD" });
-    const recorded = await (await getDb()).select().from(validationResults).where(eq(validationResults.accountId, p.accountId));
+    const recorded = await (
+      await getDb()
+    )
+      .select()
+      .from(validationResults)
+      .where(eq(validationResults.accountId, p.accountId));
     expect(recorded.filter((r) => r.operation === "create")).toHaveLength(3);
   });
 
@@ -65,9 +117,13 @@ describe("POST /couriers/{courier}/shipping-orders", () => {
     expect(unknownPairAndInvalid.status).toBe(422);
     await activatePair(p, "shop", "eu");
     expect((await send(order({ ReferenceNumber: "ORDER-9" }))).status).toBe(200);
-    const duplicateAndInvalid = await send(order({ ReferenceNumber: "ORDER-9", ReferenceSource: "shop", SourceIdentifier: "eu", Parcels: [] }));
+    const duplicateAndInvalid = await send(
+      order({ ReferenceNumber: "ORDER-9", ReferenceSource: "shop", SourceIdentifier: "eu", Parcels: [] }),
+    );
     expect(duplicateAndInvalid.status).toBe(400);
-    const duplicate = await send(order({ ReferenceNumber: "ORDER-9", ReferenceSource: "shop", SourceIdentifier: "eu" }));
+    const duplicate = await send(
+      order({ ReferenceNumber: "ORDER-9", ReferenceSource: "shop", SourceIdentifier: "eu" }),
+    );
     expect(duplicate.status).toBe(409);
     const problem = await readJson<{ detail: string; errors: { field: string }[] }>(duplicate);
     expect(problem.detail).toContain("ORDER-9");
@@ -78,7 +134,10 @@ describe("POST /couriers/{courier}/shipping-orders", () => {
   it("duplicate prevention also refuses a batch naming one reference under two pairs, and is off by default", async () => {
     const p = await createPartner({ preventDuplicateOrders: true });
     await activatePair(p, "shop", "eu");
-    const batch = [order({ ReferenceNumber: "X-1" }), order({ ReferenceNumber: "X-1", ReferenceSource: "shop", SourceIdentifier: "eu" })];
+    const batch = [
+      order({ ReferenceNumber: "X-1" }),
+      order({ ReferenceNumber: "X-1", ReferenceSource: "shop", SourceIdentifier: "eu" }),
+    ];
     expect((await poster(p)(batch, "application/svc.shipping-orders+json")).status).toBe(409);
     expect(await liveOrders(p.accountId)).toEqual([]);
     const lenient = await createPartner();
@@ -93,23 +152,36 @@ describe("POST /couriers/{courier}/shipping-orders", () => {
     const second = (await readJson<Created>(await send(order({ ReferenceNumber: "R-1" })))).items[0]!;
     expect(second.replaced).toBe(first.id);
     expect(second.id).not.toBe(first.id);
-    expect((await as(partner)(item.GET, `/api/v2/shipping-orders/${first.id}`, { params: { id: first.id } })).status).toBe(404);
+    expect(
+      (await as(partner)(item.GET, `/api/v2/shipping-orders/${first.id}`, { params: { id: first.id } })).status,
+    ).toBe(404);
     const live = (await liveOrders(partner.accountId)).filter((o) => o.referenceNumber === "R-1");
     expect(live.map((o) => o.id)).toEqual([second.id]);
   });
 
   it("keeps the predecessor when the courier refuses the successor, and reports it in failed", async () => {
     const first = (await readJson<Created>(await send(order({ ReferenceNumber: "KEEP-1" })))).items[0]!;
-    const refused = await readJson<Created>(await send(order({ ReferenceNumber: "KEEP-1", Note: "please [courier-fail]" })));
+    const refused = await readJson<Created>(
+      await send(order({ ReferenceNumber: "KEEP-1", Note: "please [courier-fail]" })),
+    );
     expect(refused.items).toEqual([]);
-    expect(refused.failed).toEqual([{ referenceNumber: "KEEP-1", code: "COURIER_REJECTED", message: expect.any(String) }]);
-    expect((await as(partner)(item.GET, `/api/v2/shipping-orders/${first.id}`, { params: { id: first.id } })).status).toBe(200);
+    expect(refused.failed).toEqual([
+      { referenceNumber: "KEEP-1", code: "COURIER_REJECTED", message: expect.any(String) },
+    ]);
+    expect(
+      (await as(partner)(item.GET, `/api/v2/shipping-orders/${first.id}`, { params: { id: first.id } })).status,
+    ).toBe(200);
   });
 
   it("reports courier refusals and timeouts in failed and creates the rest", async () => {
     const p = await createPartner({ timeoutMs: 200 });
     const response = await poster(p)(
-      [order({ ReferenceNumber: "FINE-1" }), order({ ReferenceNumber: "COURIER-FAIL-1" }), order({ ReferenceNumber: "COURIER-TIMEOUT-1" }), order({ ReferenceNumber: "N-1", Note: "[courier-timeout]" })],
+      [
+        order({ ReferenceNumber: "FINE-1" }),
+        order({ ReferenceNumber: "COURIER-FAIL-1" }),
+        order({ ReferenceNumber: "COURIER-TIMEOUT-1" }),
+        order({ ReferenceNumber: "N-1", Note: "[courier-timeout]" }),
+      ],
       "application/svc.shipping-orders+json",
     );
     expect(response.status).toBe(200);
@@ -149,7 +221,14 @@ describe("POST /couriers/{courier}/shipping-orders", () => {
 
   it("answers 404 for an unknown courier and 403 without the write permission", async () => {
     const post = as(partner);
-    expect((await post(create.POST, "/api/v2/couriers/acme/shipping-orders", { body: order(), params: { courier_id: "acme" } })).status).toBe(404);
+    expect(
+      (
+        await post(create.POST, "/api/v2/couriers/acme/shipping-orders", {
+          body: order(),
+          params: { courier_id: "acme" },
+        })
+      ).status,
+    ).toBe(404);
     const readOnly = await createPartner({ permissions: ["shipping-orders:read", "shipping-orders:validate"] });
     expect((await poster(readOnly)(order())).status).toBe(403);
     expect(await liveOrders(readOnly.accountId)).toEqual([]);

@@ -5,7 +5,15 @@ import { revokeApiKey } from "@/server/services/api-keys/revoke-api-key";
 import { updateApiKey } from "@/server/services/api-keys/update-api-key";
 
 export const PATCH = withAccessToken<{ id: string }>(async ({ request, params, db, actor, ip }) =>
-  json(await updateApiKey(db, actor, params.id, await readJson(request, ["application/json", "application/merge-patch+json"]), { ip })),
+  json(
+    await updateApiKey(
+      db,
+      actor,
+      params.id,
+      await readJson(request, ["application/json", "application/merge-patch+json"]),
+      { ip },
+    ),
+  ),
 );
 
 export const DELETE = withAccessToken<{ id: string }>(async ({ params, db, actor, ip }) => {
