@@ -13,6 +13,8 @@ export const api = createTRPCReact<AppRouter>();
 
 export type ApiError = TRPCClientErrorLike<AppRouter>;
 
+const isExpectedError = (error: ApiError): boolean => (error.data?.httpStatus ?? 500) < 500;
+
 let browserQueryClient: QueryClient | undefined;
 
 // The server renders each request with its own client; the browser keeps one, so suspending does not lose the cache.
@@ -27,7 +29,12 @@ export function TRPCReactProvider({ children }: { children: React.ReactNode }) {
   const [trpcClient] = useState(() =>
     api.createClient({
       links: [
-        loggerLink({ enabled: (op) => op.direction === "down" && op.result instanceof Error }),
+        // Only the server's own failures: a refused form (4xx) is shown on the screen, and logging it as a console
+        // error would open Next's error overlay in development for every expected mistake.
+        loggerLink({
+          enabled: (op) =>
+            op.direction === "down" && op.result instanceof Error && !isExpectedError(op.result as ApiError),
+        }),
         httpBatchStreamLink({ transformer: SuperJSON, url: "/api/trpc" }),
       ],
     }),

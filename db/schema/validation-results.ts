@@ -1,4 +1,4 @@
-import { index, jsonb, pgEnum, pgTable, text, uuid, varchar } from "drizzle-orm/pg-core";
+import { index, json, jsonb, pgEnum, pgTable, text, uuid, varchar } from "drizzle-orm/pg-core";
 import { accounts, users } from "./accounts";
 import { apiKeys } from "./api-keys";
 import { createdAt, id } from "./columns";
@@ -28,7 +28,8 @@ export const validationResults = pgTable(
     referenceNumber: varchar("reference_number", { length: 200 }),
     status: validationStatus("status").notNull(),
     messages: jsonb("messages").$type<ValidationMessageRecord[]>().notNull(),
-    requestBody: jsonb("request_body").notNull(),
+    // `json` keeps the request as sent (key order included); `jsonb` would reorder its keys.
+    requestBody: json("request_body").notNull(),
     createdAt: createdAt(),
   },
   (t) => [

@@ -45,11 +45,51 @@ type Fonts = { regular: PDFFont; bold: PDFFont };
 
 /** One A6 portrait page (105 × 148 mm = 297.64 × 419.53 pt) per parcel, in input order. */
 export async function renderLabels(parcels: LabelParcel[]): Promise<Uint8Array> {
+  const { doc, fonts } = await newDocument(parcels);
+  for (const parcel of parcels) {
+    const barcode = await doc.embedPng(await barcodePng(parcel.shippingNumber));
+    drawLabel(doc.addPage([PAGE_W, PAGE_H]), parcel, fonts, barcode);
+  }
+  return doc.save();
+}
+
+const A4_W = 210 * MM;
+const A4_H = 297 * MM;
+/** Two columns of two A6 labels fill an A4 sheet exactly in width; the 1 mm left in height is split above and below. */
+/** Four labels per A4 portrait sheet (2 × 2 A6 boxes, left to right then top to bottom), for office printers. */
+export async function renderLabelsA4(parcels: LabelParcel[]): Promise<Uint8Array> {
+  const { doc, fonts } = await newDocument(parcels);
+  const gap = (A4_H - 2 * PAGE_H) / 2;
+  const slots = [
+    { x: 0, y: gap + PAGE_H },
+    { x: PAGE_W, y: gap + PAGE_H },
+    { x: 0, y: gap },
+    { x: PAGE_W, y: gap },
+  ];
+  let page: PDFPage | undefined;
+  for (const [i, parcel] of parcels.entries()) {
+    if (i % slots.length === 0) {
+      page = doc.addPage([A4_W, A4_H]);
+      drawCutLines(page, gap);
+    }
+    const barcode = await doc.embedPng(await barcodePng(parcel.shippingNumber));
+    drawLabel(page!, parcel, fonts, barcode, slots[i % slots.length]!);
+  }
+  return doc.save();
+}
+
+function drawCutLines(page: PDFPage, gap: number) {
+  const style = { thickness: 0.3, color: GREY, dashArray: [3, 3] };
+  page.drawLine({ start: { x: PAGE_W, y: gap }, end: { x: PAGE_W, y: gap + 2 * PAGE_H }, ...style });
+  page.drawLine({ start: { x: 0, y: gap + PAGE_H }, end: { x: A4_W, y: gap + PAGE_H }, ...style });
+}
+
+async function newDocument(parcels: LabelParcel[]): Promise<{ doc: PDFDocument; fonts: Fonts }> {
   if (parcels.length === 0) throw new Error("no parcels");
   const doc = await PDFDocument.create();
   doc.setTitle(
     parcels.length === 1
-      ? `Shipping label ${parcels[0].shippingNumber}`
+      ? `Shipping label ${parcels[0]!.shippingNumber}`
       : `Shipping labels (${parcels.length} parcels)`,
   );
   doc.setProducer("Shipping order platform");
@@ -58,11 +98,7 @@ export async function renderLabels(parcels: LabelParcel[]): Promise<Uint8Array> 
     regular: await doc.embedFont(StandardFonts.Helvetica),
     bold: await doc.embedFont(StandardFonts.HelveticaBold),
   };
-  for (const parcel of parcels) {
-    const barcode = await doc.embedPng(await barcodePng(parcel.shippingNumber));
-    drawLabel(doc.addPage([PAGE_W, PAGE_H]), parcel, fonts, barcode);
-  }
-  return doc.save();
+  return { doc, fonts };
 }
 
 function barcodePng(text: string): Promise<Buffer> {
@@ -81,13 +117,23 @@ function barcodePng(text: string): Promise<Buffer> {
   });
 }
 
-function drawLabel(page: PDFPage, p: LabelParcel, { regular, bold }: Fonts, barcode: PDFImage) {
-  let y = PAGE_H - MARGIN;
+/** Draws one label in the A6 box whose lower-left corner is `at` (the page's origin for A6, a quarter of an A4 sheet). */
+function drawLabel(
+  page: PDFPage,
+  p: LabelParcel,
+  { regular, bold }: Fonts,
+  barcode: PDFImage,
+  at: { x: number; y: number } = { x: 0, y: 0 },
+) {
+  const left = at.x + MARGIN;
+  const right = at.x + PAGE_W - MARGIN;
+  const bottom = at.y + MARGIN;
+  let y = at.y + PAGE_H - MARGIN;
 
   const text = (value: string, font: PDFFont, size: number, opts: { maxWidth?: number; color?: Color } = {}) => {
     y -= size;
     page.drawText(fitText(value, font, size, opts.maxWidth ?? CONTENT_W), {
-      x: MARGIN,
+      x: left,
       y,
       size,
       font,
@@ -97,7 +143,7 @@ function drawLabel(page: PDFPage, p: LabelParcel, { regular, bold }: Fonts, barc
   };
   const rule = () => {
     y -= 4;
-    page.drawLine({ start: { x: MARGIN, y }, end: { x: PAGE_W - MARGIN, y }, thickness: 0.8, color: BLACK });
+    page.drawLine({ start: { x: left, y }, end: { x: right, y }, thickness: 0.8, color: BLACK });
     y -= 5;
   };
   const caption = (value: string) => text(value, bold, 7, { color: GREY });
@@ -106,9 +152,9 @@ function drawLabel(page: PDFPage, p: LabelParcel, { regular, bold }: Fonts, barc
   const serviceSize = 13;
   const service = fitText(p.service, bold, serviceSize, CONTENT_W / 2);
   const serviceBoxW = bold.widthOfTextAtSize(service, serviceSize) + 10;
-  page.drawRectangle({ x: PAGE_W - MARGIN - serviceBoxW, y: y - 20, width: serviceBoxW, height: 20, color: BLACK });
+  page.drawRectangle({ x: right - serviceBoxW, y: y - 20, width: serviceBoxW, height: 20, color: BLACK });
   page.drawText(service, {
-    x: PAGE_W - MARGIN - serviceBoxW + 5,
+    x: right - serviceBoxW + 5,
     y: y - 15,
     size: serviceSize,
     font: bold,
@@ -138,7 +184,7 @@ function drawLabel(page: PDFPage, p: LabelParcel, { regular, bold }: Fonts, barc
 
   const parcelOf = `Parcel ${p.parcelIndex} / ${p.parcelCount}`;
   const parcelOfW = bold.widthOfTextAtSize(parcelOf, 12);
-  page.drawText(parcelOf, { x: PAGE_W - MARGIN - parcelOfW, y: y - 10, size: 12, font: bold });
+  page.drawText(parcelOf, { x: right - parcelOfW, y: y - 10, size: 12, font: bold });
   text(`Ref. ${p.referenceNumber}`, bold, 10, { maxWidth: CONTENT_W - parcelOfW - 8 });
   y -= 2;
   text(`Weight ${formatWeight(p.weightKg)} kg`, regular, 10);
@@ -148,9 +194,9 @@ function drawLabel(page: PDFPage, p: LabelParcel, { regular, bold }: Fonts, barc
   if (p.codPrice) {
     // Boxed and heavy: the driver must not hand the parcel over without collecting this amount.
     const boxH = 24;
-    page.drawRectangle({ x: MARGIN, y: y - boxH, width: CONTENT_W, height: boxH, borderColor: BLACK, borderWidth: 2 });
+    page.drawRectangle({ x: left, y: y - boxH, width: CONTENT_W, height: boxH, borderColor: BLACK, borderWidth: 2 });
     const amount = fitText(`COD ${joinNonEmpty(" ", p.codPrice, p.codCurrency)}`, bold, 15, CONTENT_W - 16);
-    page.drawText(amount, { x: MARGIN + 8, y: y - boxH + 7, size: 15, font: bold });
+    page.drawText(amount, { x: left + 8, y: y - boxH + 7, size: 15, font: bold });
     y -= boxH;
   } else {
     text("No COD", regular, 10);
@@ -162,13 +208,13 @@ function drawLabel(page: PDFPage, p: LabelParcel, { regular, bold }: Fonts, barc
   const zoom = Math.min(MAX_MODULE_PT, CONTENT_W / naturalW);
   const barcodeW = naturalW * zoom;
   const barcodeH = (barcode.height / BARCODE_SCALE) * zoom;
-  page.drawImage(barcode, { x: (PAGE_W - barcodeW) / 2, y: MARGIN, width: barcodeW, height: barcodeH });
+  page.drawImage(barcode, { x: at.x + (PAGE_W - barcodeW) / 2, y: bottom, width: barcodeW, height: barcodeH });
 
   const numberSize = 20;
   const number = fitText(p.shippingNumber, bold, numberSize, CONTENT_W);
   page.drawText(number, {
-    x: (PAGE_W - bold.widthOfTextAtSize(number, numberSize)) / 2,
-    y: MARGIN + barcodeH + 6,
+    x: at.x + (PAGE_W - bold.widthOfTextAtSize(number, numberSize)) / 2,
+    y: bottom + barcodeH + 6,
     size: numberSize,
     font: bold,
   });

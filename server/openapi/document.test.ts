@@ -9,6 +9,7 @@ import { GET as listApiKeys } from "@/app/api/v2/private/api-keys/route";
 import { GET as listOrders } from "@/app/api/v2/shipping-orders/route";
 import { GET as getOrder } from "@/app/api/v2/shipping-orders/[id]/route";
 import { problem } from "@/server/http/problem";
+import { ZPL_MEDIA_TYPE } from "@/server/labels/label-format";
 import { MAX_BATCH, ORDER_BATCH_TYPE, SINGLE_ORDER_TYPE } from "@/server/services/shipping-orders/order-batch";
 import { call } from "@/test/helpers";
 import { as, createPartner, order, type Partner } from "@/test/partner";
@@ -46,7 +47,7 @@ const CONTRACT: Record<string, number[]> = {
   "GET /api/v2/shipping-orders": [400, 401, 403, 429, 500, 503],
   "GET /api/v2/shipping-orders/{id}": [401, 403, 404, 429, 500, 503],
   "DELETE /api/v2/shipping-orders/{id}": [401, 403, 404, 429, 500, 503],
-  "GET /api/v2/shipping-orders/{id}/label": [401, 403, 404, 429, 500, 503],
+  "GET /api/v2/shipping-orders/{id}/label": [400, 401, 403, 404, 429, 500, 503],
   "GET /api/v2/labels": [400, 401, 403, 404, 429, 500, 503],
   "GET /api/health": [503],
 };
@@ -156,7 +157,7 @@ describe("the OpenAPI document", () => {
       }
       for (const [status, response] of Object.entries(op.responses)) {
         for (const [type, media] of Object.entries(response.content ?? {})) {
-          if (type === "application/pdf") continue;
+          if (type === "application/pdf") continue; // binary: nothing to show as an example
           expect(Object.keys(media.examples ?? {}).length, `${key} ${status} ${type}`).toBeGreaterThan(0);
           count += 1;
         }
@@ -192,9 +193,16 @@ describe("the OpenAPI document", () => {
     expect(componentOf(bad.content?.["application/problem+json"])).toBe("Problem");
   });
 
-  it("serves labels as PDF", () => {
+  it("serves labels as PDF or ZPL, chosen by ?format= (pdf-a6 by default), with a 400 naming format", () => {
     for (const key of ["GET /api/v2/shipping-orders/{id}/label", "GET /api/v2/labels"]) {
-      expect(Object.keys(operation(key).responses[200]!.content ?? {}), key).toEqual(["application/pdf"]);
+      expect(Object.keys(operation(key).responses[200]!.content ?? {}), key).toEqual([
+        "application/pdf",
+        "application/x-zpl",
+      ]);
+      const format = (operation(key).parameters ?? []).find((p) => p.name === "format");
+      expect(format, key).toMatchObject({ in: "query", required: false });
+      expect(format?.schema, key).toMatchObject({ enum: ["pdf-a6", "pdf-a4", "zpl"], default: "pdf-a6" });
+      expect(operation(key).responses[400], key).toBeDefined();
     }
   });
 
@@ -243,7 +251,7 @@ describe("the OpenAPI document", () => {
       }
       for (const [status, response] of Object.entries(op.responses)) {
         for (const [type, media] of Object.entries(response.content ?? {})) {
-          if (type === "application/pdf") continue;
+          if (type === "application/pdf" || type === ZPL_MEDIA_TYPE) continue; // label files, not JSON
           const schema = componentSchemas[componentOf(media)]!;
           for (const [name, example] of Object.entries(media.examples ?? {})) {
             expect(schema.parse(example.value), `${key} ${status} example ${name}`).toEqual(example.value);

@@ -63,7 +63,12 @@ const t = initTRPC.context<Context>().create({
     return {
       ...shape,
       message: unexpected ? "An unexpected error occurred." : shape.message,
-      data: { ...shape.data, errors: fieldErrorsOf(error.cause) },
+      data: {
+        ...shape.data,
+        errors: fieldErrorsOf(error.cause),
+        // Create's "nothing was created" answer: each order's messages, for the form to show at its fields.
+        validation: error.cause instanceof AppError && error.cause.code === "validation_failed" ? error.cause.body : null,
+      },
     };
   },
 });

@@ -4,6 +4,7 @@ import { apiKeysRouter } from "./routers/api-keys";
 import { auditEventsRouter } from "./routers/audit-events";
 import { courierProfilesRouter } from "./routers/courier-profiles";
 import { overviewRouter } from "./routers/overview";
+import { refusedAttemptsRouter } from "./routers/refused-attempts";
 import { shippingOrdersRouter } from "./routers/shipping-orders";
 import { sourcesRouter } from "./routers/sources";
 import { validationResultsRouter } from "./routers/validation-results";
@@ -16,6 +17,7 @@ export const appRouter = createTRPCRouter({
   overview: overviewRouter,
   shippingOrders: shippingOrdersRouter,
   validationResults: validationResultsRouter,
+  refusedAttempts: refusedAttemptsRouter,
   auditEvents: auditEventsRouter,
 });
 

@@ -1,5 +1,6 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
+import { labelFormatSchema, ZPL_MEDIA_TYPE } from "@/server/labels/label-format";
 import { MAX_LABELS } from "@/server/services/labels/render-shipping-labels";
 import { listShippingOrdersQuery } from "@/server/services/shipping-orders/list-shipping-orders";
 import { ShippingOrder, ShippingOrderPage } from "../components";
@@ -80,13 +81,36 @@ const listQuery = listShippingOrdersQuery.extend({
   }),
 });
 
-const pdf = (description: string, filename: string): Res => ({
+const labels = (description: string, filename: string): Res => ({
   description,
   headers: {
-    "Content-Disposition": stringHeader("Shown inline, with a file name for saving.", `inline; filename="${filename}"`),
+    "Content-Disposition": stringHeader(
+      "Named after the order's reference number; a PDF is shown inline, ZPL is an attachment.",
+      `inline; filename="${filename}"`,
+    ),
   },
-  content: { "application/pdf": { schema: { type: "string", format: "binary", contentMediaType: "application/pdf" } } },
+  content: {
+    "application/pdf": { schema: { type: "string", format: "binary", contentMediaType: "application/pdf" } },
+    [ZPL_MEDIA_TYPE]: {
+      schema: { type: "string", contentMediaType: ZPL_MEDIA_TYPE },
+      examples: {
+        zpl: {
+          summary: "A ZPL II label (shortened)",
+          value:
+            "^XA\n^CI28\n^PW812\n^LL1218\n…\n^BY3,3,200^FO70,918^BCN,200,Y,N,N,A^FH\\^FDSBX0000000042^FS\n^XZ",
+        },
+      },
+    },
+  },
 });
+
+const LABEL_FORMAT_BAD = problemResponse("An unknown `format`.", {
+  unknownFormat: problemExample("Unknown format", "bad_request", "format: must be one of pdf-a6, pdf-a4, zpl", [
+    { field: "format", message: "must be one of pdf-a6, pdf-a4, zpl" },
+  ]),
+});
+
+const format = labelFormatSchema.meta({ param: { description: labelFormatSchema.description }, example: "zpl" });
 
 export function registerOrdersAndLabels(registry: OpenAPIRegistry): void {
   registry.registerPath({
@@ -213,11 +237,14 @@ export function registerOrdersAndLabels(registry: OpenAPIRegistry): void {
     tags: [LABELS],
     summary: "Get an order's label",
     description:
-      "A PDF with one A6 page per parcel, each with a scannable Code 128 barcode of the parcel's shipping number. Requires the permission `labels:read`.",
+      "A label per parcel, each with a scannable Code 128 barcode of the parcel's shipping number: a PDF with an A6 page " +
+      "per parcel (`format=pdf-a6`, the default), four per A4 sheet (`pdf-a4`), or ZPL II for 203 dpi thermal printers " +
+      "(`zpl`, answered as `application/x-zpl`). Requires the permission `labels:read`.",
     security: apiKeySecurity("labels:read"),
-    request: { params: orderIdParams },
+    request: { params: orderIdParams, query: z.object({ format }) },
     responses: apiKeyResponses("labels:read", {
-      200: pdf("The label PDF.", `label-${ORDER_ID}.pdf`),
+      200: labels("The labels.", "label-ORDER-1001.pdf"),
+      400: LABEL_FORMAT_BAD,
       404: orderNotFound,
     }),
   });
@@ -229,7 +256,7 @@ export function registerOrdersAndLabels(registry: OpenAPIRegistry): void {
     tags: [LABELS],
     summary: "Get labels by shipping number",
     description:
-      `One PDF with an A6 page per shipping number, in the order asked (a number given twice is printed once). 1 to ${MAX_LABELS} numbers; ` +
+      `One file with a label per shipping number, in the order asked (a number given twice is printed once), in the \`format\` asked as on an order's label. 1 to ${MAX_LABELS} numbers; ` +
       "a number that belongs to no live order of the account → 404 naming it. Requires the permission `labels:read`.",
     security: apiKeySecurity("labels:read"),
     request: {
@@ -246,11 +273,12 @@ export function registerOrdersAndLabels(registry: OpenAPIRegistry): void {
             },
             example: ["SBX0000000001", "SBX0000000002"],
           }),
+        format,
       }),
     },
     responses: apiKeyResponses("labels:read", {
-      200: pdf("The labels PDF.", "labels.pdf"),
-      400: problemResponse("No shipping number, or more than 100.", {
+      200: labels("The labels.", "labels-ORDER-1001-and-1-more.pdf"),
+      400: problemResponse("No shipping number, more than 100, or an unknown `format`.", {
         none: problemExample(
           "No shipping number",
           "bad_request",
@@ -259,6 +287,9 @@ export function registerOrdersAndLabels(registry: OpenAPIRegistry): void {
         ),
         tooMany: problemExample("More than 100", "bad_request", "shippingNumbers: at most 100 shipping numbers", [
           { field: "shippingNumbers", message: "at most 100 shipping numbers" },
+        ]),
+        unknownFormat: problemExample("Unknown format", "bad_request", "format: must be one of pdf-a6, pdf-a4, zpl", [
+          { field: "format", message: "must be one of pdf-a6, pdf-a4, zpl" },
         ]),
       }),
       404: problemResponse("A shipping number belongs to no live order of the account.", {

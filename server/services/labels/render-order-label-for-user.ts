@@ -2,10 +2,11 @@ import type { Executor } from "@/db/client";
 import { AppError } from "@/server/errors";
 import { getActor } from "../accounts/get-actor";
 import { accountAccess } from "../actor";
-import { renderOrderLabel } from "./render-shipping-labels";
+import type { LabelFormat } from "@/server/labels/label-format";
+import { renderOrderLabel, type LabelFile } from "./render-shipping-labels";
 
 /**
- * The label PDF for a dashboard session. The session only proves who signed in; whether the user still
+ * An order's labels for a dashboard session. The session only proves who signed in; whether the user still
  * exists, is staff, and may open the account is read from the database now. Every member may print.
  */
 export async function renderOrderLabelForUser(
@@ -13,9 +14,10 @@ export async function renderOrderLabelForUser(
   userId: string,
   accountId: string,
   orderId: string,
-): Promise<Uint8Array> {
+  format: LabelFormat,
+): Promise<LabelFile> {
   const actor = await getActor(db, userId);
   if (!actor) throw new AppError("unauthorized", "Sign in to continue.");
   await accountAccess(db, actor, accountId);
-  return renderOrderLabel(db, accountId, orderId);
+  return renderOrderLabel(db, accountId, orderId, format);
 }

@@ -3,25 +3,39 @@ import type { Executor } from "@/db/client";
 import { accounts, parcels, shippingOrders, type ParcelRow, type ShippingOrderRow } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
 import { AppError, badField } from "@/server/errors";
-import { renderLabels, type LabelParcel } from "@/server/labels/render-labels";
+import { renderLabelDocument, type LabelDocument, type LabelFormat } from "@/server/labels/label-format";
+import type { LabelParcel } from "@/server/labels/render-labels";
 import { findLiveOrder } from "../shipping-orders/get-shipping-order";
 
 export const MAX_LABELS = 100;
 
-/** The label PDF of one order: a page per parcel. */
-export async function renderOrderLabel(db: Executor, accountId: string, orderId: string): Promise<Uint8Array> {
+/** A label file, named after the reference number(s) it is for, as a download names it. */
+export type LabelFile = LabelDocument & { filename: string };
+
+/** The labels of one order in the format asked: a label per parcel. */
+export async function renderOrderLabel(
+  db: Executor,
+  accountId: string,
+  orderId: string,
+  format: LabelFormat,
+): Promise<LabelFile> {
   const order = await findLiveOrder(db, accountId, orderId);
   const rows = await db.select().from(parcels).where(eq(parcels.orderId, order.id)).orderBy(asc(parcels.position));
   const sender = await accountName(db, accountId);
-  return renderLabels(rows.map((p) => toLabel(order, p, rows.length, sender)));
+  const document = await renderLabelDocument(
+    rows.map((p) => toLabel(order, p, rows.length, sender)),
+    format,
+  );
+  return { ...document, filename: `label-${safeFilename(order.referenceNumber)}.${document.extension}` };
 }
 
-/** One PDF with a page per shipping number, in the order asked; any number not among the account's live orders → 404. */
+/** One file with a label per shipping number, in the order asked; any number not among the account's live orders → 404. */
 export async function renderLabelsByNumber(
   db: Executor,
   accountId: string,
   shippingNumbers: string[],
-): Promise<Uint8Array> {
+  format: LabelFormat,
+): Promise<LabelFile> {
   const wanted = [...new Set(shippingNumbers)];
   if (wanted.length === 0) throw badField("shippingNumbers", "give at least one shipping number");
   if (wanted.length > MAX_LABELS) throw badField("shippingNumbers", `at most ${MAX_LABELS} shipping numbers`);
@@ -50,13 +64,23 @@ export async function renderLabelsByNumber(
   const countBy = new Map<string, number>();
   for (const c of counts) countBy.set(c.orderId, (countBy.get(c.orderId) ?? 0) + 1);
   const sender = await accountName(db, accountId);
-  return renderLabels(
+  const document = await renderLabelDocument(
     wanted.map((n) => {
       const r = found.get(n)!;
       return toLabel(r.order, r.parcel, countBy.get(r.order.id) ?? 1, sender);
     }),
+    format,
   );
+  const references = [...new Set(wanted.map((n) => found.get(n)!.order.referenceNumber))];
+  const name =
+    references.length === 1
+      ? safeFilename(references[0]!)
+      : `${safeFilename(references[0]!)}-and-${references.length - 1}-more`;
+  return { ...document, filename: `labels-${name}.${document.extension}` };
 }
+
+/** Reference numbers are partner text: anything beyond letters, digits, `.`, `_` and `-` becomes `_` in a file name. */
+const safeFilename = (reference: string): string => reference.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
 
 async function accountName(db: Executor, accountId: string): Promise<string> {
   const [account] = await db.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, accountId));

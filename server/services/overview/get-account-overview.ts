@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { apiKeys, shippingOrders, validationResults, type ShippingStatus } from "@/db/schema";
+import { apiKeys, refusedAttempts, shippingOrders, validationResults, type ShippingStatus } from "@/db/schema";
 import { maskApiKey } from "@/server/auth/api-key-secret";
 import { formatMillis } from "@/server/time";
 import { accountAccess, type Actor } from "../actor";
@@ -12,6 +12,10 @@ export type AccountOverview = {
   ordersBySourcePair: { referenceSource: string; sourceIdentifier: string; count: number }[];
   validationErrorsByDay: { day: string; count: number }[];
   keyUsage: { id: string; name: string; key: string; lastUsed: string | null; ordersLast7Days: number }[];
+  /** Whether the account ever created an order (deleted and replaced ones count): the last setup step. */
+  hasSentOrders: boolean;
+  /** Create attempts the courier refused or did not answer in the last 7 days. */
+  refusedLast7Days: number;
 };
 
 /** The overview page's figures for one account: live orders by status and by source pair, recent validation errors, key usage. */
@@ -27,7 +31,7 @@ export async function getAccountOverview(
   const live = and(eq(shippingOrders.accountId, accountId), isNull(shippingOrders.deletedAt));
   const weekAgo = new Date(now.getTime() - 7 * 86_400_000);
   const day = sql<string>`to_char(date_trunc('day', ${validationResults.createdAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
-  const [byStatus, byPair, errors, keys, perKey] = await Promise.all([
+  const [byStatus, byPair, errors, keys, perKey, [anyOrder], [refused]] = await Promise.all([
     db
       .select({ status: shippingOrders.status, count: count() })
       .from(shippingOrders)
@@ -65,6 +69,11 @@ export async function getAccountOverview(
       .from(shippingOrders)
       .where(and(eq(shippingOrders.accountId, accountId), gte(shippingOrders.createdAt, weekAgo)))
       .groupBy(shippingOrders.apiKeyId),
+    db.select({ id: shippingOrders.id }).from(shippingOrders).where(eq(shippingOrders.accountId, accountId)).limit(1),
+    db
+      .select({ n: count() })
+      .from(refusedAttempts)
+      .where(and(eq(refusedAttempts.accountId, accountId), gte(refusedAttempts.createdAt, weekAgo))),
   ]);
   const ordersPerKey = new Map(perKey.map((k) => [k.apiKeyId, k.count]));
   return {
@@ -78,5 +87,7 @@ export async function getAccountOverview(
       lastUsed: k.lastUsedAt ? formatMillis(k.lastUsedAt) : null,
       ordersLast7Days: ordersPerKey.get(k.id) ?? 0,
     })),
+    hasSentOrders: anyOrder !== undefined,
+    refusedLast7Days: refused?.n ?? 0,
   };
 }

@@ -15,6 +15,7 @@ import {
   persistOrders,
   type AcceptedOrder,
 } from "./persist-orders";
+import { recordRefusedAttempts, type RefusedAttempt } from "./record-refused-attempts";
 import { recordValidationResults, type ValidationOrigin } from "./record-validation-results";
 import { shippingOrderView, toShippingOrderViews } from "./shipping-order-view";
 import { responseOf, validateBatch, type ValidateCommand } from "./validate-shipping-orders";
@@ -47,8 +48,9 @@ const COURIER_CONCURRENCY = 16;
 /**
  * `POST /couriers/{courier}/shipping-orders`, in the contract's order: 404 courier/profile → 422 unknown
  * source pair → 400 validation errors (nothing created) → 409 duplicate prevention → courier → store.
- * Orders the courier refused or did not answer in time are reported in `failed`; the rest are stored in
- * one transaction, replacing their predecessors, whose shipments are cancelled after the commit.
+ * Orders the courier refused or did not answer in time are reported in `failed` and kept as refused attempts
+ * (nothing else would show them); the rest are stored in one transaction, replacing their predecessors,
+ * whose shipments are cancelled after the commit.
  */
 export async function createShippingOrders(
   db: Db,
@@ -56,7 +58,7 @@ export async function createShippingOrders(
   command: CreateCommand,
 ): Promise<CreateResponse> {
   const { courier, profile, orders } = await validateBatch(db, origin, command);
-  await recordValidationResults(
+  const resultIds = await recordValidationResults(
     db,
     origin,
     "create",
@@ -79,6 +81,7 @@ export async function createShippingOrders(
   );
   const accepted: AcceptedOrder[] = [];
   const failed: CreateResponse["failed"] = [];
+  const refused: RefusedAttempt[] = [];
   outcomes.forEach((outcome, i) => {
     const o = valid[i]!;
     if (outcome.ok)
@@ -89,8 +92,20 @@ export async function createShippingOrders(
         service: o.service,
         shipment: outcome.shipment,
       });
-    else failed.push({ referenceNumber: o.order.ReferenceNumber, code: outcome.code, message: outcome.message });
+    else {
+      failed.push({ referenceNumber: o.order.ReferenceNumber, code: outcome.code, message: outcome.message });
+      refused.push({
+        raw: command.batch.orders[i],
+        referenceNumber: o.order.ReferenceNumber,
+        referenceSource: o.referenceSource,
+        sourceIdentifier: o.sourceIdentifier,
+        validationResultId: resultIds[i] ?? null,
+        code: outcome.code,
+        message: outcome.message,
+      });
+    }
   });
+  await recordRefusedAttempts(db, origin, courier.capabilities.id, profile.id, refused);
 
   let stored: Awaited<ReturnType<typeof persistOrders>>;
   try {

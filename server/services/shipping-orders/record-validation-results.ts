@@ -5,7 +5,7 @@ import type { ValidatedOrder } from "./validate-order";
 
 export type ValidationOrigin = { accountId: string; apiKeyId?: string | null; userId?: string | null };
 
-/** Stores one review record per order, in one statement. */
+/** Stores one review record per order, in one statement; answers their ids in the orders' order. */
 export async function recordValidationResults(
   db: Executor,
   origin: ValidationOrigin,
@@ -14,9 +14,11 @@ export async function recordValidationResults(
   courierProfileId: string | null,
   raws: unknown[],
   orders: ValidatedOrder[],
-): Promise<void> {
-  if (orders.length === 0) return;
-  await db.insert(validationResults).values(
+): Promise<string[]> {
+  if (orders.length === 0) return [];
+  const rows = await db
+    .insert(validationResults)
+    .values(
     orders.map((o, i) => ({
       accountId: origin.accountId,
       apiKeyId: origin.apiKeyId ?? null,
@@ -28,7 +30,9 @@ export async function recordValidationResults(
       status: o.response.status,
       messages: o.response.messages,
       // A JSON null (a body of `null`, or `[null]`) is kept as the jsonb value null: SQL NULL would break the not-null column.
-      requestBody: raws[i] === null || raws[i] === undefined ? sql`'null'::jsonb` : (raws[i] as object),
+      requestBody: raws[i] === null || raws[i] === undefined ? sql`'null'::json` : (raws[i] as object),
     })),
-  );
+    )
+    .returning({ id: validationResults.id });
+  return rows.map((r) => r.id);
 }

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { accounts, validationResults, type ValidationMessageRecord } from "@/db/schema";
+import { accounts, refusedAttempts, validationResults, type ValidationMessageRecord } from "@/db/schema";
 import { notFound } from "@/server/errors";
 import { isUuid } from "@/server/validation";
 import { accountAccess, type Actor } from "../actor";
-import { toSummary, type ValidationResultSummary } from "./list-validation-results";
+import { refusalColumns, toSummary, type ValidationResultSummary } from "./list-validation-results";
 
 export type ValidationResultDetail = ValidationResultSummary & {
   courierProfileId: string | null;
@@ -16,18 +16,19 @@ export type ValidationResultDetail = ValidationResultSummary & {
 export async function getValidationResult(db: Executor, actor: Actor, id: string): Promise<ValidationResultDetail> {
   if (!isUuid(id)) throw notFound("Validation result");
   const [row] = await db
-    .select({ r: validationResults, accountName: accounts.name })
+    .select({ r: validationResults, accountName: accounts.name, ...refusalColumns })
     .from(validationResults)
     .innerJoin(accounts, eq(accounts.id, validationResults.accountId))
+    .leftJoin(refusedAttempts, eq(refusedAttempts.validationResultId, validationResults.id))
     .where(eq(validationResults.id, id))
     .limit(1);
   if (!row) throw notFound("Validation result");
   await accountAccess(db, actor, row.r.accountId).catch((error: { code?: string }) => {
     throw error.code === "not_found" ? notFound("Validation result") : error;
   });
-  const r = row.r;
+  const { r, accountName, ...refusal } = row;
   return {
-    ...toSummary(r, row.accountName),
+    ...toSummary(r, accountName, refusal),
     courierProfileId: r.courierProfileId,
     messages: r.messages,
     requestBody: r.requestBody,

@@ -1,10 +1,17 @@
 import { and, count, desc, eq, gte, ilike, inArray, lt, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db/client";
-import { accounts, validationResults, validationStatus, type ValidationResultRow } from "@/db/schema";
+import {
+  accounts,
+  refusedAttempts,
+  validationResults,
+  validationStatus,
+  type ValidationResultRow,
+} from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { formatMillis } from "@/server/time";
 import { accountAccess, type Actor } from "../actor";
+import { courierNameOf } from "../refused-attempts/list-refused-attempts";
 import { envelope, offsetOf, pagingInput, type Page } from "../pagination";
 
 export const listValidationResultsInput = pagingInput.extend({
@@ -26,11 +33,24 @@ export type ValidationResultSummary = {
   created: string;
   operation: "validate" | "create";
   courier: string;
+  courierName: string;
   referenceNumber: string | null;
   status: "OK" | "WARNING" | "ERROR";
   errors: number;
   warnings: number;
+  /** What became of a create the rules passed but the courier refused or did not answer; null otherwise. */
+  refusal: ValidationRefusal | null;
 };
+
+export type ValidationRefusal = { refusedAttemptId: string; code: string; message: string };
+
+/** The refused attempt a create's validation led to, if any: one left join in the list and the detail. */
+export const refusalColumns = {
+  refusedAttemptId: refusedAttempts.id,
+  refusalCode: refusedAttempts.code,
+  refusalMessage: refusedAttempts.message,
+};
+type RefusalColumns = { refusedAttemptId: string | null; refusalCode: string | null; refusalMessage: string | null };
 
 /** Validation history, newest first: one account's for its members, any or all accounts' for staff. */
 export async function listValidationResults(
@@ -57,9 +77,10 @@ export async function listValidationResults(
   const where = c.length ? and(...c) : undefined;
   const [rows, [total]] = await Promise.all([
     db
-      .select({ r: validationResults, accountName: accounts.name })
+      .select({ r: validationResults, accountName: accounts.name, ...refusalColumns })
       .from(validationResults)
       .innerJoin(accounts, eq(accounts.id, validationResults.accountId))
+      .leftJoin(refusedAttempts, eq(refusedAttempts.validationResultId, validationResults.id))
       .where(where)
       .orderBy(desc(validationResults.createdAt), desc(validationResults.id))
       .limit(input.pageSize)
@@ -67,21 +88,30 @@ export async function listValidationResults(
     db.select({ n: count() }).from(validationResults).where(where),
   ]);
   return envelope(
-    rows.map(({ r, accountName }) => toSummary(r, accountName)),
+    rows.map(({ r, accountName, ...refusal }) => toSummary(r, accountName, refusal)),
     total?.n ?? 0,
     input,
   );
 }
 
-export const toSummary = (r: ValidationResultRow, accountName: string): ValidationResultSummary => ({
+export const toSummary = (
+  r: ValidationResultRow,
+  accountName: string,
+  refusal: RefusalColumns,
+): ValidationResultSummary => ({
   id: r.id,
   accountId: r.accountId,
   accountName,
   created: formatMillis(r.createdAt),
   operation: r.operation,
   courier: r.courier,
+  courierName: courierNameOf(r.courier),
   referenceNumber: r.referenceNumber,
   status: r.status,
   errors: r.messages.filter((m) => m.severity === "ERROR").length,
   warnings: r.messages.filter((m) => m.severity === "WARNING").length,
+  refusal:
+    refusal.refusedAttemptId && refusal.refusalCode && refusal.refusalMessage !== null
+      ? { refusedAttemptId: refusal.refusedAttemptId, code: refusal.refusalCode, message: refusal.refusalMessage }
+      : null,
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { createShippingOrdersAsUser } from "@/server/services/shipping-orders/create-shipping-orders-as-user";
 import { deleteShippingOrderAsUser } from "@/server/services/shipping-orders/delete-shipping-order-as-user";
 import { getShippingOrder } from "@/server/services/shipping-orders/get-shipping-order";
 import { listShippingOrders, listShippingOrdersQuery } from "@/server/services/shipping-orders/list-shipping-orders";
@@ -7,6 +8,12 @@ import { validateShippingOrders } from "@/server/services/shipping-orders/valida
 import { accountProcedure, createTRPCRouter } from "../init";
 
 const orderId = z.object({ id: z.string() });
+
+const orderRequest = z.object({
+  courierId: z.string().min(1, "Choose a courier"),
+  profileId: z.string().nullish(),
+  body: z.unknown(),
+});
 
 export const shippingOrdersRouter = createTRPCRouter({
   /** The REST list's own query schema, so filters mean the same (and fail the same) through both doors. */
@@ -24,18 +31,18 @@ export const shippingOrdersRouter = createTRPCRouter({
    * recorded for review with the user who asked instead of an API key.
    */
   validate: accountProcedure
-    .input(
-      z.object({
-        courierId: z.string().min(1, "courierId is required"),
-        profileId: z.string().nullish(),
-        body: z.unknown(),
-      }),
-    )
+    .input(orderRequest)
     .mutation(({ ctx, input }) =>
       validateShippingOrders(
         ctx.db,
         { accountId: ctx.access.accountId, userId: ctx.actor.userId },
         { courierId: input.courierId, profileId: input.profileId, batch: orderBatch("application/json", input.body) },
       ),
+    ),
+  /** The REST create, from the order form: by hand, or a refused order fixed and sent again. */
+  create: accountProcedure
+    .input(orderRequest)
+    .mutation(({ ctx, input }) =>
+      createShippingOrdersAsUser(ctx.db, ctx.actor, ctx.access.accountId, { ...input, baseUrl: ctx.baseUrl }),
     ),
 });

@@ -1,0 +1,39 @@
+import { index, json, pgTable, text, uuid, varchar } from "drizzle-orm/pg-core";
+import { accounts, users } from "./accounts";
+import { apiKeys } from "./api-keys";
+import { createdAt, id } from "./columns";
+import { validationResults } from "./validation-results";
+
+/**
+ * A create attempt the courier refused (COURIER_REJECTED) or did not answer (COURIER_TIMEOUT,
+ * COURIER_UNAVAILABLE). Nothing else keeps such an order: it is how a partner finds it, fixes it and sends
+ * it again. `request` is `json`, not `jsonb`, so the order is shown with its keys as the partner sent them.
+ */
+export const refusedAttempts = pgTable(
+  "refused_attempts",
+  {
+    id: id(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    apiKeyId: uuid("api_key_id").references(() => apiKeys.id, { onDelete: "set null" }),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    validationResultId: uuid("validation_result_id").references(() => validationResults.id, { onDelete: "set null" }),
+    courier: text("courier").notNull(),
+    courierProfileId: uuid("courier_profile_id"),
+    referenceNumber: varchar("reference_number", { length: 64 }).notNull(),
+    referenceSource: text("reference_source").notNull(),
+    sourceIdentifier: text("source_identifier").notNull(),
+    code: text("code").notNull(),
+    message: text("message").notNull(),
+    request: json("request").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("refused_attempts_account_created_idx").on(t.accountId, t.createdAt.desc().nullsFirst()),
+    index("refused_attempts_created_idx").on(t.createdAt.desc().nullsFirst()),
+    index("refused_attempts_validation_result_idx").on(t.validationResultId),
+  ],
+);
+
+export type RefusedAttemptRow = typeof refusedAttempts.$inferSelect;

@@ -1,0 +1,94 @@
+import { and, count, desc, eq, ilike, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import type { Executor } from "@/db/client";
+import { accounts, courierProfiles, refusedAttempts, type RefusedAttemptRow } from "@/db/schema";
+import { findCourier } from "@/server/couriers/registry";
+import { AppError } from "@/server/errors";
+import { formatMillis } from "@/server/time";
+import { accountAccess, type Actor } from "../actor";
+import { envelope, offsetOf, pagingInput, type Page } from "../pagination";
+
+export const listRefusedAttemptsInput = pagingInput.extend({
+  /** Required for partners; staff may omit it to see every account. */
+  accountId: z.string().optional(),
+  referenceNumber: z.string().trim().max(200).optional(),
+});
+export type ListRefusedAttemptsInput = z.input<typeof listRefusedAttemptsInput>;
+
+export type RefusedAttemptSummary = {
+  id: string;
+  accountId: string;
+  accountName: string;
+  created: string;
+  courier: string;
+  courierName: string;
+  courierProfileId: string | null;
+  courierProfileName: string | null;
+  referenceNumber: string;
+  referenceSource: string;
+  sourceIdentifier: string;
+  code: string;
+  message: string;
+  validationResultId: string | null;
+};
+
+/** Orders the courier refused or did not answer, newest first: one account's for its members, any or all for staff. */
+export async function listRefusedAttempts(
+  db: Executor,
+  actor: Actor,
+  raw: ListRefusedAttemptsInput,
+): Promise<Page<RefusedAttemptSummary>> {
+  const input = listRefusedAttemptsInput.parse(raw);
+  const c: SQL[] = [];
+  if (input.accountId) {
+    await accountAccess(db, actor, input.accountId);
+    c.push(eq(refusedAttempts.accountId, input.accountId));
+  } else if (!actor.isStaff) {
+    throw new AppError("bad_request", "Choose an account.", {
+      errors: [{ field: "accountId", message: "required" }],
+    });
+  }
+  if (input.referenceNumber)
+    c.push(ilike(refusedAttempts.referenceNumber, `%${input.referenceNumber.replace(/[\\%_]/g, "\\$&")}%`));
+  const where = c.length ? and(...c) : undefined;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ r: refusedAttempts, accountName: accounts.name, profileName: courierProfiles.name })
+      .from(refusedAttempts)
+      .innerJoin(accounts, eq(accounts.id, refusedAttempts.accountId))
+      .leftJoin(courierProfiles, eq(courierProfiles.id, refusedAttempts.courierProfileId))
+      .where(where)
+      .orderBy(desc(refusedAttempts.createdAt), desc(refusedAttempts.id))
+      .limit(input.pageSize)
+      .offset(offsetOf(input)),
+    db.select({ n: count() }).from(refusedAttempts).where(where),
+  ]);
+  return envelope(
+    rows.map(({ r, accountName, profileName }) => toRefusedAttemptSummary(r, accountName, profileName)),
+    total?.n ?? 0,
+    input,
+  );
+}
+
+export const courierNameOf = (id: string): string => findCourier(id)?.capabilities.name ?? id;
+
+export const toRefusedAttemptSummary = (
+  r: RefusedAttemptRow,
+  accountName: string,
+  profileName: string | null,
+): RefusedAttemptSummary => ({
+  id: r.id,
+  accountId: r.accountId,
+  accountName,
+  created: formatMillis(r.createdAt),
+  courier: r.courier,
+  courierName: courierNameOf(r.courier),
+  courierProfileId: r.courierProfileId,
+  courierProfileName: profileName,
+  referenceNumber: r.referenceNumber,
+  referenceSource: r.referenceSource,
+  sourceIdentifier: r.sourceIdentifier,
+  code: r.code,
+  message: r.message,
+  validationResultId: r.validationResultId,
+});

@@ -1,0 +1,42 @@
+import { sql } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { refusedAttempts } from "@/db/schema";
+import type { ValidationOrigin } from "./record-validation-results";
+
+export type RefusedAttempt = {
+  /** The order exactly as the partner sent it. */
+  raw: unknown;
+  referenceNumber: string;
+  referenceSource: string;
+  sourceIdentifier: string;
+  validationResultId: string | null;
+  code: string;
+  message: string;
+};
+
+/** Keeps every order the courier refused or did not answer, in one statement, so it can be found and sent again. */
+export async function recordRefusedAttempts(
+  db: Executor,
+  origin: ValidationOrigin,
+  courier: string,
+  courierProfileId: string,
+  attempts: RefusedAttempt[],
+): Promise<void> {
+  if (attempts.length === 0) return;
+  await db.insert(refusedAttempts).values(
+    attempts.map((a) => ({
+      accountId: origin.accountId,
+      apiKeyId: origin.apiKeyId ?? null,
+      userId: origin.userId ?? null,
+      validationResultId: a.validationResultId,
+      courier,
+      courierProfileId,
+      referenceNumber: a.referenceNumber,
+      referenceSource: a.referenceSource,
+      sourceIdentifier: a.sourceIdentifier,
+      code: a.code,
+      message: a.message,
+      request: a.raw === null || a.raw === undefined ? sql`'null'::json` : (a.raw as object),
+    })),
+  );
+}
