@@ -13,7 +13,7 @@ import * as orderItem from "@/app/api/v2/shipping-orders/[id]/route";
 import * as list from "@/app/api/v2/shipping-orders/route";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { validationResults } from "@/db/schema";
+import { refusedAttempts, validationResults } from "@/db/schema";
 import { createApiKey } from "@/server/services/api-keys/create-api-key";
 import { createCourierProfile } from "@/server/services/courier-profiles/create-courier-profile";
 import { activateSource } from "@/server/services/sources/activate-source";
@@ -49,6 +49,7 @@ let aSourceId: string;
 let aSecondProfileId: string;
 let snapshot: AccountDigest;
 let aValidationResultId: string;
+let aRefusedAttemptId: string;
 
 beforeAll(async () => {
   a = await createPartner();
@@ -401,12 +402,28 @@ const matrix: Record<string, Row> = {
     call: (api) => api.validationResults.get({ id: aValidationResultId }),
     member: "resolved",
   },
+  "shippingOrders.create": {
+    call: (api) => api.shippingOrders.create({ accountId: a.accountId, courierId: "sandbox", body: order() }),
+    member: "FORBIDDEN",
+  },
+  "shippingOrders.create (B's account, A's profile)": {
+    call: (api) =>
+      api.shippingOrders.create({
+        accountId: b.accountId,
+        courierId: "sandbox",
+        profileId: a.profileId,
+        body: order(),
+      }),
+    member: null,
+  },
+  "refusedAttempts.list": { call: (api) => api.refusedAttempts.list({ accountId: a.accountId }), member: "resolved" },
+  "refusedAttempts.get": { call: (api) => api.refusedAttempts.get({ id: aRefusedAttemptId }), member: "resolved" },
   "overview.get": { call: (api) => api.overview.get({ accountId: a.accountId }), member: "resolved" },
   "auditEvents.list": { call: (api) => api.auditEvents.list({ accountId: a.accountId }), member: "FORBIDDEN" },
 };
 
 /** Procedures with no id or account in their input: nothing of another tenant to name. */
-const WITHOUT_TENANT_INPUT = ["accounts.mine", "accounts.all", "courierProfiles.couriers"];
+const WITHOUT_TENANT_INPUT = ["accounts.mine", "accounts.all", "courierProfiles.couriers", "overview.staff"];
 
 const procedureOf = (row: string) => row.split(" ")[0]!;
 
@@ -422,6 +439,21 @@ describe("tRPC: B's dashboard session with A's ids and account", () => {
       .limit(1);
     aValidationResultId = row!.id;
     aValidationResultIdLoaded = true;
+    await (
+      await callerFor(a)
+    ).shippingOrders.create({
+      accountId: a.accountId,
+      courierId: "sandbox",
+      body: order({ ReferenceNumber: "COURIER-FAIL-A" }),
+    });
+    const [refused] = await (
+      await getDb()
+    )
+      .select({ id: refusedAttempts.id })
+      .from(refusedAttempts)
+      .where(eq(refusedAttempts.accountId, a.accountId))
+      .limit(1);
+    aRefusedAttemptId = refused!.id;
   });
 
   it("covers every procedure of the router (a new procedure needs a row in this matrix)", () => {

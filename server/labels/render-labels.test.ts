@@ -19,7 +19,7 @@ import {
   type PDFPage,
 } from "pdf-lib";
 import { describe, expect, it } from "vitest";
-import { renderLabels, type LabelAddress, type LabelParcel } from "./render-labels";
+import { renderLabels, renderLabelsA4, type LabelAddress, type LabelParcel } from "./render-labels";
 
 const A6 = { width: 297.64, height: 419.53 };
 const MARGIN = (5 * 72) / 25.4;
@@ -281,5 +281,38 @@ describe("renderLabels", () => {
 
   it("refuses an empty batch", async () => {
     await expect(renderLabels([])).rejects.toThrow("no parcels");
+  });
+});
+
+describe("renderLabelsA4", () => {
+  const A4 = { width: 595.28, height: 841.89 };
+
+  it("puts four labels on each A4 sheet, each with its own scannable barcode, in input order", async () => {
+    const numbers = Array.from({ length: 5 }, (_, i) => `SBX00000001${String(i).padStart(2, "0")}`);
+    const doc = await PDFDocument.load(
+      await renderLabelsA4(
+        numbers.map((shippingNumber, i) => parcel({ shippingNumber, parcelIndex: i + 1, parcelCount: 5 })),
+      ),
+      { updateMetadata: false },
+    );
+    expect(doc.getPageCount()).toBe(2);
+    for (const page of doc.getPages()) {
+      expect(page.getWidth()).toBeCloseTo(A4.width, 0);
+      expect(page.getHeight()).toBeCloseTo(A4.height, 0);
+    }
+    const scanned = doc
+      .getPages()
+      .flatMap((page) => imageXObjects(page).map((image) => scanCode128(image.stream).getText()));
+    expect(scanned).toEqual(numbers);
+    // Reading order on the sheet: top left, top right, bottom left, bottom right.
+    const positions = drawnTexts(doc.getPage(0))
+      .filter((t) => numbers.includes(t.text))
+      .map((t) => ({ text: t.text, left: t.x < A4.width / 2, top: t.y > A4.height / 2 }));
+    expect(positions).toEqual([
+      { text: numbers[0], left: true, top: true },
+      { text: numbers[1], left: false, top: true },
+      { text: numbers[2], left: true, top: false },
+      { text: numbers[3], left: false, top: false },
+    ]);
   });
 });

@@ -75,6 +75,45 @@ describe("shipping orders: get, delete, labels, isolation", () => {
     }
   });
 
+  it("serves labels as PDF A4 (four per sheet) or ZPL by ?format=, named after the reference; unknown format → 400", async () => {
+    const url = (format: string) => `/api/v2/shipping-orders/${twoParcels.id}/label?format=${format}`;
+    const a6 = await as(partner)(label.GET, `/api/v2/shipping-orders/${twoParcels.id}/label`, {
+      params: { id: twoParcels.id },
+    });
+    expect(a6.headers.get("content-disposition")).toBe(`inline; filename="label-${twoParcels.referenceNumber}.pdf"`);
+    const a4 = await as(partner)(label.GET, url("pdf-a4"), { params: { id: twoParcels.id } });
+    expect(a4.headers.get("content-type")).toBe("application/pdf");
+    const sheet = await PDFDocument.load(new Uint8Array(await a4.arrayBuffer()));
+    expect(sheet.getPageCount()).toBe(1);
+    expect(sheet.getPage(0).getWidth()).toBeCloseTo(595.28, 0);
+    const zpl = await as(partner)(label.GET, url("zpl"), { params: { id: twoParcels.id } });
+    expect(zpl.status).toBe(200);
+    expect(zpl.headers.get("content-type")).toBe("application/x-zpl");
+    expect(zpl.headers.get("content-disposition")).toBe(
+      `attachment; filename="label-${twoParcels.referenceNumber}.zpl"`,
+    );
+    const text = await zpl.text();
+    expect(text.match(/\^XA/g)).toHaveLength(2);
+    for (const number of twoParcels.shippingNumber) expect(text).toContain(`^BCN,200,Y,N,N,A^FH\\^FD${number}^FS`);
+    for (const bad of ["pdf", "ZPL", ""]) {
+      const refused = await as(partner)(label.GET, url(bad), { params: { id: twoParcels.id } });
+      expect(refused.status, bad).toBe(400);
+      expect(refused.headers.get("content-type")).toBe("application/problem+json");
+      expect((await readJson<{ errors: { field: string }[] }>(refused)).errors).toEqual([
+        { field: "format", message: "must be one of pdf-a6, pdf-a4, zpl" },
+      ]);
+    }
+    const merged = await as(partner)(
+      labels.GET,
+      `/api/v2/labels?shippingNumbers=${twoParcels.shippingNumber.join(",")}&format=zpl`,
+    );
+    expect(merged.headers.get("content-disposition")).toBe(
+      `attachment; filename="labels-${twoParcels.referenceNumber}.zpl"`,
+    );
+    expect((await merged.text()).match(/\^XZ/g)).toHaveLength(2);
+    expect((await as(partner)(labels.GET, `/api/v2/labels?shippingNumbers=x&format=png`)).status).toBe(400);
+  });
+
   it("merges labels by shipping number, refuses unknown numbers (404) and more than 100 (400)", async () => {
     const other = await createOrder(partner, order({ ReferenceNumber: "G-2" }));
     const numbers = [...twoParcels.shippingNumber, ...other.shippingNumber];
