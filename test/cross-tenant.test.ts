@@ -5,6 +5,7 @@ import * as validate from "@/app/api/v2/couriers/[courier_id]/shipping-orders/va
 import * as labels from "@/app/api/v2/labels/route";
 import * as apiKeyItem from "@/app/api/v2/private/api-keys/[id]/route";
 import * as apiKeys from "@/app/api/v2/private/api-keys/route";
+import * as courierProfileItem from "@/app/api/v2/private/courier-profiles/[id]/route";
 import * as courierProfiles from "@/app/api/v2/private/courier-profiles/route";
 import * as sourceItem from "@/app/api/v2/private/sources/[id]/route";
 import * as sources from "@/app/api/v2/private/sources/route";
@@ -212,6 +213,23 @@ describe("REST, private API: B's access token with A's ids and account", () => {
       () =>
         byB(sourceItem.DELETE, `/api/v2/private/sources/${aSourceId}`, { method: "DELETE", params: { id: aSourceId } }),
     ],
+    [
+      "PATCH /private/courier-profiles/{id}",
+      () =>
+        byB(courierProfileItem.PATCH, `/api/v2/private/courier-profiles/${aSecondProfileId}`, {
+          method: "PATCH",
+          body: { name: "taken over" },
+          params: { id: aSecondProfileId },
+        }),
+    ],
+    [
+      "DELETE /private/courier-profiles/{id}",
+      () =>
+        byB(courierProfileItem.DELETE, `/api/v2/private/courier-profiles/${aSecondProfileId}`, {
+          method: "DELETE",
+          params: { id: aSecondProfileId },
+        }),
+    ],
     ["GET /private/api-keys?accountId=A", () => byB(apiKeys.GET, `/api/v2/private/api-keys?accountId=${a.accountId}`)],
     ["GET /private/sources?accountId=A", () => byB(sources.GET, `/api/v2/private/sources?accountId=${a.accountId}`)],
     [
@@ -292,6 +310,23 @@ describe("REST, private API: a member of A may read but not write", () => {
         }),
     ],
     [
+      "PATCH /private/courier-profiles/{id}",
+      () =>
+        byMember(courierProfileItem.PATCH, `/api/v2/private/courier-profiles/${aSecondProfileId}`, {
+          method: "PATCH",
+          body: { name: "member's" },
+          params: { id: aSecondProfileId },
+        }),
+    ],
+    [
+      "DELETE /private/courier-profiles/{id}",
+      () =>
+        byMember(courierProfileItem.DELETE, `/api/v2/private/courier-profiles/${aSecondProfileId}`, {
+          method: "DELETE",
+          params: { id: aSecondProfileId },
+        }),
+    ],
+    [
       "POST /private/courier-profiles",
       () =>
         byMember(courierProfiles.POST, "/api/v2/private/courier-profiles", {
@@ -355,6 +390,14 @@ const matrix: Record<string, Row> = {
   },
   "courierProfiles.setDefault": {
     call: (api) => api.courierProfiles.setDefault({ id: aSecondProfileId }),
+    member: "FORBIDDEN",
+  },
+  "courierProfiles.update": {
+    call: (api) => api.courierProfiles.update({ id: aSecondProfileId, changes: { name: "taken over" } }),
+    member: "FORBIDDEN",
+  },
+  "courierProfiles.delete": {
+    call: (api) => api.courierProfiles.delete({ id: aSecondProfileId }),
     member: "FORBIDDEN",
   },
   "shippingOrders.list": { call: (api) => api.shippingOrders.list({ accountId: a.accountId }), member: "resolved" },

@@ -7,6 +7,9 @@ export const auditActionLabel: Record<string, string> = {
   "source.deactivated": "Source deactivated",
   "courier_profile.created": "Courier profile created",
   "courier_profile.default_set": "Default courier profile changed",
+  "courier_profile.updated": "Courier profile changed",
+  "courier_profile.deleted": "Courier profile deleted",
+  "courier_profile.archived": "Courier profile archived (used by orders)",
   "user.signed_in": "Signed in",
 };
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, jsonb, pgTable, text, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
-import { createdAt, id } from "./columns";
+import { createdAt, id, instant } from "./columns";
 
 export const courierProfiles = pgTable(
   "courier_profiles",
@@ -16,6 +16,11 @@ export const courierProfiles = pgTable(
     isDefault: boolean("is_default").notNull().default(false),
     settings: jsonb("settings").$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
+    /**
+     * Set when a profile orders used is deleted: it disappears from lists and takes no new orders, while its
+     * orders keep the settings their tracking and cancellation need.
+     */
+    archivedAt: instant("archived_at"),
   },
   (t) => [
     index("courier_profiles_account_idx").on(t.accountId, t.courier),

@@ -11,7 +11,11 @@ import {
 import { auditEventView } from "@/server/services/audit/list-audit-events";
 import { courierView } from "@/server/services/configurations/list-couriers";
 import { sourceConfigurationView } from "@/server/services/configurations/list-source-configurations";
-import { courierProfileView, createCourierProfileInput } from "@/server/services/courier-profiles/schemas";
+import {
+  courierProfileView,
+  createCourierProfileInput,
+  updateCourierProfileInput,
+} from "@/server/services/courier-profiles/schemas";
 import { MAX_PAGE_SIZE } from "@/server/services/pagination";
 import { createResponseSchema } from "@/server/services/shipping-orders/create-shipping-orders";
 import { MAX_BATCH } from "@/server/services/shipping-orders/order-batch";
@@ -170,6 +174,11 @@ export const CreateCourierProfileRequest = named(
   createCourierProfileInput,
   "`service` must be a service of the courier; `settings` are checked by the courier (sandbox: `timeoutMs`, `trackingStepMinutes`).",
 );
+export const UpdateCourierProfileRequest = named(
+  "UpdateCourierProfileRequest",
+  updateCourierProfileInput,
+  "Fields not given stay; at least one is needed. `service` and `settings` are checked by the courier as on create.",
+);
 
 export const AuditEvent = named("AuditEvent", auditEventView, "One change to the account's integration, or a sign-in.");
 export const AuditEventPage = page("AuditEventPage", AuditEvent, "audit events");
@@ -211,6 +220,7 @@ export const componentSchemas: Record<string, z.ZodType> = {
   SourceList,
   ActivateSourceRequest,
   CreateCourierProfileRequest,
+  UpdateCourierProfileRequest,
   AuditEvent,
   AuditEventPage,
   Health,

@@ -39,6 +39,8 @@ const CONTRACT: Record<string, number[]> = {
   "DELETE /api/v2/private/sources/{id}": [401, 403, 404, 500, 503],
   "GET /api/v2/private/courier-profiles": [400, 401, 404, 500, 503],
   "POST /api/v2/private/courier-profiles": [400, 401, 403, 404, 413, 415, 500, 503],
+  "PATCH /api/v2/private/courier-profiles/{id}": [400, 401, 403, 404, 413, 415, 500, 503],
+  "DELETE /api/v2/private/courier-profiles/{id}": [401, 403, 404, 500, 503],
   "GET /api/v2/couriers": [401, 403, 429, 500, 503],
   "GET /api/v2/configurations/sources": [401, 403, 429, 500, 503],
   "GET /api/v2/configurations/courier-profiles": [401, 403, 429, 500, 503],

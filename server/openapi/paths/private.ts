@@ -13,8 +13,18 @@ import {
   Source,
   SourceList,
   UpdateApiKeyRequest,
+  UpdateCourierProfileRequest,
 } from "../components";
-import { ACCOUNT_ID, API_KEY_ID, apiKey, courierProfile, createdApiKey, source, SOURCE_ID } from "../examples";
+import {
+  ACCOUNT_ID,
+  API_KEY_ID,
+  apiKey,
+  courierProfile,
+  createdApiKey,
+  PROFILE_ID,
+  source,
+  SOURCE_ID,
+} from "../examples";
 import {
   accessTokenErrors,
   bodyErrors,
@@ -413,6 +423,81 @@ function registerCourierProfiles(registry: OpenAPIRegistry): void {
   });
 }
 
+function registerCourierProfileChanges(registry: OpenAPIRegistry): void {
+  const profileNotFound = problemResponse("No profile with this id in an account of the user (archived ones included).", {
+    notFound: problemExample("Unknown profile", "not_found", "Courier profile not found."),
+  });
+  registry.registerPath({
+    method: "patch",
+    path: "/api/v2/private/courier-profiles/{id}",
+    operationId: "updateCourierProfile",
+    tags: [PROFILES],
+    summary: "Change a courier profile",
+    description:
+      "Renames a profile or changes its default service or settings (replaced as a whole); fields not given stay. Orders already " +
+      "created keep what they were created with. The body is JSON, sent as `application/json` or `application/merge-patch+json`. " +
+      `Make a profile the default by creating it with \`isDefault: true\` or in the dashboard. ${ACCESS}`,
+    security: accessTokenSecurity,
+    request: {
+      params: idParams("courier profile", PROFILE_ID),
+      body: {
+        required: true,
+        content: {
+          ...content(UpdateCourierProfileRequest, {
+            rename: { summary: "Rename", value: { name: "Sandbox (warehouse 2)" } },
+            settings: { summary: "A longer courier timeout", value: { settings: { timeoutMs: 20000 } } },
+          }),
+          ...content(
+            UpdateCourierProfileRequest,
+            { service: { summary: "Another default service", value: { service: "EXPRESS" } } },
+            "application/merge-patch+json",
+          ),
+        },
+      },
+    },
+    responses: {
+      200: jsonResponse("The changed profile.", CourierProfile, {
+        updated: { summary: "Renamed", value: { ...courierProfile, name: "Sandbox (warehouse 2)" } },
+      }),
+      400: badBody({
+        empty: problemExample("Nothing to change", "bad_request", "body: give name, service or settings", [
+          { field: "body", message: "give name, service or settings" },
+        ]),
+        service: problemExample(
+          "Unknown service",
+          "bad_request",
+          "service: the sandbox courier has no service OVERNIGHT",
+          [{ field: "service", message: "the sandbox courier has no service OVERNIGHT" }],
+        ),
+      }),
+      ...ownerOnly,
+      404: profileNotFound,
+      ...bodyErrors("application/json"),
+      ...accessTokenErrors(),
+    },
+  });
+
+  registry.registerPath({
+    method: "delete",
+    path: "/api/v2/private/courier-profiles/{id}",
+    operationId: "deleteCourierProfile",
+    tags: [PROFILES],
+    summary: "Delete a courier profile",
+    description:
+      "Deletes a profile no order used. A profile orders used (live, deleted or replaced) is archived instead: it leaves the lists, " +
+      "`?profile=` with it answers 404, and its orders keep tracking and can still be deleted. A default profile hands the default " +
+      `to the courier's oldest remaining profile. Afterwards the id answers 404. ${ACCESS}`,
+    security: accessTokenSecurity,
+    request: { params: idParams("courier profile", PROFILE_ID) },
+    responses: {
+      204: { description: "Deleted, or archived when orders used it." },
+      ...ownerOnly,
+      404: profileNotFound,
+      ...accessTokenErrors(),
+    },
+  });
+}
+
 function registerAuditEvents(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "get",
@@ -467,5 +552,6 @@ export function registerPrivate(registry: OpenAPIRegistry): void {
   registerApiKeys(registry);
   registerSources(registry);
   registerCourierProfiles(registry);
+  registerCourierProfileChanges(registry);
   registerAuditEvents(registry);
 }

@@ -1,4 +1,4 @@
-import { asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { courierProfiles } from "@/db/schema";
 import { accountAccess, type Actor } from "../actor";
@@ -14,12 +14,12 @@ export async function listCourierProfiles(
   return { items: await listAccountCourierProfiles(db, accountId) };
 }
 
-/** An account's profiles: per courier, the default first, then by name. */
+/** An account's profiles (archived ones left out): per courier, the default first, then by name. */
 export async function listAccountCourierProfiles(db: Executor, accountId: string): Promise<CourierProfileView[]> {
   const rows = await db
     .select()
     .from(courierProfiles)
-    .where(eq(courierProfiles.accountId, accountId))
+    .where(and(eq(courierProfiles.accountId, accountId), isNull(courierProfiles.archivedAt)))
     .orderBy(
       asc(courierProfiles.courier),
       desc(courierProfiles.isDefault),

@@ -13,6 +13,18 @@ export const createCourierProfileInput = z.object({
   settings: z.record(z.string(), z.unknown()).optional(),
 });
 
+export const updateCourierProfileInput = z
+  .object({
+    name: createCourierProfileInput.shape.name.optional(),
+    service: z.string().trim().min(1).max(32).nullish().describe("null: the courier's first service."),
+    settings: z.record(z.string(), z.unknown()).optional().describe("Replaces the settings as a whole."),
+  })
+  .strict()
+  .refine((v) => v.name !== undefined || v.service !== undefined || v.settings !== undefined, {
+    message: "give name, service or settings",
+    path: ["body"],
+  });
+
 export const courierProfileView = z.object({
   id: z.uuid(),
   courier: z.string(),

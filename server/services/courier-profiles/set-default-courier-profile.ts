@@ -18,7 +18,7 @@ export async function setDefaultCourierProfile(
   if (!isUuid(id)) throw notFound("Courier profile");
   return db.transaction(async (tx) => {
     const [profile] = await tx.select().from(courierProfiles).where(eq(courierProfiles.id, id)).for("update");
-    if (!profile) throw notFound("Courier profile");
+    if (!profile || profile.archivedAt) throw notFound("Courier profile");
     await accountAccess(tx, actor, profile.accountId, { write: true }).catch((error: { code?: string }) => {
       throw error.code === "not_found" ? notFound("Courier profile") : error;
     });

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { courierProfiles, type CourierProfileRow } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
@@ -10,7 +10,7 @@ export type CourierAndProfile = { courier: CourierAdapter; profile: CourierProfi
 
 /**
  * The courier of the path and the profile of `?profile=` (or the account's default for that courier).
- * Unknown courier, a profile of another account or courier, or no profile at all → 404.
+ * Unknown courier, a profile of another account or courier, an archived profile, or no profile at all → 404.
  */
 export async function resolveCourierProfile(
   db: Executor,
@@ -30,6 +30,7 @@ export async function resolveCourierProfile(
           eq(courierProfiles.id, profileId),
           eq(courierProfiles.accountId, accountId),
           eq(courierProfiles.courier, courierId),
+          isNull(courierProfiles.archivedAt),
         ),
       )
       .limit(1);

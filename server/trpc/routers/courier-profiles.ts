@@ -2,8 +2,10 @@ import { z } from "zod";
 import { allCouriers } from "@/server/couriers/registry";
 import { createCourierProfile } from "@/server/services/courier-profiles/create-courier-profile";
 import { listCourierProfiles } from "@/server/services/courier-profiles/list-courier-profiles";
+import { deleteCourierProfile } from "@/server/services/courier-profiles/delete-courier-profile";
 import { createCourierProfileInput } from "@/server/services/courier-profiles/schemas";
 import { setDefaultCourierProfile } from "@/server/services/courier-profiles/set-default-courier-profile";
+import { updateCourierProfile } from "@/server/services/courier-profiles/update-courier-profile";
 import { accountProcedure, createTRPCRouter, protectedProcedure } from "../init";
 
 export const courierProfilesRouter = createTRPCRouter({
@@ -16,4 +18,11 @@ export const courierProfilesRouter = createTRPCRouter({
   setDefault: protectedProcedure
     .input(z.object({ id: z.string() }))
     .mutation(({ ctx, input }) => setDefaultCourierProfile(ctx.db, ctx.actor, input.id, { ip: ctx.ip })),
+  /** `changes` is the REST PATCH body, parsed by the service so both doors refuse the same input. */
+  update: protectedProcedure
+    .input(z.object({ id: z.string(), changes: z.unknown() }))
+    .mutation(({ ctx, input }) => updateCourierProfile(ctx.db, ctx.actor, input.id, input.changes, { ip: ctx.ip })),
+  delete: protectedProcedure
+    .input(z.object({ id: z.string() }))
+    .mutation(({ ctx, input }) => deleteCourierProfile(ctx.db, ctx.actor, input.id, { ip: ctx.ip })),
 });

@@ -16,6 +16,7 @@ CREATE TABLE "refused_attempts" (
 );
 --> statement-breakpoint
 ALTER TABLE "validation_results" ALTER COLUMN "request_body" SET DATA TYPE json;--> statement-breakpoint
+ALTER TABLE "courier_profiles" ADD COLUMN "archived_at" timestamp (3) with time zone;--> statement-breakpoint
 ALTER TABLE "refused_attempts" ADD CONSTRAINT "refused_attempts_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "refused_attempts" ADD CONSTRAINT "refused_attempts_api_key_id_api_keys_id_fk" FOREIGN KEY ("api_key_id") REFERENCES "public"."api_keys"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "refused_attempts" ADD CONSTRAINT "refused_attempts_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
