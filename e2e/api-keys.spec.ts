@@ -62,7 +62,7 @@ test("the name is required, and the dialog says so", async ({ page, owner, signI
   await page.goto("/dashboard/api-keys");
   await page.getByRole("button", { name: "Create key" }).first().click();
   await page.getByRole("dialog").getByRole("button", { name: "Create key" }).click();
-  await expect(page.getByRole("dialog").getByText("name must have 1 to 100 characters")).toBeVisible();
+  await expect(page.getByRole("dialog").getByText("Must have 1 to 100 characters.")).toBeVisible();
 });
 
 test("a member sees the keys but cannot change them", async ({ page, member, signIn }) => {
@@ -96,7 +96,7 @@ test("an owner sets a key's rate limit when creating it, changes it, and the API
   const edit = page.getByRole("dialog");
   await edit.getByLabel("Rate limit (requests per minute)").fill("0");
   await edit.getByRole("button", { name: "Save rate limit" }).click();
-  await expect(edit.getByText("rateLimitPerMinute must be a whole number from 1 to 100000")).toBeVisible();
+  await expect(edit.getByText("Must be a whole number from 1 to 100000.")).toBeVisible();
   await edit.getByLabel("Rate limit (requests per minute)").fill("300");
   await edit.getByRole("button", { name: "Save rate limit" }).click();
   await expect(page.getByText(`Rate limit of “${name}” set to 300 per minute`)).toBeVisible();

@@ -19,7 +19,7 @@ test("a wrong password is refused with a message", async ({ page, owner }) => {
 test("signing out ends the session", async ({ page, owner, signIn }) => {
   await signIn(owner);
   await expect(page.getByRole("heading", { name: `E2E shop`, level: 1 })).toBeVisible();
-  await page.getByRole("button", { name: `Account menu for ${owner.email}` }).click();
+  await page.getByRole("button", { name: `${owner.email}: account menu` }).click();
   await page.getByRole("menuitem", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/sign-in/);
   await page.goto("/dashboard");

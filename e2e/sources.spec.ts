@@ -17,7 +17,7 @@ test("an owner activates a source, sees it listed, and deactivates it", async ({
   await page.getByLabel("Reference source").fill("shopify");
   await page.getByLabel("Source identifier").fill(identifier);
   await page.getByRole("button", { name: "Activate", exact: true }).click();
-  await expect(page.getByText("pair already active")).toBeVisible();
+  await expect(page.getByText("This pair is already active.")).toBeVisible();
 
   await row.getByRole("button", { name: `Deactivate source shopify / ${identifier}` }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Deactivate" }).click();

@@ -127,7 +127,7 @@ function ResponseItem({ status, response }: { status: string; response: Response
               <li key={name}>
                 <span className="font-mono font-semibold">{name}</span>:{" "}
                 <InlineMarkdown text={header.description ?? ""} className="text-slate-600" />
-                {header.required ? "" : <span className="text-slate-400"> (not always sent)</span>}
+                {header.required ? "" : <span className="text-slate-500"> (not always sent)</span>}
               </li>
             ))}
           </ul>

@@ -21,13 +21,19 @@ export default function ApiReferencePage() {
 
   return (
     <div className="flex min-h-screen">
-      <nav className="sticky top-0 hidden h-screen w-72 shrink-0 overflow-y-auto border-r border-slate-200 bg-white px-4 py-6 lg:block">
+      <a
+        href="#content"
+        className="sr-only z-50 rounded bg-white px-3 py-2 text-sm font-medium text-blue-700 shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to the reference
+      </a>
+      <nav aria-label="Operations" className="sticky top-0 hidden h-screen w-72 shrink-0 overflow-y-auto border-r border-slate-200 bg-white px-4 py-6 lg:block">
         <a href="#top" className="block text-sm font-semibold text-slate-900">
           {doc.info.title}
         </a>
         <div className="mt-1 text-xs text-slate-500">
           v{doc.info.version} · OpenAPI {doc.openapi} ·{" "}
-          <a className="text-blue-700 hover:underline" href="/api/v2/openapi.json">
+          <a className="text-blue-700 underline" href="/api/v2/openapi.json">
             openapi.json
           </a>
         </div>
@@ -63,11 +69,11 @@ export default function ApiReferencePage() {
       </nav>
 
       <main id="top" className="mx-auto w-full max-w-5xl px-6 py-8">
-        <header>
+        <header id="content" tabIndex={-1} className="focus:outline-none">
           <h1 className="text-2xl font-semibold text-slate-900">{doc.info.title}</h1>
           <p className="mt-1 text-sm text-slate-500">
             Version {doc.info.version} · the machine-readable document:{" "}
-            <a className="font-mono text-blue-700 hover:underline" href="/api/v2/openapi.json">
+            <a className="font-mono text-blue-700 underline" href="/api/v2/openapi.json">
               /api/v2/openapi.json
             </a>
           </p>

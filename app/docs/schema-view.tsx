@@ -40,7 +40,7 @@ function TypeLink({ schema }: { schema: JsonSchema }) {
   const label = typeLabel(schema);
   if (ref) {
     return (
-      <a href={`#schema-${refName(ref)}`} className="font-mono text-xs text-blue-700 hover:underline">
+      <a href={`#schema-${refName(ref)}`} className="font-mono text-xs text-blue-700 underline">
         {label}
       </a>
     );
@@ -89,7 +89,7 @@ function Properties({ schema }: { schema: JsonSchema }) {
             {required.has(name) ? (
               <span className="text-[11px] font-medium uppercase tracking-wide text-rose-600">required</span>
             ) : (
-              <span className="text-[11px] uppercase tracking-wide text-slate-400">optional</span>
+              <span className="text-[11px] uppercase tracking-wide text-slate-500">optional</span>
             )}
             {constraints(property).map((c) => (
               <span key={c} className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[11px] text-slate-600">

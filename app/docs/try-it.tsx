@@ -161,7 +161,7 @@ export function TryIt({
             <label key={p.name} className="block">
               <span className="text-xs font-medium text-slate-600">
                 {p.name}{" "}
-                <span className="font-normal text-slate-400">
+                <span className="font-normal text-slate-500">
                   ({p.in}
                   {p.required ? ", required" : ""})
                 </span>
@@ -213,10 +213,10 @@ export function TryIt({
             <span className={answer.status < 400 ? "text-emerald-400" : "text-rose-400"}>
               {answer.status} {answer.statusText}
             </span>
-            <span className="text-slate-400"> · {answer.ms} ms</span>
+            <span className="text-slate-500"> · {answer.ms} ms</span>
           </div>
           {answer.headers.map(([name, value]) => (
-            <div key={name} className="font-mono text-slate-400">
+            <div key={name} className="font-mono text-slate-500">
               {name}: {value}
             </div>
           ))}

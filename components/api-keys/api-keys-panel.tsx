@@ -8,7 +8,7 @@ import { formatUtc } from "@/components/format-utc";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pager } from "@/components/ui/pager";
-import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
+import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { Tooltip } from "@/components/ui/tooltip";
 import { api } from "@/trpc/react";
 import { CreateApiKeyDialog } from "./create-api-key-dialog";
@@ -55,7 +55,7 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
                 <Tooltip content="When on, an order whose reference number is already used by an order from another source is refused (409).">
                   <button
                     type="button"
-                    className="rounded text-slate-400 hover:text-slate-700"
+                    className="rounded text-slate-500 hover:text-slate-700"
                     aria-label="About duplicate prevention"
                   >
                     <Info aria-hidden className="size-3.5" />
@@ -72,28 +72,30 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
         </THead>
         <TBody>
           {keys.items.map((key) => (
-            <tr key={key.id}>
+            <Tr key={key.id}>
               <Td>
                 <span className="block font-medium text-slate-900">{key.name}</span>
                 <span className="block font-mono text-xs whitespace-nowrap text-slate-500">{key.key}</span>
               </Td>
-              <Td className="whitespace-nowrap">{formatUtc(key.created)}</Td>
-              <Td className="whitespace-nowrap">
-                {key.lastUsed ? formatUtc(key.lastUsed) : <span className="text-slate-400">Never</span>}
+              <Td label="Created" className="whitespace-nowrap">
+                {formatUtc(key.created)}
               </Td>
-              <Td>
+              <Td label="Last used" className="whitespace-nowrap">
+                {key.lastUsed ? formatUtc(key.lastUsed) : <span className="text-slate-500">Never</span>}
+              </Td>
+              <Td label="Permissions">
                 <span className="flex items-center gap-1.5">
                   <PermissionBadges permissions={key.permissions} />
                   {writable ? <EditPermissionsDialog accountId={account.id} apiKey={key} /> : null}
                 </span>
               </Td>
-              <Td>
+              <Td label="Rate limit">
                 <span className="flex items-center gap-1.5 whitespace-nowrap">
                   <span className="tabular-nums">{key.rateLimitPerMinute.toLocaleString("en-US")}/min</span>
                   {writable ? <EditRateLimitDialog accountId={account.id} apiKey={key} /> : null}
                 </span>
               </Td>
-              <Td>
+              <Td label="Duplicate prevention">
                 {writable ? (
                   <DuplicatePreventionSwitch accountId={account.id} apiKey={key} />
                 ) : (
@@ -107,7 +109,7 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
                   <RevokeApiKeyButton accountId={account.id} apiKey={key} />
                 </Td>
               ) : null}
-            </tr>
+            </Tr>
           ))}
         </TBody>
       </Table>

@@ -5,7 +5,7 @@ import { formatUtc } from "@/components/format-utc";
 import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pager } from "@/components/ui/pager";
-import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
+import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { searchOf } from "@/components/search-params";
 import { useSearchNavigation } from "@/components/use-search-navigation";
 import { api } from "@/trpc/react";
@@ -37,24 +37,26 @@ export function AuditLogTable({ accountId, page }: { accountId: string; page: nu
         </THead>
         <TBody>
           {events.items.map((event) => (
-            <tr key={event.id}>
-              <Td className="whitespace-nowrap">{formatUtc(event.created)}</Td>
+            <Tr key={event.id}>
+              <Td label="Time" className="whitespace-nowrap">
+                {formatUtc(event.created)}
+              </Td>
               <Td>
                 <span className="block font-medium whitespace-nowrap text-slate-900">
                   {auditActionLabel[event.action] ?? event.action}
                 </span>
                 <code className="block font-mono text-xs text-slate-500">{event.action}</code>
               </Td>
-              <Td className="whitespace-nowrap">
-                {event.actor ?? <span className="text-slate-400">Removed user</span>}
+              <Td label="By" className="whitespace-nowrap">
+                {event.actor ?? <span className="text-slate-500">Removed user</span>}
               </Td>
-              <Td className="max-w-md min-w-64 text-xs break-words">
-                {describeDetails(event.details) || <span className="text-slate-400">—</span>}
+              <Td label="Details" className="max-w-md text-xs break-words sm:min-w-64">
+                {describeDetails(event.details) || <span className="text-slate-500">—</span>}
               </Td>
-              <Td className="font-mono text-xs whitespace-nowrap">
-                {event.ip ?? <span className="text-slate-400">—</span>}
+              <Td label="From" className="font-mono text-xs whitespace-nowrap">
+                {event.ip ?? <span className="text-slate-500">—</span>}
               </Td>
-            </tr>
+            </Tr>
           ))}
         </TBody>
       </Table>

@@ -5,9 +5,11 @@ import { canWrite, type AccountChoice } from "@/components/dashboard/account";
 import { ReadOnlyNotice } from "@/components/dashboard/read-only-notice";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
+import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { api } from "@/trpc/react";
 import { CreateCourierProfileDialog } from "./create-courier-profile-dialog";
+import { DeleteCourierProfileButton } from "./delete-courier-profile-button";
+import { EditCourierProfileDialog } from "./edit-courier-profile-dialog";
 import { SetDefaultButton } from "./set-default-button";
 
 export function CourierProfilesPanel({ account }: { account: AccountChoice }) {
@@ -49,8 +51,10 @@ export function CourierProfilesPanel({ account }: { account: AccountChoice }) {
         </THead>
         <TBody>
           {profiles.items.map((profile) => (
-            <tr key={profile.id}>
-              <Td className="whitespace-nowrap">{courierName(profile.courier)}</Td>
+            <Tr key={profile.id}>
+              <Td label="Courier" className="whitespace-nowrap">
+                {courierName(profile.courier)}
+              </Td>
               <Td>
                 <span className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
                   {profile.name}
@@ -62,28 +66,32 @@ export function CourierProfilesPanel({ account }: { account: AccountChoice }) {
                   ) : null}
                 </span>
               </Td>
-              <Td>
+              <Td label="Default service">
                 {profile.service ? (
                   serviceName(profile.courier, profile.service)
                 ) : (
-                  <span className="text-slate-400">Courier&apos;s first</span>
+                  <span className="text-slate-500">Courier&apos;s first</span>
                 )}
               </Td>
-              <Td>
+              <Td label="Settings">
                 {Object.keys(profile.settings).length > 0 ? (
                   <pre className="max-w-xs overflow-x-auto rounded bg-slate-50 px-2 py-1 font-mono text-xs text-slate-700">
                     {JSON.stringify(profile.settings, null, 2)}
                   </pre>
                 ) : (
-                  <span className="text-slate-400">None</span>
+                  <span className="text-slate-500">None</span>
                 )}
               </Td>
               {writable ? (
-                <Td className="text-right">
-                  {profile.isDefault ? null : <SetDefaultButton accountId={account.id} profile={profile} />}
+                <Td className="sm:text-right">
+                  <span className="inline-flex flex-wrap gap-1 sm:justify-end">
+                    {profile.isDefault ? null : <SetDefaultButton accountId={account.id} profile={profile} />}
+                    <EditCourierProfileDialog accountId={account.id} profile={profile} />
+                    <DeleteCourierProfileButton accountId={account.id} profile={profile} />
+                  </span>
                 </Td>
               ) : null}
-            </tr>
+            </Tr>
           ))}
         </TBody>
       </Table>

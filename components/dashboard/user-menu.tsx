@@ -19,7 +19,8 @@ export function UserMenu({ user }: { user: DashboardUser }) {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" className="max-w-64" aria-label={`Account menu for ${user.email}`}>
+        {/* The name starts with what the button shows (WCAG 2.5.3): the name, or the email when there is none. */}
+        <Button variant="ghost" className="max-w-64" aria-label={`${user.name ?? user.email}: account menu`}>
           <span
             aria-hidden
             className="flex size-7 shrink-0 items-center justify-center rounded-full bg-blue-600 text-xs font-semibold text-white"

@@ -2,7 +2,7 @@
 
 import { canWrite, type AccountChoice } from "@/components/dashboard/account";
 import { formatUtc } from "@/components/format-utc";
-import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
+import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { api } from "@/trpc/react";
 import { DeleteOrderButton } from "./delete-order-button";
 import { LabelActions } from "./label-actions";
@@ -27,7 +27,7 @@ function Facts({ items }: { items: [string, React.ReactNode][] }) {
       {items.map(([term, value]) => (
         <div key={term} className="contents">
           <dt className="text-slate-500">{term}</dt>
-          <dd className="min-w-0 break-words text-slate-900">{value ?? <span className="text-slate-400">—</span>}</dd>
+          <dd className="min-w-0 break-words text-slate-900">{value ?? <span className="text-slate-500">—</span>}</dd>
         </div>
       ))}
     </dl>
@@ -119,15 +119,19 @@ export function OrderDetail({ account, id }: { account: AccountChoice; id: strin
             </THead>
             <TBody>
               {order.parcels.map((parcel, i) => (
-                <tr key={parcel.shippingNumber}>
-                  <Td>{i + 1}</Td>
-                  <Td className="font-mono text-xs whitespace-nowrap">{parcel.shippingNumber}</Td>
-                  <Td className="whitespace-nowrap">{parcel.weight} kg</Td>
-                  <Td className="whitespace-nowrap">
-                    {dimensions(parcel) ?? <span className="text-slate-400">—</span>}
+                <Tr key={parcel.shippingNumber}>
+                  <Td label="Parcel">{i + 1}</Td>
+                  <Td label="Shipping number" className="font-mono text-xs whitespace-nowrap">
+                    {parcel.shippingNumber}
                   </Td>
-                  <Td>{parcel.reference ?? <span className="text-slate-400">—</span>}</Td>
-                </tr>
+                  <Td label="Weight" className="whitespace-nowrap">
+                    {parcel.weight} kg
+                  </Td>
+                  <Td label="Dimensions" className="whitespace-nowrap">
+                    {dimensions(parcel) ?? <span className="text-slate-500">—</span>}
+                  </Td>
+                  <Td label="Reference">{parcel.reference ?? <span className="text-slate-500">—</span>}</Td>
+                </Tr>
               ))}
             </TBody>
           </Table>

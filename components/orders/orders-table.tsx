@@ -9,13 +9,13 @@ import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
 import { focusRing } from "@/components/ui/focus-ring";
 import { Pager } from "@/components/ui/pager";
-import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
+import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useSearchNavigation } from "@/components/use-search-navigation";
 import { api } from "@/trpc/react";
 import { hasOrderFilters, orderFiltersSearch, orderListInput, type OrderFilters } from "./order-filters";
 import { StatusBadge } from "./status-badge";
 
-const muted = <span className="text-slate-400">—</span>;
+const muted = <span className="text-slate-500">—</span>;
 
 export function OrdersTable({ accountId, filters }: { accountId: string; filters: OrderFilters }) {
   const [orders] = api.shippingOrders.list.useSuspenseQuery(orderListInput(accountId, filters));
@@ -23,7 +23,7 @@ export function OrdersTable({ accountId, filters }: { accountId: string; filters
   const [profiles] = api.courierProfiles.list.useSuspenseQuery({ accountId });
   const { navigate, isPending } = useSearchNavigation();
   const courierName = (id: string) => couriers.find((c) => c.id === id)?.name ?? id;
-  const profileName = (id: string) => profiles.items.find((p) => p.id === id)?.name ?? "Removed profile";
+  const profileName = (id: string) => profiles.items.find((p) => p.id === id)?.name ?? "Archived profile";
 
   if (orders.itemsCount === 0) {
     return hasOrderFilters(filters) ? (
@@ -93,7 +93,7 @@ export function OrdersTable({ accountId, filters }: { accountId: string; filters
         </THead>
         <TBody>
           {orders.items.map((order) => (
-            <tr key={order.id} className="hover:bg-slate-50">
+            <Tr key={order.id}>
               <Td>
                 <Link
                   href={withAccount(`/dashboard/orders/${order.id}`, accountId)}
@@ -102,7 +102,7 @@ export function OrdersTable({ accountId, filters }: { accountId: string; filters
                   {order.referenceNumber}
                 </Link>
               </Td>
-              <Td className="font-mono text-xs whitespace-nowrap">
+              <Td label="Shipping numbers" className="font-mono text-xs whitespace-nowrap">
                 {order.shippingNumber.length > 0
                   ? order.shippingNumber.map((n) => (
                       <span key={n} className="block">
@@ -111,24 +111,26 @@ export function OrdersTable({ accountId, filters }: { accountId: string; filters
                     ))
                   : muted}
               </Td>
-              <Td>
+              <Td label="Recipient">
                 <span className="block whitespace-nowrap text-slate-900">{order.recipient.name}</span>
                 <span className="block text-xs whitespace-nowrap text-slate-500">
                   {order.recipient.city}, {order.recipient.country}
                 </span>
               </Td>
-              <Td>
+              <Td label="Status">
                 <StatusBadge status={order.status} />
               </Td>
-              <Td>
+              <Td label="Courier">
                 <span className="block whitespace-nowrap">{courierName(order.courier)}</span>
                 <span className="block text-xs text-slate-500">{profileName(order.courierProfile)}</span>
               </Td>
-              <Td className="font-mono text-xs whitespace-nowrap">
+              <Td label="Source" className="font-mono text-xs whitespace-nowrap">
                 {order.referenceSource} / {order.sourceIdentifier}
               </Td>
-              <Td className="whitespace-nowrap">{formatUtc(order.created)}</Td>
-            </tr>
+              <Td label="Created" className="whitespace-nowrap">
+                {formatUtc(order.created)}
+              </Td>
+            </Tr>
           ))}
         </TBody>
       </Table>

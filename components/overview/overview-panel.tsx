@@ -1,6 +1,6 @@
 "use client";
 
-import { CircleCheck, CircleDashed, KeyRound, Truck, Waypoints, type LucideIcon } from "lucide-react";
+import { CircleCheck, CircleDashed, KeyRound, PackageX, Truck, Waypoints, type LucideIcon } from "lucide-react";
 import Link from "next/link";
 import type { AccountChoice } from "@/components/dashboard/account";
 import { withAccount } from "@/components/dashboard/account";
@@ -43,8 +43,8 @@ function Step({ done, children }: { done: boolean; children: React.ReactNode }) 
   const Icon = done ? CircleCheck : CircleDashed;
   return (
     <li className="flex gap-3">
-      <Icon aria-hidden className={cn("mt-0.5 size-5 shrink-0", done ? "text-green-600" : "text-slate-400")} />
-      <span className={cn("text-sm", done ? "text-slate-500" : "text-slate-800")}>
+      <Icon aria-hidden className={cn("mt-0.5 size-5 shrink-0", done ? "text-green-600" : "text-slate-500")} />
+      <span className={cn("text-sm", done ? "text-slate-600" : "text-slate-800")}>
         <span className="sr-only">{done ? "Done: " : "To do: "}</span>
         {children}
       </span>
@@ -57,12 +57,13 @@ export function OverviewPanel({ account }: { account: AccountChoice }) {
   const [keys] = api.apiKeys.list.useSuspenseQuery({ accountId, page: 1 });
   const [sources] = api.sources.list.useSuspenseQuery({ accountId });
   const [profiles] = api.courierProfiles.list.useSuspenseQuery({ accountId });
+  const [overview] = api.overview.get.useSuspenseQuery({ accountId });
   const defaults = profiles.items.filter((p) => p.isDefault).length;
   const link = (path: string) => withAccount(path, accountId);
 
   return (
     <div className="space-y-8">
-      <div className="grid gap-4 sm:grid-cols-3">
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <SummaryCard
           href={link("/dashboard/api-keys")}
           icon={KeyRound}
@@ -83,6 +84,13 @@ export function OverviewPanel({ account }: { account: AccountChoice }) {
           title="Courier profiles"
           value={profiles.items.length}
           detail={`${defaults} default${defaults === 1 ? "" : "s"}`}
+        />
+        <SummaryCard
+          href={link("/dashboard/orders/refused")}
+          icon={PackageX}
+          title="Refused orders"
+          value={overview.refusedLast7Days}
+          detail="refused or unanswered by the courier, last 7 days"
         />
       </div>
       <section aria-labelledby="setup-title" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
@@ -111,11 +119,15 @@ export function OverviewPanel({ account }: { account: AccountChoice }) {
             </Link>
             .
           </Step>
-          <Step done={false}>
+          <Step done={overview.hasSentOrders}>
             Send orders to the shipping API: see the{" "}
             <a className="text-blue-700 underline" href="/docs">
               API reference
             </a>
+            , or make one by hand under{" "}
+            <Link className="text-blue-700 underline" href={link("/dashboard/orders/new")}>
+              New order
+            </Link>
             .
           </Step>
         </ol>

@@ -3,7 +3,7 @@
 import { withAccount, type AccountChoice } from "@/components/dashboard/account";
 import { formatUtc } from "@/components/format-utc";
 import { statusLabel } from "@/components/orders/shipping-status";
-import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
+import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { api } from "@/trpc/react";
 import { BarList } from "./bar-list";
 
@@ -115,16 +115,18 @@ export function OverviewStats({ account, days }: { account: AccountChoice; days:
             </THead>
             <TBody>
               {overview.keyUsage.map((k) => (
-                <tr key={k.id}>
+                <Tr key={k.id}>
                   <Td>
                     <span className="block font-medium text-slate-900">{k.name}</span>
                     <span className="block font-mono text-xs text-slate-500">{k.key}</span>
                   </Td>
-                  <Td className="whitespace-nowrap">
-                    {k.lastUsed ? formatUtc(k.lastUsed) : <span className="text-slate-400">Never</span>}
+                  <Td label="Last used" className="whitespace-nowrap">
+                    {k.lastUsed ? formatUtc(k.lastUsed) : <span className="text-slate-500">Never</span>}
                   </Td>
-                  <Td className="text-right tabular-nums">{k.ordersLast7Days}</Td>
-                </tr>
+                  <Td label="Orders, 7 days" className="tabular-nums sm:text-right">
+                    {k.ordersLast7Days}
+                  </Td>
+                </Tr>
               ))}
             </TBody>
           </Table>

@@ -3,7 +3,7 @@
 import { canWrite, type AccountChoice } from "@/components/dashboard/account";
 import { ReadOnlyNotice } from "@/components/dashboard/read-only-notice";
 import { Badge } from "@/components/ui/badge";
-import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
+import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { Tooltip } from "@/components/ui/tooltip";
 import { api } from "@/trpc/react";
 import { ActivateSourceForm } from "./activate-source-form";
@@ -27,25 +27,33 @@ export function SourcesPanel({ account }: { account: AccountChoice }) {
           </tr>
         </THead>
         <TBody>
-          <tr>
-            <Td className="font-mono">api</Td>
-            <Td className="font-mono">default</Td>
-            <Td>Orders that name no source</Td>
+          <Tr>
+            <Td label="Reference source" className="font-mono">
+              api
+            </Td>
+            <Td label="Source identifier" className="font-mono">
+              default
+            </Td>
+            <Td label="Name">Orders that name no source</Td>
             <Td className="text-right">
               <Tooltip content="Always active: orders without ReferenceSource and SourceIdentifier use it. It cannot be deactivated.">
                 <Badge tabIndex={0}>Built in</Badge>
               </Tooltip>
             </Td>
-          </tr>
+          </Tr>
           {sources.items.map((source) => (
-            <tr key={source.id}>
-              <Td className="font-mono">{source.referenceSource}</Td>
-              <Td className="font-mono">{source.sourceIdentifier}</Td>
-              <Td>{source.name ?? <span className="text-slate-400">—</span>}</Td>
+            <Tr key={source.id}>
+              <Td label="Reference source" className="font-mono">
+                {source.referenceSource}
+              </Td>
+              <Td label="Source identifier" className="font-mono">
+                {source.sourceIdentifier}
+              </Td>
+              <Td label="Name">{source.name ?? <span className="text-slate-500">—</span>}</Td>
               <Td className="text-right">
                 {writable ? <DeactivateSourceButton accountId={account.id} source={source} /> : null}
               </Td>
-            </tr>
+            </Tr>
           ))}
         </TBody>
       </Table>

@@ -2,7 +2,7 @@ import { cn } from "./cn";
 import { focusRing } from "./focus-ring";
 
 export const fieldControl = cn(
-  "block w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm placeholder:text-slate-400",
+  "block w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm placeholder:text-slate-500",
   "aria-invalid:border-red-500 disabled:bg-slate-100 disabled:text-slate-500",
   focusRing,
 );

@@ -1,11 +1,14 @@
 import { cn } from "./cn";
 
-/** A bordered table that scrolls sideways on narrow screens instead of squeezing its columns. */
+/**
+ * A bordered table. On narrow screens each row becomes a card (cells stacked, each with its column's name
+ * from `Td`'s `label`), so nothing scrolls sideways and every action stays on screen; from `sm` up it is a
+ * table again.
+ */
 export function Table({ className, ...props }: React.ComponentProps<"table">) {
   return (
-    // `relative` keeps visually hidden (absolutely positioned) header text inside the scroll area on narrow screens.
-    <div className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-      <table className={cn("w-full text-left text-sm", className)} {...props} />
+    <div className="relative rounded-lg border border-slate-200 bg-white shadow-sm sm:overflow-x-auto">
+      <table className={cn("w-full text-left text-sm max-sm:block", className)} {...props} />
     </div>
   );
 }
@@ -13,20 +16,38 @@ export function Table({ className, ...props }: React.ComponentProps<"table">) {
 export function THead(props: React.ComponentProps<"thead">) {
   return (
     <thead
-      className="border-b border-slate-200 bg-slate-50 text-xs font-medium tracking-wide text-slate-600 uppercase"
+      // Stacked rows name each value themselves; the header row stays for screen readers only.
+      className="border-b border-slate-200 bg-slate-50 text-xs font-medium tracking-wide text-slate-600 uppercase max-sm:sr-only"
       {...props}
     />
   );
 }
 
-export function TBody(props: React.ComponentProps<"tbody">) {
-  return <tbody className="divide-y divide-slate-100" {...props} />;
+export function TBody({ className, ...props }: React.ComponentProps<"tbody">) {
+  return <tbody className={cn("divide-y divide-slate-100 max-sm:block", className)} {...props} />;
+}
+
+export function Tr({ className, ...props }: React.ComponentProps<"tr">) {
+  return <tr className={cn("hover:bg-slate-50 max-sm:block max-sm:px-4 max-sm:py-3", className)} {...props} />;
 }
 
 export function Th({ className, ...props }: React.ComponentProps<"th">) {
   return <th scope="col" className={cn("px-4 py-2.5 font-medium whitespace-nowrap", className)} {...props} />;
 }
 
-export function Td({ className, ...props }: React.ComponentProps<"td">) {
-  return <td className={cn("px-4 py-3 align-middle text-slate-700", className)} {...props} />;
+/** `label`: the column's name, shown before the value when the row is a card; omit it for a row's title or actions. */
+export function Td({ className, label, ...props }: React.ComponentProps<"td"> & { label?: string }) {
+  return (
+    <td
+      data-label={label}
+      className={cn(
+        "px-4 py-3 align-middle text-slate-700",
+        "max-sm:flex max-sm:flex-wrap max-sm:items-baseline max-sm:gap-x-2 max-sm:px-0 max-sm:py-1 max-sm:break-words max-sm:whitespace-normal",
+        label &&
+          "max-sm:before:text-xs max-sm:before:font-medium max-sm:before:text-slate-600 max-sm:before:content-[attr(data-label)]",
+        className,
+      )}
+      {...props}
+    />
+  );
 }

@@ -1,7 +1,11 @@
 "use client";
 
-import { ClipboardCheck } from "lucide-react";
+import { ClipboardCheck, PackagePlus } from "lucide-react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { toast } from "sonner";
+import { withAccount } from "@/components/dashboard/account";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Textarea } from "@/components/ui/input";
@@ -9,7 +13,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { MessageList } from "@/components/validation/message-list";
 import { ValidationStatusBadge } from "@/components/validation/validation-status-badge";
 import { api } from "@/trpc/react";
-import { countsOf, ValidationFailure } from "./validation-summary";
+import { countsOf, ValidationFailure, validationOf } from "./validation-summary";
 
 const EXAMPLE = [
   {
@@ -42,26 +46,53 @@ function parse(text: string): Parsed {
   }
 }
 
-/** Orders pasted as the API receives them (one object or an array); the answer is listed per order with field paths. */
+/**
+ * Orders pasted as the API receives them (one object or an array); the answer is listed per order with field
+ * paths. With `canCreate` they can also be created, through the same create as the REST API; `initialText`
+ * starts it from an order exactly as it was sent.
+ */
 export function JsonValidation({
   accountId,
   courierId,
   profileId,
+  initialText = "",
+  canCreate = false,
 }: {
   accountId: string;
   courierId: string;
   profileId: string | null;
+  initialText?: string;
+  canCreate?: boolean;
 }) {
-  const [text, setText] = useState("");
+  const [text, setText] = useState(initialText);
+  const router = useRouter();
+  const utils = api.useUtils();
   const [syntaxError, setSyntaxError] = useState<string>();
   const textarea = useRef<HTMLTextAreaElement>(null);
   const summary = useRef<HTMLDivElement>(null);
   const validate = api.shippingOrders.validate.useMutation();
-  const results = validate.data === undefined ? null : Array.isArray(validate.data) ? validate.data : [validate.data];
+  const create = api.shippingOrders.create.useMutation({
+    onSuccess: async (answer) => {
+      await Promise.all([
+        utils.shippingOrders.list.invalidate(),
+        utils.refusedAttempts.list.invalidate(),
+        utils.overview.get.invalidate(),
+      ]);
+      const [only] = answer.items;
+      if (only && answer.items.length === 1 && answer.failed.length === 0) {
+        toast.success(`Order ${only.referenceNumber} created`);
+        router.push(withAccount(`/dashboard/orders/${only.id}`, accountId));
+      }
+    },
+  });
+  const answer = validate.data ?? validationOf(create.error) ?? undefined;
+  const results = answer === undefined ? null : Array.isArray(answer) ? answer : [answer];
+  const failure = validate.error ?? (validationOf(create.error) ? null : create.error);
+  const created = create.data;
 
   useEffect(() => {
-    if (validate.data || validate.error) summary.current?.focus();
-  }, [validate.data, validate.error]);
+    if (validate.data || validate.error || create.error || create.data) summary.current?.focus();
+  }, [validate.data, validate.error, create.error, create.data]);
 
   function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -73,7 +104,16 @@ export function JsonValidation({
       return;
     }
     setSyntaxError(undefined);
-    validate.mutate({ accountId, courierId, profileId, body: parsed.value });
+    const input = { accountId, courierId, profileId, body: parsed.value };
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    // One answer on screen at a time: the other button's result would contradict it.
+    if (canCreate && submitter?.getAttribute("value") === "create") {
+      validate.reset();
+      create.mutate(input);
+    } else {
+      create.reset();
+      validate.mutate(input);
+    }
   }
 
   const tally = (status: string) => results?.filter((r) => r.status === status).length ?? 0;
@@ -106,16 +146,54 @@ export function JsonValidation({
           />
         </Field>
         <div className="flex flex-wrap gap-2">
-          <Button type="submit" disabled={validate.isPending}>
+          <Button
+            type="submit"
+            name="action"
+            value="validate"
+            variant={canCreate ? "secondary" : undefined}
+            disabled={validate.isPending || create.isPending}
+          >
             {validate.isPending ? <Spinner /> : <ClipboardCheck aria-hidden className="size-4" />}
             Validate JSON
           </Button>
+          {canCreate ? (
+            <Button type="submit" name="action" value="create" disabled={validate.isPending || create.isPending}>
+              {create.isPending ? <Spinner /> : <PackagePlus aria-hidden className="size-4" />}
+              Create from JSON
+            </Button>
+          ) : null}
           <Button variant="secondary" onClick={() => setText(JSON.stringify(EXAMPLE, null, 2))}>
             Insert an example
           </Button>
         </div>
       </form>
-      {validate.error ? <ValidationFailure ref={summary} error={validate.error} /> : null}
+      {failure ? <ValidationFailure ref={summary} error={failure} /> : null}
+      {created ? (
+        <section
+          ref={summary}
+          tabIndex={-1}
+          aria-labelledby="json-created-title"
+          className="rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm focus:outline-2 focus:outline-offset-2 focus:outline-blue-600"
+        >
+          <h2 id="json-created-title" className="text-base font-semibold text-slate-900">
+            {created.items.length} created, {created.failed.length} refused by the courier
+          </h2>
+          <ul className="mt-2 list-disc space-y-1 pl-5">
+            {created.items.map((o) => (
+              <li key={o.id}>
+                <Link className="text-blue-700 underline" href={withAccount(`/dashboard/orders/${o.id}`, accountId)}>
+                  {o.referenceNumber}
+                </Link>
+              </li>
+            ))}
+            {created.failed.map((f, i) => (
+              <li key={i} className="text-red-800">
+                {f.referenceNumber}: refused by the courier: {f.message}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {results ? (
         <section
           ref={summary}

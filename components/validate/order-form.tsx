@@ -1,7 +1,10 @@
 "use client";
 
-import { ClipboardCheck, Plus, Trash2 } from "lucide-react";
+import { ClipboardCheck, PackagePlus, Plus, Trash2 } from "lucide-react";
+import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { toast } from "sonner";
+import { withAccount } from "@/components/dashboard/account";
 import { Button } from "@/components/ui/button";
 import { Select, SelectContent, SelectItem, SelectTrigger } from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
@@ -9,8 +12,9 @@ import type { CourierCapabilities } from "@/server/couriers/types";
 import { api } from "@/trpc/react";
 import { buildOrder } from "./build-order";
 import { MessageField, MessageInput } from "./message-field";
+import { isRecord, mergeDraft, textOf } from "./order-draft";
 import { placeMessages } from "./order-paths";
-import { ValidationFailure, ValidationSummary } from "./validation-summary";
+import { CourierRefusal, ValidationFailure, ValidationSummary, validationOf } from "./validation-summary";
 
 // Radix Select items cannot have an empty value; these stand for "not given".
 const BUILT_IN = "__api_default__";
@@ -38,64 +42,130 @@ function Section({ title, children }: { title: string; children: React.ReactNode
   );
 }
 
-/** The common fields of one order, validated by the server with each message shown at the input it names. */
+/** What the form starts from: an order as it was sent (a refused attempt, a validation result), or nothing. */
+function startingValues(
+  initial: unknown,
+  sources: { id: string; referenceSource: string; sourceIdentifier: string }[],
+) {
+  const order = isRecord(initial) ? initial : {};
+  const recipient = isRecord(order.Recipient) ? order.Recipient : {};
+  const parcels = Array.isArray(order.Parcels) && order.Parcels.length > 0 ? order.Parcels.slice(0, MAX_PARCELS) : [{}];
+  const source = sources.find(
+    (s) => s.referenceSource === order.ReferenceSource && s.sourceIdentifier === order.SourceIdentifier,
+  );
+  return {
+    text: (path: string) => textOf(path.startsWith("Recipient.") ? recipient[path.slice(10)] : order[path]),
+    weight: (i: number) => textOf(isRecord(parcels[i]) ? parcels[i].Weight : undefined),
+    parcelCount: parcels.length,
+    sourceId: source?.id ?? BUILT_IN,
+    service: typeof order.Service === "string" && order.Service ? order.Service : PROFILE_DEFAULT,
+    codCurrency: typeof order.CodCurrency === "string" && order.CodCurrency ? order.CodCurrency : NO_CURRENCY,
+  };
+}
+
+/**
+ * The common fields of one order, validated by the server with each message shown at the input it names.
+ * With `canCreate` it also creates the order, through the same create as the REST API; `initial` fills it
+ * with an order as it was sent, and fields the form has no input for are sent on unchanged.
+ */
 export function OrderForm({
   accountId,
   courier,
   profileId,
+  initial,
+  canCreate = false,
 }: {
   accountId: string;
   courier: CourierCapabilities;
   profileId: string | null;
+  initial?: unknown;
+  canCreate?: boolean;
 }) {
   const [sources] = api.sources.list.useSuspenseQuery({ accountId });
-  const [parcels, setParcels] = useState<number[]>([0]);
-  const nextParcel = useRef(1);
-  const [sourceId, setSourceId] = useState(BUILT_IN);
-  const [service, setService] = useState(PROFILE_DEFAULT);
-  const [codCurrency, setCodCurrency] = useState(NO_CURRENCY);
+  const [start] = useState(() => startingValues(initial, sources.items));
+  const [parcels, setParcels] = useState<number[]>(() => Array.from({ length: start.parcelCount }, (_, i) => i));
+  const nextParcel = useRef(start.parcelCount);
+  const [sourceId, setSourceId] = useState(start.sourceId);
+  const [service, setService] = useState(start.service);
+  const [codCurrency, setCodCurrency] = useState(start.codCurrency);
   const summary = useRef<HTMLDivElement>(null);
+  const router = useRouter();
+  const utils = api.useUtils();
   const validate = api.shippingOrders.validate.useMutation();
-  const response = validate.data && !Array.isArray(validate.data) ? validate.data : null;
+  const create = api.shippingOrders.create.useMutation({
+    onSuccess: async (answer) => {
+      await Promise.all([
+        utils.shippingOrders.list.invalidate(),
+        utils.refusedAttempts.list.invalidate(),
+        utils.overview.get.invalidate(),
+      ]);
+      const created = answer.items[0];
+      if (!created) return;
+      toast.success(
+        `Order ${created.referenceNumber} created${created.replaced ? ", replacing the previous one" : ""}`,
+      );
+      router.push(withAccount(`/dashboard/orders/${created.id}`, accountId));
+    },
+  });
+  const createValidation = validationOf(create.error);
+  const validated = validate.data && !Array.isArray(validate.data) ? validate.data : null;
+  const response = validated ?? (createValidation && !Array.isArray(createValidation) ? createValidation : null);
+  const refusal = create.data?.failed[0] ?? null;
+  const failure = validate.error ?? (createValidation ? null : create.error);
   const placed = placeMessages(
     response?.messages ?? [],
     new Set([...FORM_PATHS, ...parcels.map((_, i) => `Parcels[${i}].Weight`)]),
   );
   const at = placed.at;
+  const pending = validate.isPending || create.isPending;
 
   // Every answer (or refusal) moves focus to the summary, so a screen reader hears the verdict first.
   useEffect(() => {
-    if (validate.data || validate.error) summary.current?.focus();
-  }, [validate.data, validate.error]);
+    if (validate.data || validate.error || create.error || refusal) summary.current?.focus();
+  }, [validate.data, validate.error, create.error, refusal]);
 
   function changeParcels(next: number[]) {
     // Messages name parcels by position; once positions change they would point at the wrong parcel.
     validate.reset();
+    create.reset();
     setParcels(next);
   }
 
   function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const source = sources.items.find((s) => s.id === sourceId) ?? null;
-    const body = buildOrder(new FormData(event.currentTarget), {
+    const built = buildOrder(new FormData(event.currentTarget), {
       parcelCount: parcels.length,
       source,
       service: service === PROFILE_DEFAULT ? "" : service,
       codCurrency: codCurrency === NO_CURRENCY ? "" : codCurrency,
     });
-    validate.mutate({ accountId, courierId: courier.id, profileId, body });
+    const body = mergeDraft(initial, built);
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    const input = { accountId, courierId: courier.id, profileId, body };
+    // One answer on screen at a time: the other button's result would contradict it.
+    if (canCreate && submitter?.getAttribute("value") === "create") {
+      validate.reset();
+      create.mutate(input);
+    } else {
+      create.reset();
+      validate.mutate(input);
+    }
   }
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Order to validate" className="space-y-6">
-      {validate.error ? (
-        <ValidationFailure ref={summary} error={validate.error} />
+    <form onSubmit={submit} noValidate aria-label={canCreate ? "New order" : "Order to validate"} className="space-y-6">
+      {failure ? (
+        <ValidationFailure ref={summary} error={failure} />
+      ) : refusal ? (
+        <CourierRefusal ref={summary} refusal={refusal} accountId={accountId} />
       ) : response ? (
-        <ValidationSummary ref={summary} response={response} placed={placed} />
+        <ValidationSummary ref={summary} response={response} placed={placed} created={Boolean(createValidation)} />
       ) : null}
       <Section title="Order">
         <MessageInput
           path="ReferenceNumber"
+          defaultValue={start.text("ReferenceNumber")}
           label="Reference number"
           hint="Your order number, 1 to 64 characters."
           messages={at("ReferenceNumber")}
@@ -142,24 +212,45 @@ export function OrderForm({
         </MessageField>
         <MessageInput
           path="PickupPoint"
-          label="Pickup point"
+          defaultValue={start.text("PickupPoint")}
+          label="Pickup point (optional)"
           hint="Only for services that deliver to a pickup point."
           messages={at("PickupPoint")}
           autoComplete="off"
         />
       </Section>
       <Section title="Recipient">
-        <MessageInput path="Recipient.Name" label="Name" messages={at("Recipient.Name")} autoComplete="off" />
+        <MessageInput
+          path="Recipient.Name"
+          defaultValue={start.text("Recipient.Name")}
+          label="Name"
+          messages={at("Recipient.Name")}
+          autoComplete="off"
+        />
         <MessageInput
           path="Recipient.Company"
+          defaultValue={start.text("Recipient.Company")}
           label="Company (optional)"
           messages={at("Recipient.Company")}
           autoComplete="off"
         />
-        <MessageInput path="Recipient.Street" label="Street" messages={at("Recipient.Street")} autoComplete="off" />
-        <MessageInput path="Recipient.City" label="City" messages={at("Recipient.City")} autoComplete="off" />
+        <MessageInput
+          path="Recipient.Street"
+          defaultValue={start.text("Recipient.Street")}
+          label="Street"
+          messages={at("Recipient.Street")}
+          autoComplete="off"
+        />
+        <MessageInput
+          path="Recipient.City"
+          defaultValue={start.text("Recipient.City")}
+          label="City"
+          messages={at("Recipient.City")}
+          autoComplete="off"
+        />
         <MessageInput
           path="Recipient.Zip"
+          defaultValue={start.text("Recipient.Zip")}
           label="Zip"
           hint="e.g. 110 00 for CZ, 10115 for DE"
           messages={at("Recipient.Zip")}
@@ -167,6 +258,7 @@ export function OrderForm({
         />
         <MessageInput
           path="Recipient.Country"
+          defaultValue={start.text("Recipient.Country")}
           label="Country"
           hint="ISO code, e.g. CZ"
           maxLength={2}
@@ -176,14 +268,16 @@ export function OrderForm({
         />
         <MessageInput
           path="Recipient.Email"
-          label="Email"
+          defaultValue={start.text("Recipient.Email")}
+          label="Email (optional)"
           type="email"
           messages={at("Recipient.Email")}
           autoComplete="off"
         />
         <MessageInput
           path="Recipient.Phone"
-          label="Phone"
+          defaultValue={start.text("Recipient.Phone")}
+          label="Phone (optional)"
           hint="+ and 7 to 15 digits"
           type="tel"
           messages={at("Recipient.Phone")}
@@ -198,6 +292,7 @@ export function OrderForm({
               <div className="w-full max-w-xs">
                 <MessageInput
                   path={`Parcels[${i}].Weight`}
+                  defaultValue={start.weight(key)}
                   label={`Parcel ${i + 1} weight (kg)`}
                   inputMode="decimal"
                   messages={at(`Parcels[${i}].Weight`)}
@@ -232,6 +327,7 @@ export function OrderForm({
       <Section title="Cash on delivery">
         <MessageInput
           path="CodPrice"
+          defaultValue={start.text("CodPrice")}
           label="Amount (optional)"
           hint="Leave empty when the recipient does not pay on delivery."
           inputMode="decimal"
@@ -254,10 +350,24 @@ export function OrderForm({
           )}
         </MessageField>
       </Section>
-      <Button type="submit" disabled={validate.isPending}>
-        {validate.isPending ? <Spinner /> : <ClipboardCheck aria-hidden className="size-4" />}
-        Validate order
-      </Button>
+      <div className="flex flex-wrap gap-2">
+        <Button
+          type="submit"
+          name="action"
+          value="validate"
+          variant={canCreate ? "secondary" : undefined}
+          disabled={pending}
+        >
+          {validate.isPending ? <Spinner /> : <ClipboardCheck aria-hidden className="size-4" />}
+          Validate order
+        </Button>
+        {canCreate ? (
+          <Button type="submit" name="action" value="create" disabled={pending}>
+            {create.isPending ? <Spinner /> : <PackagePlus aria-hidden className="size-4" />}
+            Create order
+          </Button>
+        ) : null}
+      </div>
     </form>
   );
 }

@@ -38,3 +38,27 @@ export function atFieldText(message: ValidationMessage): string {
       : message.message;
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+/** The words on screen for a field path: what the input's label says, not the API's name for it. */
+const FIELD_LABELS: Record<string, string> = {
+  ReferenceNumber: "Reference number",
+  SourcePair: "Source",
+  Service: "Service",
+  PickupPoint: "Pickup point",
+  "Recipient.Name": "Recipient name",
+  "Recipient.Company": "Recipient company",
+  "Recipient.Street": "Street",
+  "Recipient.City": "City",
+  "Recipient.Zip": "Zip",
+  "Recipient.Country": "Country",
+  "Recipient.Email": "Email",
+  "Recipient.Phone": "Phone",
+  CodPrice: "Cash on delivery amount",
+  CodCurrency: "Cash on delivery currency",
+};
+
+export function fieldLabel(path: string): string {
+  const parcel = /^Parcels\[(\d+)\]\.Weight$/.exec(path);
+  if (parcel) return `Parcel ${Number(parcel[1]) + 1} weight (kg)`;
+  return FIELD_LABELS[path] ?? path;
+}

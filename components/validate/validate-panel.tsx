@@ -9,15 +9,30 @@ import { Select, SelectContent, SelectItem, SelectTrigger } from "@/components/u
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { api } from "@/trpc/react";
 import { JsonValidation } from "./json-validation";
+import { isRecord, type OrderDraft } from "./order-draft";
 import { OrderForm } from "./order-form";
 
-/** Courier and profile first (they decide the rules), then the order as a form or as pasted JSON. */
-export function ValidatePanel({ accountId }: { accountId: string }) {
+/**
+ * Courier and profile first (they decide the rules), then the order as a form or as pasted JSON. With
+ * `canCreate` the order can also be created; `draft` starts it from an order as it was sent, with the
+ * courier and profile it was sent to.
+ */
+export function ValidatePanel({
+  accountId,
+  canCreate = false,
+  draft,
+}: {
+  accountId: string;
+  canCreate?: boolean;
+  draft?: OrderDraft;
+}) {
   const [couriers] = api.courierProfiles.couriers.useSuspenseQuery();
   const [profiles] = api.courierProfiles.list.useSuspenseQuery({ accountId });
-  const [courierId, setCourierId] = useState(couriers[0]?.id ?? "");
+  const [courierId, setCourierId] = useState(
+    couriers.find((c) => c.id === draft?.courierId)?.id ?? couriers[0]?.id ?? "",
+  );
   const ofCourier = profiles.items.filter((p) => p.courier === courierId);
-  const [chosenProfile, setChosenProfile] = useState<string | null>(null);
+  const [chosenProfile, setChosenProfile] = useState<string | null>(draft?.profileId ?? null);
   const profileId =
     ofCourier.find((p) => p.id === chosenProfile)?.id ??
     ofCourier.find((p) => p.isDefault)?.id ??
@@ -72,7 +87,7 @@ export function ValidatePanel({ accountId }: { accountId: string }) {
       </section>
       {!courier || profileId === null ? (
         <Notice tone="warning">
-          Orders are validated against a courier profile, and this account has none for{" "}
+          Orders are {canCreate ? "created with" : "validated against"} a courier profile, and this account has none for{" "}
           {courier?.name ?? "this courier"} yet.{" "}
           <Link className="underline" href={withAccount("/dashboard/courier-profiles", accountId)}>
             Create a courier profile
@@ -80,7 +95,7 @@ export function ValidatePanel({ accountId }: { accountId: string }) {
           first.
         </Notice>
       ) : (
-        <Tabs defaultValue="form">
+        <Tabs defaultValue={draft && !isRecord(draft.request) ? "json" : "form"}>
           <TabsList aria-label="How to enter the order">
             <TabsTrigger value="form">Form</TabsTrigger>
             <TabsTrigger value="json">Paste JSON</TabsTrigger>
@@ -91,10 +106,18 @@ export function ValidatePanel({ accountId }: { accountId: string }) {
               accountId={accountId}
               courier={courier}
               profileId={profileId}
+              initial={draft?.request}
+              canCreate={canCreate}
             />
           </TabsContent>
           <TabsContent value="json">
-            <JsonValidation accountId={accountId} courierId={courier.id} profileId={profileId} />
+            <JsonValidation
+              accountId={accountId}
+              courierId={courier.id}
+              profileId={profileId}
+              initialText={draft ? JSON.stringify(draft.request, null, 2) : undefined}
+              canCreate={canCreate}
+            />
           </TabsContent>
         </Tabs>
       )}

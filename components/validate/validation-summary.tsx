@@ -1,10 +1,12 @@
 "use client";
 
-import { CircleAlert, CircleCheck, TriangleAlert } from "lucide-react";
+import { CircleAlert, CircleCheck, PackageX, TriangleAlert } from "lucide-react";
+import Link from "next/link";
+import { withAccount } from "@/components/dashboard/account";
 import { cn } from "@/components/ui/cn";
 import type { ValidationResponse } from "@/server/services/shipping-orders/validation-messages";
 import type { ApiError } from "@/trpc/react";
-import { atFieldText, fieldId, type PlacedMessages } from "./order-paths";
+import { atFieldText, fieldId, fieldLabel, type PlacedMessages } from "./order-paths";
 
 const looks = {
   OK: {
@@ -50,12 +52,22 @@ export function ValidationSummary({
   ref,
   response,
   placed,
+  created = false,
 }: {
   ref: React.Ref<HTMLDivElement>;
   response: ValidationResponse;
   placed: PlacedMessages;
+  /** The answer of a create that stopped at validation: nothing was created. */
+  created?: boolean;
 }) {
-  const look = looks[response.status];
+  const look =
+    created && response.status === "ERROR"
+      ? {
+          ...looks.ERROR,
+          title: "Nothing was created: the order has errors",
+          text: "Correct the fields and try again.",
+        }
+      : looks[response.status];
   const Icon = look.icon;
   return (
     <div
@@ -81,7 +93,7 @@ export function ValidationSummary({
                 onClick={(event) => focusField(event, path)}
                 className="underline underline-offset-2"
               >
-                {message.field}: {atFieldText(message)}
+                {fieldLabel(path)}: {atFieldText(message)}
               </a>
             </li>
           ))}
@@ -133,6 +145,45 @@ export function ValidationFailure({ ref, error }: { ref: React.Ref<HTMLDivElemen
           ))}
         </ul>
       ) : null}
+    </div>
+  );
+}
+
+/** The validation answer a refused create carries (400 "nothing was created"), for the form to show at its fields. */
+export function validationOf(error: ApiError | null): ValidationResponse | ValidationResponse[] | null {
+  const validation = error?.data?.validation;
+  return validation ? (validation as ValidationResponse | ValidationResponse[]) : null;
+}
+
+/** A create the rules passed but the courier refused or did not answer: nothing was created, the attempt is kept. */
+export function CourierRefusal({
+  ref,
+  refusal,
+  accountId,
+}: {
+  ref: React.Ref<HTMLDivElement>;
+  refusal: { referenceNumber: string; code: string; message: string };
+  accountId: string;
+}) {
+  return (
+    <div
+      ref={ref}
+      tabIndex={-1}
+      role="region"
+      aria-labelledby="courier-refusal-title"
+      className={cn(summaryClass, "border-red-200 bg-red-50 text-red-900")}
+    >
+      <h2 id="courier-refusal-title" className="flex items-center gap-2 text-base font-semibold">
+        <PackageX aria-hidden className="size-5 shrink-0" />
+        {refusal.code === "COURIER_REJECTED" ? "Refused by the courier" : "The courier did not answer"}
+      </h2>
+      <p className="mt-1 break-words">
+        {refusal.message} Nothing was created; the attempt is kept under{" "}
+        <Link className="underline underline-offset-2" href={withAccount("/dashboard/orders/refused", accountId)}>
+          refused orders
+        </Link>
+        . Change the order and create it again.
+      </p>
     </div>
   );
 }

@@ -1,6 +1,10 @@
 "use client";
 
+import { PencilLine } from "lucide-react";
+import Link from "next/link";
+import { withAccount } from "@/components/dashboard/account";
 import { formatUtc } from "@/components/format-utc";
+import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent } from "@/components/ui/dialog";
 import { Notice } from "@/components/ui/notice";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -12,10 +16,13 @@ import { api } from "@/trpc/react";
 export function ResultDialog({
   id,
   showAccount,
+  canEdit,
   onClose,
 }: {
   id: string | null;
   showAccount: boolean;
+  /** Whether the user may create orders in the result's account (owners and staff). */
+  canEdit: boolean;
   onClose: () => void;
 }) {
   const result = api.validationResults.get.useQuery({ id: id ?? "" }, { enabled: id !== null });
@@ -43,7 +50,7 @@ export function ResultDialog({
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm">
               <dt className="text-slate-500">Status</dt>
               <dd>
-                <ValidationStatusBadge status={r.status} />
+                <ValidationStatusBadge status={r.status} refused={r.refusal !== null} />
               </dd>
               <dt className="text-slate-500">Time</dt>
               <dd>{formatUtc(r.created)} UTC</dd>
@@ -56,13 +63,19 @@ export function ResultDialog({
               <dt className="text-slate-500">Operation</dt>
               <dd>{r.operation === "create" ? "Create (validated before creating)" : "Validate"}</dd>
               <dt className="text-slate-500">Courier</dt>
-              <dd className="font-mono text-xs leading-5">{r.courier}</dd>
+              <dd>{r.courierName}</dd>
             </dl>
             <section aria-labelledby="result-messages-title">
               <h3 id="result-messages-title" className="mb-2 text-sm font-semibold text-slate-900">
-                Messages
+                {r.refusal ? "Outcome" : "Messages"}
               </h3>
-              <MessageList messages={r.messages} />
+              {r.refusal ? (
+                <Notice tone="error">
+                  {r.refusal.code === "COURIER_REJECTED" ? "Refused by the courier" : "The courier did not answer"}:{" "}
+                  {r.refusal.message} Nothing was created.
+                </Notice>
+              ) : null}
+              {r.refusal && r.messages.length === 0 ? null : <MessageList messages={r.messages} />}
             </section>
             <section aria-labelledby="result-request-title">
               <h3 id="result-request-title" className="mb-2 text-sm font-semibold text-slate-900">
@@ -76,6 +89,14 @@ export function ResultDialog({
                 {JSON.stringify(r.requestBody, null, 2)}
               </pre>
             </section>
+            {canEdit ? (
+              <Button asChild variant="secondary">
+                <Link href={`${withAccount("/dashboard/orders/new", r.accountId)}&result=${r.id}`}>
+                  <PencilLine aria-hidden className="size-4" />
+                  Open in the order form
+                </Link>
+              </Button>
+            ) : null}
           </div>
         ) : null}
       </DialogContent>

@@ -3,13 +3,13 @@
 import { History, SearchX } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
-import { withAccount, type AccountChoice } from "@/components/dashboard/account";
+import { canWrite, withAccount, type AccountChoice } from "@/components/dashboard/account";
 import { formatUtc } from "@/components/format-utc";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pager } from "@/components/ui/pager";
-import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
+import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useSearchNavigation } from "@/components/use-search-navigation";
 import { ValidationStatusBadge } from "@/components/validation/validation-status-badge";
 import { api } from "@/trpc/react";
@@ -80,20 +80,24 @@ export function ResultsTable({ account, filters }: { account: AccountChoice; fil
         </THead>
         <TBody>
           {results.items.map((r) => (
-            <tr key={r.id}>
-              <Td className="whitespace-nowrap">{formatUtc(r.created)}</Td>
-              {showAccount ? <Td>{r.accountName}</Td> : null}
-              <Td className="font-medium break-all text-slate-900">
-                {r.referenceNumber ?? <span className="font-normal text-slate-400">None</span>}
+            <Tr key={r.id}>
+              <Td label="Time" className="whitespace-nowrap">
+                {formatUtc(r.created)}
               </Td>
-              <Td>{r.operation === "create" ? "Create" : "Validate"}</Td>
-              <Td className="font-mono text-xs">{r.courier}</Td>
-              <Td>
-                <ValidationStatusBadge status={r.status} />
+              {showAccount ? <Td label="Account">{r.accountName}</Td> : null}
+              <Td label="Reference" className="font-medium break-all text-slate-900">
+                {r.referenceNumber ?? <span className="font-normal text-slate-500">None</span>}
               </Td>
-              <Td className="whitespace-nowrap">
-                {r.errors + r.warnings === 0 ? (
-                  <span className="text-slate-400">None</span>
+              <Td label="Operation">{r.operation === "create" ? "Create" : "Validate"}</Td>
+              <Td label="Courier">{r.courierName}</Td>
+              <Td label="Status">
+                <ValidationStatusBadge status={r.status} refused={r.refusal !== null} />
+              </Td>
+              <Td label="Messages" className="whitespace-nowrap">
+                {r.refusal ? (
+                  <span className="text-red-700">Refused by the courier</span>
+                ) : r.errors + r.warnings === 0 ? (
+                  <span className="text-slate-500">None</span>
                 ) : (
                   <>
                     {r.errors ? (
@@ -110,7 +114,7 @@ export function ResultsTable({ account, filters }: { account: AccountChoice; fil
                   </>
                 )}
               </Td>
-              <Td className="text-right">
+              <Td className="sm:text-right">
                 <Button
                   variant="ghost"
                   size="sm"
@@ -120,7 +124,7 @@ export function ResultsTable({ account, filters }: { account: AccountChoice; fil
                   View
                 </Button>
               </Td>
-            </tr>
+            </Tr>
           ))}
         </TBody>
       </Table>
@@ -129,7 +133,12 @@ export function ResultsTable({ account, filters }: { account: AccountChoice; fil
         envelope={results}
         onPage={(page) => navigate(resultFiltersSearch({ ...filters, page }))}
       />
-      <ResultDialog id={open} showAccount={account.role === "staff"} onClose={() => setOpen(null)} />
+      <ResultDialog
+        id={open}
+        showAccount={account.role === "staff"}
+        canEdit={canWrite(account)}
+        onClose={() => setOpen(null)}
+      />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { Suspense } from "react";
 import { lastDays } from "@/components/overview/last-days";
 import { OverviewPanel } from "@/components/overview/overview-panel";
 import { OverviewStats } from "@/components/overview/overview-stats";
+import { StaffOverview } from "@/components/overview/staff-overview";
 import { PageHeader } from "@/components/ui/page-header";
 import { QueryBoundary } from "@/components/ui/query-boundary";
 import { Skeleton, TableSkeleton } from "@/components/ui/skeleton";
@@ -12,7 +13,22 @@ import { getSelectedAccount, type DashboardSearchParams } from "@/trpc/selected-
 export const metadata: Metadata = { title: "Overview" };
 
 export default async function OverviewPage({ searchParams }: { searchParams: DashboardSearchParams }) {
-  const account = await getSelectedAccount(searchParams);
+  const [account, params] = await Promise.all([getSelectedAccount(searchParams), searchParams]);
+  // Staff open an account from the switcher; until they do, the page is theirs: the failures across accounts.
+  if (account.role === "staff" && !params.account) {
+    void api.overview.staff.prefetch();
+    return (
+      <HydrateClient>
+        <PageHeader
+          title="Platform overview"
+          description="Failures across every account in the last 7 days. Open an account from the switcher to see it as its owner does."
+        />
+        <QueryBoundary what="platform figures" fallback={<TableSkeleton rows={4} />}>
+          <StaffOverview />
+        </QueryBoundary>
+      </HydrateClient>
+    );
+  }
   void api.apiKeys.list.prefetch({ accountId: account.id, page: 1 });
   void api.sources.list.prefetch({ accountId: account.id });
   void api.courierProfiles.list.prefetch({ accountId: account.id });

@@ -13,12 +13,10 @@ const ORDERS = "Shipping orders";
 const LABELS = "Labels";
 
 const orderIdParams = z.object({
-  id: z
-    .uuid()
-    .meta({
-      param: { description: "The order's id. A malformed id, an order of another account or a deleted order → 404." },
-      example: ORDER_ID,
-    }),
+  id: z.uuid().meta({
+    param: { description: "The order's id. A malformed id, an order of another account or a deleted order → 404." },
+    example: ORDER_ID,
+  }),
 });
 
 const orderNotFound = problemResponse(
@@ -96,8 +94,7 @@ const labels = (description: string, filename: string): Res => ({
       examples: {
         zpl: {
           summary: "A ZPL II label (shortened)",
-          value:
-            "^XA\n^CI28\n^PW812\n^LL1218\n…\n^BY3,3,200^FO70,918^BCN,200,Y,N,N,A^FH\\^FDSBX0000000042^FS\n^XZ",
+          value: "^XA\n^CI28\n^PW812\n^LL1218\n…\n^BY3,3,200^FO70,918^BCN,200,Y,N,N,A^FH\\^FDSBX0000000042^FS\n^XZ",
         },
       },
     },

@@ -424,9 +424,12 @@ function registerCourierProfiles(registry: OpenAPIRegistry): void {
 }
 
 function registerCourierProfileChanges(registry: OpenAPIRegistry): void {
-  const profileNotFound = problemResponse("No profile with this id in an account of the user (archived ones included).", {
-    notFound: problemExample("Unknown profile", "not_found", "Courier profile not found."),
-  });
+  const profileNotFound = problemResponse(
+    "No profile with this id in an account of the user (archived ones included).",
+    {
+      notFound: problemExample("Unknown profile", "not_found", "Courier profile not found."),
+    },
+  );
   registry.registerPath({
     method: "patch",
     path: "/api/v2/private/courier-profiles/{id}",

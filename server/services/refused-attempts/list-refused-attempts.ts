@@ -1,7 +1,7 @@
 import { and, count, desc, eq, ilike, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db/client";
-import { accounts, courierProfiles, refusedAttempts, type RefusedAttemptRow } from "@/db/schema";
+import { accounts, apiKeys, courierProfiles, refusedAttempts, users, type RefusedAttemptRow } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
 import { AppError } from "@/server/errors";
 import { formatMillis } from "@/server/time";
@@ -30,6 +30,8 @@ export type RefusedAttemptSummary = {
   code: string;
   message: string;
   validationResultId: string | null;
+  /** Who sent it, in words: the API key's name, or the dashboard user. */
+  sentBy: string;
 };
 
 /** Orders the courier refused or did not answer, newest first: one account's for its members, any or all for staff. */
@@ -53,10 +55,18 @@ export async function listRefusedAttempts(
   const where = c.length ? and(...c) : undefined;
   const [rows, [total]] = await Promise.all([
     db
-      .select({ r: refusedAttempts, accountName: accounts.name, profileName: courierProfiles.name })
+      .select({
+        r: refusedAttempts,
+        accountName: accounts.name,
+        profileName: courierProfiles.name,
+        keyName: apiKeys.name,
+        userEmail: users.email,
+      })
       .from(refusedAttempts)
       .innerJoin(accounts, eq(accounts.id, refusedAttempts.accountId))
       .leftJoin(courierProfiles, eq(courierProfiles.id, refusedAttempts.courierProfileId))
+      .leftJoin(apiKeys, eq(apiKeys.id, refusedAttempts.apiKeyId))
+      .leftJoin(users, eq(users.id, refusedAttempts.userId))
       .where(where)
       .orderBy(desc(refusedAttempts.createdAt), desc(refusedAttempts.id))
       .limit(input.pageSize)
@@ -64,7 +74,7 @@ export async function listRefusedAttempts(
     db.select({ n: count() }).from(refusedAttempts).where(where),
   ]);
   return envelope(
-    rows.map(({ r, accountName, profileName }) => toRefusedAttemptSummary(r, accountName, profileName)),
+    rows.map(({ r, ...names }) => toRefusedAttemptSummary(r, names)),
     total?.n ?? 0,
     input,
   );
@@ -72,10 +82,11 @@ export async function listRefusedAttempts(
 
 export const courierNameOf = (id: string): string => findCourier(id)?.capabilities.name ?? id;
 
+type Names = { accountName: string; profileName: string | null; keyName: string | null; userEmail: string | null };
+
 export const toRefusedAttemptSummary = (
   r: RefusedAttemptRow,
-  accountName: string,
-  profileName: string | null,
+  { accountName, profileName, keyName, userEmail }: Names,
 ): RefusedAttemptSummary => ({
   id: r.id,
   accountId: r.accountId,
@@ -91,4 +102,5 @@ export const toRefusedAttemptSummary = (
   code: r.code,
   message: r.message,
   validationResultId: r.validationResultId,
+  sentBy: keyName ? `API key “${keyName}”` : userEmail ? `${userEmail} (dashboard)` : "A removed key or user",
 });

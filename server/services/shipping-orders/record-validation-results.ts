@@ -19,19 +19,19 @@ export async function recordValidationResults(
   const rows = await db
     .insert(validationResults)
     .values(
-    orders.map((o, i) => ({
-      accountId: origin.accountId,
-      apiKeyId: origin.apiKeyId ?? null,
-      userId: origin.userId ?? null,
-      operation,
-      courier,
-      courierProfileId,
-      referenceNumber: o.response.referenceNumber?.slice(0, 200) ?? null,
-      status: o.response.status,
-      messages: o.response.messages,
-      // A JSON null (a body of `null`, or `[null]`) is kept as the jsonb value null: SQL NULL would break the not-null column.
-      requestBody: raws[i] === null || raws[i] === undefined ? sql`'null'::json` : (raws[i] as object),
-    })),
+      orders.map((o, i) => ({
+        accountId: origin.accountId,
+        apiKeyId: origin.apiKeyId ?? null,
+        userId: origin.userId ?? null,
+        operation,
+        courier,
+        courierProfileId,
+        referenceNumber: o.response.referenceNumber?.slice(0, 200) ?? null,
+        status: o.response.status,
+        messages: o.response.messages,
+        // A JSON null (a body of `null`, or `[null]`) is kept as the jsonb value null: SQL NULL would break the not-null column.
+        requestBody: raws[i] === null || raws[i] === undefined ? sql`'null'::json` : (raws[i] as object),
+      })),
     )
     .returning({ id: validationResults.id });
   return rows.map((r) => r.id);

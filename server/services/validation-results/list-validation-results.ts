@@ -1,13 +1,7 @@
 import { and, count, desc, eq, gte, ilike, inArray, lt, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db/client";
-import {
-  accounts,
-  refusedAttempts,
-  validationResults,
-  validationStatus,
-  type ValidationResultRow,
-} from "@/db/schema";
+import { accounts, refusedAttempts, validationResults, validationStatus, type ValidationResultRow } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { formatMillis } from "@/server/time";
 import { accountAccess, type Actor } from "../actor";

@@ -1,7 +1,10 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { orderFiltersFrom, orderListInput } from "@/components/orders/order-filters";
+import { canWrite } from "@/components/dashboard/account";
+import { NewOrderButton } from "@/components/orders/new-order-button";
 import { OrdersFilterForm } from "@/components/orders/orders-filter-form";
+import { OrdersViews } from "@/components/orders/orders-views";
 import { OrdersTable } from "@/components/orders/orders-table";
 import { PageHeader } from "@/components/ui/page-header";
 import { QueryBoundary } from "@/components/ui/query-boundary";
@@ -23,8 +26,10 @@ export default async function OrdersPage({ searchParams }: { searchParams: Dashb
     <HydrateClient>
       <PageHeader
         title="Orders"
-        description="Shipping orders your systems created through the API, newest first. Times are UTC."
+        description="Shipping orders your systems created through the API or made here, newest first. Times are UTC."
+        actions={canWrite(account) ? <NewOrderButton accountId={account.id} /> : null}
       />
+      <OrdersViews accountId={account.id} current="orders" />
       <Suspense fallback={<Skeleton className="mb-6 h-40 w-full" />}>
         <OrdersFilterForm key={filtersKey} accountId={account.id} filters={filters} />
       </Suspense>

@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { ArrowLeft, SearchX } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
+import { notFound as respondNotFound } from "next/navigation";
 import { withAccount } from "@/components/dashboard/account";
 import { OrderDetail } from "@/components/orders/order-detail";
 import { Button } from "@/components/ui/button";
@@ -50,16 +51,9 @@ export default async function OrderPage({
       number.
     </EmptyState>
   );
-  // A missing order is answered here: left to the prefetch, it would fail the server render of the page
-  // and make the browser render it again to find out.
-  if (!(await orderExists(account.id, id))) {
-    return (
-      <>
-        {back}
-        {notFound}
-      </>
-    );
-  }
+  // A missing order is answered here, with a 404 (not-found.tsx beside this page): left to the prefetch, it
+  // would fail the server render of the page and make the browser render it again to find out.
+  if (!(await orderExists(account.id, id))) respondNotFound();
   void api.shippingOrders.get.prefetch({ accountId: account.id, id });
   void api.courierProfiles.couriers.prefetch();
   void api.courierProfiles.list.prefetch({ accountId: account.id });

@@ -1,0 +1,30 @@
+import type { Metadata } from "next";
+import { canWrite } from "@/components/dashboard/account";
+import { NewOrderButton } from "@/components/orders/new-order-button";
+import { OrdersViews } from "@/components/orders/orders-views";
+import { RefusedOrdersTable } from "@/components/refused-orders/refused-orders-table";
+import { PageHeader } from "@/components/ui/page-header";
+import { QueryBoundary } from "@/components/ui/query-boundary";
+import { TableSkeleton } from "@/components/ui/skeleton";
+import { api, HydrateClient } from "@/trpc/server";
+import { getSelectedAccount, type DashboardSearchParams } from "@/trpc/selected-account";
+
+export const metadata: Metadata = { title: "Refused orders" };
+
+export default async function RefusedOrdersPage({ searchParams }: { searchParams: DashboardSearchParams }) {
+  const account = await getSelectedAccount(searchParams);
+  void api.refusedAttempts.list.prefetch({ accountId: account.id, page: 1 });
+  return (
+    <HydrateClient>
+      <PageHeader
+        title="Refused orders"
+        description="Orders the courier refused or did not answer in time. Nothing was created for them; fix one and send it again. Times are UTC."
+        actions={canWrite(account) ? <NewOrderButton accountId={account.id} /> : null}
+      />
+      <OrdersViews accountId={account.id} current="refused" />
+      <QueryBoundary what="refused orders" fallback={<TableSkeleton rows={4} />}>
+        <RefusedOrdersTable key={account.id} accountId={account.id} canCreate={canWrite(account)} />
+      </QueryBoundary>
+    </HydrateClient>
+  );
+}

@@ -1,0 +1,138 @@
+"use client";
+
+import { Pencil } from "lucide-react";
+import { useState } from "react";
+import { toast } from "sonner";
+import { fieldErrors, toastUnlessFieldErrors } from "@/components/form-errors";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
+import { describedBy, Field, TextField } from "@/components/ui/field";
+import { Textarea } from "@/components/ui/input";
+import { Select, SelectContent, SelectItem, SelectTrigger } from "@/components/ui/select";
+import { Spinner } from "@/components/ui/spinner";
+import type { CourierProfileView } from "@/server/services/courier-profiles/schemas";
+import { api } from "@/trpc/react";
+import { parseSettings } from "./parse-settings";
+
+// Radix Select items cannot have an empty value; this one stands for "no service: the courier's first".
+const FIRST_SERVICE = "__first_service__";
+
+/** Renames a profile or changes its default service and settings; its courier stays (orders were made with it). */
+export function EditCourierProfileDialog({ accountId, profile }: { accountId: string; profile: CourierProfileView }) {
+  const [couriers] = api.courierProfiles.couriers.useSuspenseQuery();
+  const courier = couriers.find((c) => c.id === profile.courier);
+  const [open, setOpen] = useState(false);
+  const [service, setService] = useState(profile.service ?? FIRST_SERVICE);
+  const [settingsError, setSettingsError] = useState<string>();
+  const utils = api.useUtils();
+  const update = api.courierProfiles.update.useMutation({
+    onSuccess: async (changed) => {
+      setOpen(false);
+      toast.success(`Courier profile “${changed.name}” saved`);
+      await utils.courierProfiles.list.invalidate({ accountId });
+    },
+    onError: toastUnlessFieldErrors,
+  });
+  const errorOf = fieldErrors(update.error);
+  const prefix = `edit-profile-${profile.id}`;
+
+  function onOpenChange(next: boolean) {
+    setOpen(next);
+    if (next) {
+      update.reset();
+      setSettingsError(undefined);
+      setService(profile.service ?? FIRST_SERVICE);
+    }
+  }
+
+  function submit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const parsed = parseSettings(String(data.get("settings") ?? ""));
+    setSettingsError("error" in parsed ? parsed.error : undefined);
+    if ("error" in parsed) return;
+    update.mutate({
+      id: profile.id,
+      changes: {
+        name: String(data.get("name") ?? ""),
+        service: service === FIRST_SERVICE ? null : service,
+        settings: parsed.settings,
+      },
+    });
+  }
+
+  const settingsMessage = settingsError ?? errorOf("settings");
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogTrigger asChild>
+        <Button variant="ghost" size="sm" aria-label={`Edit ${profile.name}`}>
+          <Pencil aria-hidden className="size-4" />
+          Edit
+        </Button>
+      </DialogTrigger>
+      <DialogContent
+        title={`Edit ${profile.name}`}
+        description={`A ${courier?.name ?? profile.courier} profile. Orders already created keep what they were created with.`}
+      >
+        <form onSubmit={submit} noValidate className="space-y-4">
+          <TextField
+            id={`${prefix}-name`}
+            name="name"
+            label="Name"
+            defaultValue={profile.name}
+            maxLength={100}
+            required
+            error={errorOf("name")}
+          />
+          <Field
+            id={`${prefix}-service`}
+            label="Default service"
+            hint="Used when an order names no service."
+            error={errorOf("service")}
+          >
+            <Select value={service} onValueChange={setService}>
+              <SelectTrigger
+                id={`${prefix}-service`}
+                aria-describedby={describedBy(`${prefix}-service`, { hint: true, error: errorOf("service") })}
+              />
+              <SelectContent>
+                <SelectItem value={FIRST_SERVICE}>The courier&apos;s first service</SelectItem>
+                {courier?.services.map((s) => (
+                  <SelectItem key={s.code} value={s.code}>
+                    {`${s.name} (${s.code})`}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </Field>
+          <Field
+            id={`${prefix}-settings`}
+            label="Settings (JSON)"
+            hint="Courier-specific options; they replace the current ones. Empty means none."
+            error={settingsMessage}
+          >
+            <Textarea
+              id={`${prefix}-settings`}
+              name="settings"
+              rows={4}
+              spellCheck={false}
+              className="font-mono"
+              defaultValue={Object.keys(profile.settings).length ? JSON.stringify(profile.settings, null, 2) : ""}
+              aria-invalid={settingsMessage ? true : undefined}
+              aria-describedby={describedBy(`${prefix}-settings`, { hint: true, error: settingsMessage })}
+            />
+          </Field>
+          <DialogFooter>
+            <Button variant="secondary" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={update.isPending}>
+              {update.isPending ? <Spinner /> : null}
+              Save changes
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,15 @@
+import { PackagePlus } from "lucide-react";
+import Link from "next/link";
+import { withAccount } from "@/components/dashboard/account";
+import { Button } from "@/components/ui/button";
+
+export function NewOrderButton({ accountId }: { accountId: string }) {
+  return (
+    <Button asChild>
+      <Link href={withAccount("/dashboard/orders/new", accountId)}>
+        <PackagePlus aria-hidden className="size-4" />
+        New order
+      </Link>
+    </Button>
+  );
+}

@@ -1,0 +1,101 @@
+"use client";
+
+import { PackageCheck, PencilLine } from "lucide-react";
+import Link from "next/link";
+import { useState, useTransition } from "react";
+import { withAccount } from "@/components/dashboard/account";
+import { formatUtc } from "@/components/format-utc";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Pager } from "@/components/ui/pager";
+import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { api } from "@/trpc/react";
+
+const codeLabel: Record<string, string> = {
+  COURIER_REJECTED: "Refused",
+  COURIER_TIMEOUT: "No answer",
+  COURIER_UNAVAILABLE: "Unreachable",
+};
+
+/** Create attempts the courier refused or did not answer, newest first, each with the way to fix and send it again. */
+export function RefusedOrdersTable({ accountId, canCreate }: { accountId: string; canCreate: boolean }) {
+  const [page, setPage] = useState(1);
+  const [isPending, startTransition] = useTransition();
+  const [refused] = api.refusedAttempts.list.useSuspenseQuery({ accountId, page });
+
+  if (refused.itemsCount === 0) {
+    return (
+      <EmptyState icon={PackageCheck} title="No refused orders">
+        An order the courier refuses or does not answer in time appears here, as it was sent, so it can be fixed and
+        sent again.
+      </EmptyState>
+    );
+  }
+
+  return (
+    <div aria-busy={isPending} className={cn("transition-opacity", isPending && "opacity-60")}>
+      <p className="mb-2 text-sm text-slate-600" aria-live="polite">
+        {refused.itemsCount} refused {refused.itemsCount === 1 ? "order" : "orders"}
+      </p>
+      <Table aria-label="Refused orders">
+        <THead>
+          <tr>
+            <Th>Reference</Th>
+            <Th>Outcome</Th>
+            <Th>Courier / profile</Th>
+            <Th>Source</Th>
+            <Th>Sent by</Th>
+            <Th>Time (UTC)</Th>
+            {canCreate ? (
+              <Th>
+                <span className="sr-only">Actions</span>
+              </Th>
+            ) : null}
+          </tr>
+        </THead>
+        <TBody>
+          {refused.items.map((r) => (
+            <Tr key={r.id}>
+              <Td className="font-medium break-all text-slate-900">{r.referenceNumber}</Td>
+              <Td label="Outcome">
+                <span className="flex flex-col gap-1">
+                  <span>
+                    <Badge tone="red">{codeLabel[r.code] ?? r.code}</Badge>
+                  </span>
+                  <span className="text-xs text-slate-600">{r.message}</span>
+                </span>
+              </Td>
+              <Td label="Courier">
+                <span className="block">{r.courierName}</span>
+                <span className="block text-xs text-slate-600">{r.courierProfileName ?? "Archived profile"}</span>
+              </Td>
+              <Td label="Source" className="font-mono text-xs">
+                {r.referenceSource} / {r.sourceIdentifier}
+              </Td>
+              <Td label="Sent by">{r.sentBy}</Td>
+              <Td label="Time" className="whitespace-nowrap">
+                {formatUtc(r.created)}
+              </Td>
+              {canCreate ? (
+                <Td className="sm:text-right">
+                  <Button asChild variant="secondary" size="sm">
+                    <Link
+                      href={`${withAccount("/dashboard/orders/new", accountId)}&refused=${r.id}`}
+                      aria-label={`Fix and retry ${r.referenceNumber}`}
+                    >
+                      <PencilLine aria-hidden className="size-4" />
+                      Fix and retry
+                    </Link>
+                  </Button>
+                </Td>
+              ) : null}
+            </Tr>
+          ))}
+        </TBody>
+      </Table>
+      <Pager label="Refused order pages" envelope={refused} onPage={(next) => startTransition(() => setPage(next))} />
+    </div>
+  );
+}
