@@ -36,3 +36,67 @@ test("settings that are not JSON are refused before anything is sent", async ({ 
   await dialog.getByRole("button", { name: "Create profile" }).click();
   await expect(dialog.getByText(/Settings must be valid JSON/)).toBeVisible();
 });
+
+test("an owner edits a profile, deletes an unused one, and one that orders used is archived", async ({
+  page,
+  request,
+  owner,
+  apiKey,
+  signIn,
+}) => {
+  const used = `Used ${test.info().testId.slice(0, 6)}`;
+  const spare = `Spare ${test.info().testId.slice(0, 6)}`;
+  await signIn(owner);
+  await page.goto(`/dashboard/courier-profiles?account=${owner.accountId}`);
+  for (const name of [used, spare]) {
+    await page.getByRole("button", { name: "New profile" }).first().click();
+    await page.getByRole("dialog").getByLabel("Name").fill(name);
+    await page.getByRole("dialog").getByRole("button", { name: "Create profile" }).click();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+  }
+
+  const renamed = `${spare} (renamed)`;
+  await page
+    .getByRole("row")
+    .filter({ hasText: spare })
+    .getByRole("button", { name: `Edit ${spare}` })
+    .click();
+  const dialog = page.getByRole("dialog", { name: `Edit ${spare}` });
+  await dialog.getByLabel("Name").fill("");
+  await dialog.getByRole("button", { name: "Save changes" }).click();
+  await expect(dialog.getByText("Must have 1 to 100 characters.")).toBeVisible();
+  await dialog.getByLabel("Name").fill(renamed);
+  await dialog.getByRole("combobox", { name: "Default service" }).click();
+  await page.getByRole("option", { name: "Express delivery (EXPRESS)" }).click();
+  await dialog.getByRole("button", { name: "Save changes" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole("row").filter({ hasText: renamed })).toContainText("Express");
+
+  const profiles = await request.get("/api/v2/configurations/courier-profiles", { headers: { "X-API-Key": apiKey } });
+  const usedId = ((await profiles.json()) as { items: { id: string; name: string }[] }).items.find(
+    (p) => p.name === used,
+  )!.id;
+  const created = await request.post(`/api/v2/couriers/sandbox/shipping-orders?profile=${usedId}`, {
+    headers: { "X-API-Key": apiKey, "content-type": "application/json" },
+    data: {
+      ReferenceNumber: `ARCH-${test.info().testId.slice(0, 6)}`,
+      Recipient: { Name: "A", Street: "B 1", City: "Praha", Zip: "110 00", Country: "CZ" },
+      Parcels: [{ Weight: 1 }],
+    },
+  });
+  expect(created.status()).toBe(200);
+
+  for (const [name, toast] of [
+    [renamed, `“${renamed}” deleted`],
+    [used, `“${used}” archived`],
+  ] as const) {
+    await page
+      .getByRole("row")
+      .filter({ hasText: name })
+      .getByRole("button", { name: `Delete ${name}` })
+      .click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete profile" }).click();
+    await expect(page.getByText(toast)).toBeVisible();
+    await expect(page.getByRole("row").filter({ hasText: name })).toHaveCount(0);
+  }
+});

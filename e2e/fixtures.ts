@@ -181,3 +181,27 @@ export async function createOrderViaApi(
 }
 
 export { expect };
+
+/** An order the sandbox courier refuses (ReferenceNumber `COURIER-FAIL…`), sent with the API: 200 with it in `failed`. */
+export async function sendRefusedOrder(
+  request: APIRequestContext,
+  key: string,
+  profileId: string,
+  body: Record<string, unknown>,
+): Promise<void> {
+  const response = await request.post(`/api/v2/couriers/sandbox/shipping-orders?profile=${profileId}`, {
+    headers: { "X-API-Key": key, "content-type": "application/svc.shipping-order+json" },
+    data: body,
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  const { failed } = (await response.json()) as { failed: { code: string }[] };
+  expect(failed).toEqual([expect.objectContaining({ code: "COURIER_REJECTED" })]);
+}
+
+/**
+ * What the page itself logged as an error (`console.error`, uncaught exceptions): in development each one opens
+ * Next's error overlay. The browser's own "Failed to load resource" lines for answers with an error status are
+ * left out: the page cannot prevent them and they open no overlay.
+ */
+export const pageErrors = (errors: string[]): string[] =>
+  errors.filter((e) => !e.startsWith("Failed to load resource"));

@@ -27,7 +27,10 @@ export default function ApiReferencePage() {
       >
         Skip to the reference
       </a>
-      <nav aria-label="Operations" className="sticky top-0 hidden h-screen w-72 shrink-0 overflow-y-auto border-r border-slate-200 bg-white px-4 py-6 lg:block">
+      <nav
+        aria-label="Operations"
+        className="sticky top-0 hidden h-screen w-72 shrink-0 overflow-y-auto border-r border-slate-200 bg-white px-4 py-6 lg:block"
+      >
         <a href="#top" className="block text-sm font-semibold text-slate-900">
           {doc.info.title}
         </a>

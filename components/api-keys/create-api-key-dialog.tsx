@@ -53,7 +53,7 @@ export function CreateApiKeyDialog({ accountId }: { accountId: string }) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogTrigger asChild>
-        <Button>
+        <Button data-create-api-key>
           <Plus aria-hidden className="size-4" />
           Create key
         </Button>

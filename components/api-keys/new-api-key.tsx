@@ -1,7 +1,7 @@
 "use client";
 
 import { Check, Copy } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { DialogFooter } from "@/components/ui/dialog";
@@ -10,6 +10,9 @@ import { Notice } from "@/components/ui/notice";
 /** The one moment the full key is visible: a warning, the key and a copy button. */
 export function NewApiKey({ name, apiKey, onDone }: { name: string; apiKey: string; onDone: () => void }) {
   const [copied, setCopied] = useState(false);
+  const copyButton = useRef<HTMLButtonElement>(null);
+  // The form that asked for the key is gone; focus goes to what the user came for, not to the dialog box.
+  useEffect(() => copyButton.current?.focus(), []);
 
   async function copy() {
     try {
@@ -37,7 +40,7 @@ export function NewApiKey({ name, apiKey, onDone }: { name: string; apiKey: stri
           >
             {apiKey}
           </code>
-          <Button variant="secondary" onClick={copy} className="justify-center sm:h-auto">
+          <Button ref={copyButton} variant="secondary" onClick={copy} className="justify-center sm:h-auto">
             {copied ? <Check aria-hidden className="size-4 text-green-600" /> : <Copy aria-hidden className="size-4" />}
             {copied ? "Copied" : "Copy"}
           </Button>

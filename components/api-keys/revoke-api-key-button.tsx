@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { toast } from "sonner";
 import { AlertDialog, AlertDialogTrigger, ConfirmContent } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
@@ -8,9 +8,11 @@ import { api } from "@/trpc/react";
 
 export function RevokeApiKeyButton({ accountId, apiKey }: { accountId: string; apiKey: { id: string; name: string } }) {
   const [open, setOpen] = useState(false);
+  const revoked = useRef(false);
   const utils = api.useUtils();
   const revoke = api.apiKeys.revoke.useMutation({
     onSuccess: async () => {
+      revoked.current = true;
       setOpen(false);
       toast.success(`API key “${apiKey.name}” revoked`);
       await utils.apiKeys.list.invalidate({ accountId });
@@ -30,6 +32,8 @@ export function RevokeApiKeyButton({ accountId, apiKey }: { accountId: string; a
         confirmLabel="Revoke key"
         pending={revoke.isPending}
         onConfirm={() => revoke.mutate({ id: apiKey.id })}
+        // The key's row (and this button) leaves the table: focus goes to "Create key", not to the page's body.
+        focusAfterClose={() => (revoked.current ? document.querySelector<HTMLElement>("[data-create-api-key]") : null)}
       />
     </AlertDialog>
   );

@@ -14,17 +14,34 @@ type ConfirmProps = {
   confirmLabel: string;
   pending?: boolean;
   onConfirm: () => void;
+  /** Where focus goes once the dialog closes, when the trigger it would return to is gone (the row was removed). */
+  focusAfterClose?: () => HTMLElement | null;
 };
 
 /**
  * The body of a destructive confirmation. The action does not close the dialog by itself: the caller
  * closes it when the mutation succeeds, so a failure leaves the question on screen.
  */
-export function ConfirmContent({ title, description, confirmLabel, pending = false, onConfirm }: ConfirmProps) {
+export function ConfirmContent({
+  title,
+  description,
+  confirmLabel,
+  pending = false,
+  onConfirm,
+  focusAfterClose,
+}: ConfirmProps) {
   return (
     <AlertDialogPrimitive.Portal>
       <AlertDialogPrimitive.Overlay className={overlayClass} />
-      <AlertDialogPrimitive.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl focus:outline-none">
+      <AlertDialogPrimitive.Content
+        onCloseAutoFocus={(event) => {
+          const target = focusAfterClose?.();
+          if (!target) return;
+          event.preventDefault();
+          target.focus();
+        }}
+        className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl focus:outline-none"
+      >
         <AlertDialogPrimitive.Title className="text-lg font-semibold text-slate-900">
           {title}
         </AlertDialogPrimitive.Title>
