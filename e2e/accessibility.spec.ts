@@ -6,13 +6,13 @@ import { createOrderViaApi, expect, orderBody, sendRefusedOrder, test } from "./
  * WCAG 2.1 AA, checked by axe on every page and dialog at desktop and phone widths, with a full-page
  * screenshot of each kept in the test's output (and attached to the report) to look at.
  */
-async function check(page: Page, testInfo: TestInfo, name: string) {
+async function check(page: Page, testInfo: TestInfo, name: string, { fullPage = true } = {}) {
   await page.waitForLoadState("networkidle");
   // Skeletons and toasts that are still animating in are not what a user reads.
   await expect(page.getByRole("status", { name: /^Loading/ })).toHaveCount(0);
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const shot = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path: shot, fullPage: true });
+  await page.screenshot({ path: shot, fullPage });
   await testInfo.attach(name, { path: shot, contentType: "image/png" });
   const violations = results.violations.map((v) => ({
     rule: v.id,
@@ -28,6 +28,8 @@ for (const viewport of [
 ]) {
   test.describe(`at ${viewport.width} px`, () => {
     test.use({ viewport });
+    // Many pages per test, each checked by axe and photographed whole (the API reference is long).
+    test.setTimeout(240_000);
     const at = (name: string) => `${name}-${viewport.width}`;
 
     test("public pages pass axe", async ({ page }, testInfo) => {
@@ -38,7 +40,8 @@ for (const viewport of [
       ] as const) {
         const response = await page.goto(path);
         expect(response?.status()).toBe(200);
-        await check(page, testInfo, at(name));
+        // The API reference is tens of thousands of pixels long: its first screen is what is looked at.
+        await check(page, testInfo, at(name), { fullPage: name !== "docs" });
       }
       expect((await page.request.get("/favicon.ico")).status()).toBe(200);
       expect((await page.request.get("/icon.svg")).status()).toBe(200);

@@ -43,20 +43,27 @@ function authOf(entry: OperationEntry): { kind: TryItAuth; text: string } {
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 
+/** A media type's examples behind one disclosure, so tabbing through the page meets one stop, not one per example. */
 function Examples({ media }: { media: MediaJson }) {
+  const examples = Object.entries(media.examples ?? {});
+  if (examples.length === 0) return null;
   return (
-    <div className="mt-2 space-y-1">
-      {Object.entries(media.examples ?? {}).map(([name, example]) => (
-        <details key={name} className="rounded border border-slate-200 bg-white">
-          <summary className="cursor-pointer px-2 py-1 text-xs text-slate-700">
-            Example: <span className="font-medium">{example.summary ?? name}</span>
-          </summary>
-          <pre className="max-h-96 overflow-auto border-t border-slate-200 bg-slate-900 p-2 font-mono text-[11px] leading-snug text-slate-100">
-            {json(example.value)}
-          </pre>
-        </details>
-      ))}
-    </div>
+    <details className="mt-2 rounded border border-slate-200 bg-white">
+      <summary className="cursor-pointer px-2 py-1 text-xs text-slate-700">
+        {examples.length === 1 ? "Example" : `Examples (${examples.length})`}:{" "}
+        <span className="font-medium">{examples.map(([name, example]) => example.summary ?? name).join(" · ")}</span>
+      </summary>
+      <div className="space-y-2 border-t border-slate-200 p-2">
+        {examples.map(([name, example]) => (
+          <figure key={name}>
+            <figcaption className="mb-1 text-xs font-medium text-slate-700">{example.summary ?? name}</figcaption>
+            <pre className="max-h-96 overflow-auto rounded bg-slate-900 p-2 font-mono text-[11px] leading-snug text-slate-100">
+              {json(example.value)}
+            </pre>
+          </figure>
+        ))}
+      </div>
+    </details>
   );
 }
 
@@ -181,14 +188,17 @@ export function Operation({ entry }: { entry: OperationEntry }) {
           <Content content={op.requestBody.content} />
         </div>
       )}
-      <div className="mt-4">
-        <h4 className="mb-1 text-sm font-semibold text-slate-900">Responses</h4>
-        <div className="space-y-1">
+      {/* One stop for the whole list when tabbing through the page: each answer opens on its own once inside. */}
+      <details className="mt-4 rounded border border-slate-200">
+        <summary className="cursor-pointer px-3 py-2 text-sm font-semibold text-slate-900">
+          Responses ({Object.keys(op.responses).join(", ")})
+        </summary>
+        <div className="space-y-1 border-t border-slate-200 p-3">
           {Object.entries(op.responses).map(([status, response]) => (
             <ResponseItem key={status} status={status} response={response} />
           ))}
         </div>
-      </div>
+      </details>
       <details className="mt-4 rounded border border-blue-200 bg-blue-50/40">
         <summary className="cursor-pointer px-3 py-2 text-sm font-semibold text-blue-800">Try it</summary>
         <div className="border-t border-blue-200 p-3">

@@ -19,15 +19,16 @@ export function UserMenu({ user }: { user: DashboardUser }) {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        {/* The name starts with what the button shows (WCAG 2.5.3): the name, or the email when there is none. */}
-        <Button variant="ghost" className="max-w-64" aria-label={`${user.name ?? user.email}: account menu`}>
+        {/* Named by what it shows (WCAG 2.5.3), with its purpose for screen readers; on a phone only the initial shows. */}
+        <Button variant="ghost" className="max-w-64">
           <span
             aria-hidden
             className="flex size-7 shrink-0 items-center justify-center rounded-full bg-blue-600 text-xs font-semibold text-white"
           >
             {initial}
           </span>
-          <span className="hidden truncate sm:inline">{user.name ?? user.email}</span>
+          <span className="truncate max-sm:sr-only">{user.name ?? user.email}</span>
+          <span className="sr-only">: account menu</span>
           <ChevronDown aria-hidden className="size-4 text-slate-500" />
         </Button>
       </DropdownMenuTrigger>
