@@ -11,6 +11,8 @@ export default defineConfig({
   reporter: [["list"], ["html", { open: "never" }]],
   // Two browsers, the server and password hashing share a small CI machine; 5 s is too tight for a sign-in.
   expect: { timeout: 10_000 },
+  // Several engineers share two cores: a flow that waits on tracking steps can pass 30 s under load.
+  timeout: 60_000,
   globalTeardown: "./e2e/global-teardown.ts",
   use: {
     baseURL: E2E_BASE_URL,

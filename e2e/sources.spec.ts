@@ -28,6 +28,7 @@ test("the activate form names the missing fields", async ({ page, owner, signIn 
   await signIn(owner);
   await page.goto("/dashboard/sources");
   await page.getByRole("button", { name: "Activate", exact: true }).click();
-  await expect(page.getByText("referenceSource must have 1 to 64 characters")).toBeVisible();
-  await expect(page.getByText("sourceIdentifier must have 1 to 64 characters")).toBeVisible();
+  // Under each input, in the words of the screen (its label names the field, not the API's name for it).
+  await expect(page.getByText("Must have 1 to 64 characters.")).toHaveCount(2);
+  await expect(page.getByText(/referenceSource|sourceIdentifier/)).toHaveCount(0);
 });

@@ -4,7 +4,13 @@ import { Check } from "lucide-react";
 import { DropdownMenu as MenuPrimitive } from "radix-ui";
 import { cn } from "./cn";
 
-export const DropdownMenu = MenuPrimitive.Root;
+/**
+ * Not modal: a modal menu hides the rest of the page from screen readers with aria-hidden while its links stay
+ * focusable (axe: aria-hidden-focus). Focus still moves into the menu and Escape or a click outside closes it.
+ */
+export function DropdownMenu(props: React.ComponentProps<typeof MenuPrimitive.Root>) {
+  return <MenuPrimitive.Root modal={false} {...props} />;
+}
 export const DropdownMenuTrigger = MenuPrimitive.Trigger;
 
 export function DropdownMenuContent({

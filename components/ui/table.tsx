@@ -1,3 +1,6 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
 import { cn } from "./cn";
 
 /**
@@ -6,11 +9,38 @@ import { cn } from "./cn";
  * table again.
  */
 export function Table({ className, ...props }: React.ComponentProps<"table">) {
+  const box = useRef<HTMLDivElement>(null);
+  const scrolls = useScrollsSideways(box);
   return (
-    <div className="relative rounded-lg border border-slate-200 bg-white shadow-sm sm:overflow-x-auto">
+    <div
+      ref={box}
+      // A table wider than the page scrolls; keyboard users reach what is off to the side by focusing the box.
+      {...(scrolls
+        ? { tabIndex: 0, role: "region", "aria-label": `${props["aria-label"] ?? "Table"}, scrolls sideways` }
+        : {})}
+      className={cn(
+        "relative rounded-lg border border-slate-200 bg-white shadow-sm sm:overflow-x-auto",
+        scrolls && "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600",
+      )}
+    >
       <table className={cn("w-full text-left text-sm max-sm:block", className)} {...props} />
     </div>
   );
+}
+
+function useScrollsSideways(ref: React.RefObject<HTMLElement | null>): boolean {
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const measure = () => setScrolls(element.scrollWidth > element.clientWidth + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    return () => observer.disconnect();
+  }, [ref]);
+  return scrolls;
 }
 
 export function THead(props: React.ComponentProps<"thead">) {
@@ -44,7 +74,7 @@ export function Td({ className, label, ...props }: React.ComponentProps<"td"> & 
         "px-4 py-3 align-middle text-slate-700",
         "max-sm:flex max-sm:flex-wrap max-sm:items-baseline max-sm:gap-x-2 max-sm:px-0 max-sm:py-1 max-sm:break-words max-sm:whitespace-normal",
         label &&
-          "max-sm:before:text-xs max-sm:before:font-medium max-sm:before:text-slate-600 max-sm:before:content-[attr(data-label)]",
+          "max-sm:before:font-sans max-sm:before:text-xs max-sm:before:font-medium max-sm:before:text-slate-600 max-sm:before:content-[attr(data-label)]",
         className,
       )}
       {...props}
