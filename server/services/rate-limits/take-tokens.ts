@@ -46,14 +46,12 @@ export async function takeTokens(
   };
 }
 
-export const rateLimitHeaders = (state: RateLimitState): Record<string, string> => ({
-  "ratelimit-limit": String(state.limit),
-  "ratelimit-remaining": String(state.remaining),
-  "ratelimit-reset": String(state.resetSeconds),
-});
-
+/** The refusal of a request the bucket had no tokens for; the doors tell the client when to retry. */
 export function rateLimited(state: RateLimitState, what: string): AppError {
   return new AppError("rate_limited", `${what}: retry in ${state.retryAfterSeconds} s.`, {
-    headers: { ...rateLimitHeaders(state), "retry-after": String(state.retryAfterSeconds) },
+    details: {
+      retryAfterSeconds: state.retryAfterSeconds,
+      rateLimit: { limit: state.limit, remaining: state.remaining, resetSeconds: state.resetSeconds },
+    },
   });
 }
