@@ -67,3 +67,20 @@ export async function refusedPort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+/**
+ * Asks `probe` again until `done` holds for its answer or `timeoutMs` passes, and returns the last answer for the
+ * test to assert on: for state that changes with time (tracking steps), with no guess at how fast the machine is.
+ */
+export async function pollUntil<T>(
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  { timeoutMs = 20_000, intervalMs = 50 } = {},
+): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value) || performance.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
