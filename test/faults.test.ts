@@ -9,7 +9,7 @@ import { getDb } from "@/db/client";
 import { parcels, shippingOrders } from "@/db/schema";
 import { sandboxCourier } from "@/server/couriers/sandbox";
 import type { CourierShipment } from "@/server/couriers/types";
-import { printFigures } from "@/test/fuzz";
+import { printFigures } from "@/test/figures";
 import { call, readJson } from "@/test/helpers";
 import { as, createPartner, order, type Partner } from "@/test/partner";
 

@@ -11,7 +11,7 @@ import * as schema from "@/db/schema";
 import { createUser } from "@/server/services/accounts/create-user";
 import { createApiKey } from "@/server/services/api-keys/create-api-key";
 import { createCourierProfile } from "@/server/services/courier-profiles/create-courier-profile";
-import { printFigures } from "@/test/fuzz";
+import { printFigures } from "@/test/figures";
 import { order } from "@/test/partner";
 import { migrateCluster, startCluster, type Cluster } from "@/test/pg-cluster";
 
