@@ -51,8 +51,7 @@ const t = initTRPC.context<Context>().create({
         ...shape.data,
         errors: fieldErrorsOf(error.cause),
         // Create's "nothing was created" answer: each order's messages, for the form to show at its fields.
-        validation:
-          error.cause instanceof AppError && error.cause.code === "validation_failed" ? error.cause.body : null,
+        validation: error.cause instanceof AppError ? (error.cause.details.result ?? null) : null,
       },
     };
   },
