@@ -25,6 +25,7 @@ export async function createPartner(
     courier: "sandbox",
     name: "Sandbox",
     service: "STANDARD",
+    isDefault: true,
     settings: {
       timeoutMs: options.timeoutMs ?? 300,
       ...(options.trackingStepMinutes ? { trackingStepMinutes: options.trackingStepMinutes } : {}),

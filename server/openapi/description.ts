@@ -25,7 +25,8 @@ UTC without a zone suffix. Shipping orders: \`yyyy-MM-ddTHH:mm:ss\`. API keys (\
 
 ## Pagination
 Paged lists answer \`{ page, pageSize, totalPages, nextPage, previousPage, itemsCount, items }\`, newest first. \`page\` ≥ 1 (default 1), \`pageSize\` 1..50
-(default 20); out of range → 400. \`totalPages\` is 0 when nothing matches; \`nextPage\`/\`previousPage\` are null at the ends.
+(default 20); out of range → 400. \`totalPages\` is 0 when nothing matches; \`nextPage\` and \`previousPage\` are booleans: whether a next (previous)
+page exists.
 
 ## Query arrays
 Array parameters take repeated keys (\`?ids=a&ids=b\`) and comma-separated values (\`?ids=a,b\`) alike (\`style: form\`, \`explode: true\`).

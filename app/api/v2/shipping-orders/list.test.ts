@@ -20,8 +20,8 @@ type Envelope = {
   page: number;
   pageSize: number;
   totalPages: number;
-  nextPage: number | null;
-  previousPage: number | null;
+  nextPage: boolean;
+  previousPage: boolean;
   itemsCount: number;
   items: Order[];
 };
@@ -77,8 +77,8 @@ describe("GET /shipping-orders", () => {
       page: 1,
       pageSize: 20,
       totalPages: 1,
-      nextPage: null,
-      previousPage: null,
+      nextPage: false,
+      previousPage: false,
       itemsCount: 5,
     });
     expect(page.items.map((o) => o.referenceNumber)).toEqual(["L-5", "L-4", "L-3", "L-2", "L-1"]);
@@ -87,14 +87,14 @@ describe("GET /shipping-orders", () => {
 
   it("pages: size, next and previous, a page past the end is empty", async () => {
     const p2 = await readJson<Envelope>(await get("?pageSize=2&page=2"));
-    expect(p2).toMatchObject({ page: 2, pageSize: 2, totalPages: 3, nextPage: 3, previousPage: 1, itemsCount: 5 });
+    expect(p2).toMatchObject({ page: 2, pageSize: 2, totalPages: 3, nextPage: true, previousPage: true, itemsCount: 5 });
     expect(p2.items.map((o) => o.referenceNumber)).toEqual(["L-3", "L-2"]);
     const p3 = await readJson<Envelope>(await get("?pageSize=2&page=3"));
-    expect(p3).toMatchObject({ nextPage: null, previousPage: 2 });
+    expect(p3).toMatchObject({ nextPage: false, previousPage: true });
     expect(p3.items).toHaveLength(1);
     const past = await readJson<Envelope>(await get("?pageSize=2&page=9"));
     expect(past.items).toEqual([]);
-    expect(past.nextPage).toBeNull();
+    expect(past).toMatchObject({ nextPage: false, previousPage: true });
   });
 
   it("filters by inclusive date bounds at second precision", async () => {

@@ -3,6 +3,7 @@ import { parseQuery } from "@/server/http/query";
 import { withApiKey } from "@/server/http/with-api-key";
 import {
   LIST_ARRAY_PARAMS,
+  LIST_PARAMS,
   listShippingOrders,
   listShippingOrdersQuery,
 } from "@/server/services/shipping-orders/list-shipping-orders";
@@ -16,4 +17,5 @@ export const GET = withApiKey("shipping-orders:read", async ({ url, db, principa
       baseUrl,
     ),
   ),
+  { query: LIST_PARAMS },
 );
