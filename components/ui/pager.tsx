@@ -24,12 +24,7 @@ export function Pager({
         Page {page} of {totalPages}
       </span>
       <div className="flex gap-2">
-        <Button
-          variant="secondary"
-          size="sm"
-          disabled={!previousPage}
-          onClick={() => onPage(previous)}
-        >
+        <Button variant="secondary" size="sm" disabled={!previousPage} onClick={() => onPage(previous)}>
           <ChevronLeft aria-hidden className="size-4" />
           Previous
         </Button>

@@ -103,13 +103,7 @@ export const shippingOrders = pgTable(
     // The source-pair filters: referenceSource alone or with sourceIdentifier use the first, sourceIdentifier
     // alone the second.
     index("shipping_orders_account_source_pair_idx")
-      .on(
-        t.accountId,
-        t.referenceSource,
-        t.sourceIdentifier,
-        t.createdAt.desc().nullsFirst(),
-        t.id.desc().nullsFirst(),
-      )
+      .on(t.accountId, t.referenceSource, t.sourceIdentifier, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.deletedAt} is null`),
     index("shipping_orders_account_source_identifier_idx")
       .on(t.accountId, t.sourceIdentifier, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())

@@ -12,12 +12,10 @@ const ORDERS = "Shipping orders";
 const LABELS = "Labels";
 
 const orderIdParams = z.object({
-  id: z
-    .uuid()
-    .meta({
-      param: { description: "The order's id. A malformed id, an order of another account or a deleted order → 404." },
-      example: ORDER_ID,
-    }),
+  id: z.uuid().meta({
+    param: { description: "The order's id. A malformed id, an order of another account or a deleted order → 404." },
+    example: ORDER_ID,
+  }),
 });
 
 const orderNotFound = problemResponse(
@@ -40,7 +38,11 @@ const list = <T extends z.ZodType>(items: z.ZodArray<T>, name: string, what: str
     .union([items, z.string().describe("Comma-separated values.")])
     .optional()
     .meta({
-      param: { description: `${what} ${repeatable(name)} Values are OR-ed; at most 100.`, style: "form", explode: true },
+      param: {
+        description: `${what} ${repeatable(name)} Values are OR-ed; at most 100.`,
+        style: "form",
+        explode: true,
+      },
       example,
     });
 
@@ -143,7 +145,15 @@ export function registerOrdersAndLabels(registry: OpenAPIRegistry): void {
         },
         empty: {
           summary: "Nothing matches",
-          value: { page: 1, pageSize: 20, totalPages: 0, nextPage: false, previousPage: false, itemsCount: 0, items: [] },
+          value: {
+            page: 1,
+            pageSize: 20,
+            totalPages: 0,
+            nextPage: false,
+            previousPage: false,
+            itemsCount: 0,
+            items: [],
+          },
         },
       }),
       400: problemResponse("A malformed filter or paging parameter.", {

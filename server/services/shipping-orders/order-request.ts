@@ -17,7 +17,8 @@ const optionalText = (max: number) =>
 const requiredText = (max: number) => z.string().trim().min(1).max(max);
 
 /** An optional field: null means the same as leaving it out (the contract's rule for every optional field). */
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema.optional());
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === null ? undefined : v), schema.optional());
 
 /**
  * `+` and 7..15 digits, with spaces, hyphens and parentheses anywhere (`+420 777 123 456`); stored

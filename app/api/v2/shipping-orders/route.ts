@@ -8,14 +8,16 @@ import {
   listShippingOrdersQuery,
 } from "@/server/services/shipping-orders/list-shipping-orders";
 
-export const GET = withApiKey("shipping-orders:read", async ({ url, db, principal, baseUrl }) =>
-  json(
-    await listShippingOrders(
-      db,
-      principal.accountId,
-      parseQuery(listShippingOrdersQuery, url, LIST_ARRAY_PARAMS),
-      baseUrl,
+export const GET = withApiKey(
+  "shipping-orders:read",
+  async ({ url, db, principal, baseUrl }) =>
+    json(
+      await listShippingOrders(
+        db,
+        principal.accountId,
+        parseQuery(listShippingOrdersQuery, url, LIST_ARRAY_PARAMS),
+        baseUrl,
+      ),
     ),
-  ),
   { query: LIST_PARAMS },
 );
