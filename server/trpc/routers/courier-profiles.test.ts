@@ -1,5 +1,8 @@
 import { TRPCError } from "@trpc/server";
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { courierProfiles } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { createTestUser, type TestUser } from "@/test/helpers";
 import { callerFor } from "@/test/trpc";
@@ -29,6 +32,8 @@ describe("tRPC courierProfiles", () => {
   });
 
   it("creates profiles, makes the first the default and moves the default on request", async () => {
+    // An account without a profile for the courier (the starting one removed), as for a courier added later.
+    await (await getDb()).delete(courierProfiles).where(eq(courierProfiles.accountId, owner.accountId));
     const api = await callerFor(owner);
     const first = await api.courierProfiles.create({ accountId: owner.accountId, courier: "sandbox", name: "Main" });
     const second = await api.courierProfiles.create({
