@@ -7,13 +7,13 @@ import type { TestUser } from "./helpers";
 import type { Partner } from "./partner";
 
 /**
- * A fresh partner (account, owner membership, a default sandbox profile with a short timeout, API key) for an existing user, without
+ * A fresh partner (account, owner membership, a default sandbox profile, API key) for an existing user, without
  * hashing a new password: for suites that need a clean account per property run, where `createPartner`'s
  * argon2 hash would dominate the run time.
  */
 export async function partnerInNewAccount(
   user: TestUser,
-  options: { rateLimitPerMinute?: number; timeoutMs?: number } = {},
+  options: { rateLimitPerMinute?: number } = {},
 ): Promise<Partner> {
   const db = await getDb();
   const { accountId } = await createAccount(db, `Account of ${user.email}`);
@@ -25,7 +25,6 @@ export async function partnerInNewAccount(
     name: "Sandbox",
     service: "STANDARD",
     isDefault: true,
-    settings: { timeoutMs: options.timeoutMs ?? 300 },
   });
   const key = await createApiKey(db, actor, {
     accountId,
