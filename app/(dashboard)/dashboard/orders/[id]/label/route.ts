@@ -9,15 +9,18 @@ import { renderOrderLabelForUser } from "@/server/services/labels/render-order-l
  * cookie instead. `?account=` names the account as on every dashboard page, `?format=` the format as on
  * the REST route; `download` asks the browser to save the file rather than show it.
  */
-export const GET = handler<{ id: string }>(async ({ url, params, db }) => {
-  const session = await getSession();
-  if (!session) throw new AppError("unauthorized", "Sign in to continue.");
-  const file = await renderOrderLabelForUser(
-    db,
-    session.user.id,
-    url.searchParams.get("account") ?? "",
-    params.id,
-    labelFormatOf(url),
-  );
-  return labelResponse(file, { attachment: url.searchParams.has("download") });
-});
+export const GET = handler<{ id: string }>(
+  async ({ url, params, db }) => {
+    const session = await getSession();
+    if (!session) throw new AppError("unauthorized", "Sign in to continue.");
+    const file = await renderOrderLabelForUser(
+      db,
+      session.user.id,
+      url.searchParams.get("account") ?? "",
+      params.id,
+      labelFormatOf(url),
+    );
+    return labelResponse(file, { attachment: url.searchParams.has("download") });
+  },
+  { query: ["account", "format", "download"] },
+);
