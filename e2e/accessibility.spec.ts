@@ -43,6 +43,19 @@ for (const viewport of [
         // The API reference is tens of thousands of pixels long: its first screen is what is looked at.
         await check(page, testInfo, at(name), { fullPage: name !== "docs" });
       }
+      // The reference: a skip link first, and one stop per operation's answers and examples, not one per item.
+      await page.keyboard.press("Tab");
+      await expect(page.getByRole("link", { name: "Skip to the reference" })).toBeFocused();
+      const tabStops = await page.evaluate(
+        () =>
+          [
+            ...document.querySelectorAll<HTMLElement>(
+              "a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex='-1'])",
+            ),
+          ].filter((element) => element.checkVisibility() && element.tabIndex >= 0).length,
+      );
+      testInfo.annotations.push({ type: "docs tab stops", description: String(tabStops) });
+      expect(tabStops).toBeLessThan(400);
       expect((await page.request.get("/favicon.ico")).status()).toBe(200);
       expect((await page.request.get("/icon.svg")).status()).toBe(200);
     });
