@@ -21,7 +21,7 @@ test("an owner creates courier profiles and moves the default", async ({ page, o
   }
 
   const secondRow = page.getByRole("row").filter({ hasText: second });
-  await secondRow.getByRole("button", { name: `Make ${second} the default profile` }).click();
+  await secondRow.getByRole("button", { name: `Set default: ${second}` }).click();
   await expect(secondRow).toContainText("Default");
   await expect(page.getByRole("row").filter({ hasText: first })).not.toContainText("Default");
 });

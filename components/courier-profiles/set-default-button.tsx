@@ -20,7 +20,7 @@ export function SetDefaultButton({ accountId, profile }: { accountId: string; pr
       size="sm"
       disabled={setDefault.isPending}
       onClick={() => setDefault.mutate({ id: profile.id })}
-      aria-label={`Make ${profile.name} the default profile`}
+      aria-label={`Set default: ${profile.name}`}
     >
       {setDefault.isPending ? <Spinner /> : null}
       Set default
