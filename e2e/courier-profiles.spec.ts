@@ -1,4 +1,4 @@
-import { expect, navLink, test } from "./fixtures";
+import { expect, navLink, test, unique } from "./fixtures";
 
 test("an owner creates courier profiles and moves the default", async ({ page, owner, signIn }) => {
   const first = `Standard ${test.info().testId}`;
@@ -44,8 +44,8 @@ test("an owner edits a profile, deletes an unused one, and one that orders used 
   apiKey,
   signIn,
 }) => {
-  const used = `Used ${test.info().testId.slice(0, 6)}`;
-  const spare = `Spare ${test.info().testId.slice(0, 6)}`;
+  const used = `Used ${unique()}`;
+  const spare = `Spare ${unique()}`;
   await signIn(owner);
   await page.goto(`/dashboard/courier-profiles?account=${owner.accountId}`);
   for (const name of [used, spare]) {
@@ -79,7 +79,7 @@ test("an owner edits a profile, deletes an unused one, and one that orders used 
   const created = await request.post(`/api/v2/couriers/sandbox/shipping-orders?profile=${usedId}`, {
     headers: { "X-API-Key": apiKey, "content-type": "application/json" },
     data: {
-      ReferenceNumber: `ARCH-${test.info().testId.slice(0, 6)}`,
+      ReferenceNumber: `ARCH-${unique()}`,
       Recipient: { Name: "A", Street: "B 1", City: "Praha", Zip: "110 00", Country: "CZ" },
       Parcels: [{ Weight: 1 }],
     },

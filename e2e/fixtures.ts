@@ -205,3 +205,6 @@ export async function sendRefusedOrder(
  */
 export const pageErrors = (errors: string[]): string[] =>
   errors.filter((e) => !e.startsWith("Failed to load resource"));
+
+/** A short random suffix for names and references, so parallel workers and retries never meet each other's data. */
+export const unique = (): string => randomUUID().slice(0, 8);

@@ -1,4 +1,4 @@
-import { expect, navLink, pageErrors, test } from "./fixtures";
+import { expect, navLink, pageErrors, test, unique } from "./fixtures";
 
 test("expected form errors are shown on the screen and never logged as browser errors", async ({
   page,
@@ -14,7 +14,7 @@ test("expected form errors are shown on the screen and never logged as browser e
   await expect(dialog.getByText("Must have 1 to 100 characters.")).toBeVisible();
   await dialog.getByRole("button", { name: "Cancel" }).click();
 
-  const pair = { source: `shop-${test.info().testId.slice(0, 6)}`, id: "cz" };
+  const pair = { source: `shop-${unique()}`, id: "cz" };
   await navLink(page, "Sources").click();
   const activate = async () => {
     await page.getByLabel("Reference source").fill(pair.source);

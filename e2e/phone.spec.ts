@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { createOrderViaApi, expect, orderBody, test } from "./fixtures";
+import { createOrderViaApi, expect, orderBody, test, unique } from "./fixtures";
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -17,7 +17,7 @@ test("on a phone, API keys are cards with their switch and Revoke on screen; the
   owner,
   signIn,
 }) => {
-  const name = `Phone ${test.info().testId.slice(0, 6)}`;
+  const name = `Phone ${unique()}`;
   await signIn(owner);
   await page.goto(`/dashboard/api-keys?account=${owner.accountId}`);
   await page.getByRole("button", { name: "Create key" }).first().click();
@@ -56,7 +56,7 @@ test("on a phone, orders are cards with status and reference on screen, and the 
     request,
     apiKey,
     sandboxProfile.id,
-    orderBody({ ReferenceNumber: `PHONE-A-VERY-LONG-REFERENCE-${test.info().testId.slice(0, 8)}` }),
+    orderBody({ ReferenceNumber: `PHONE-A-VERY-LONG-REFERENCE-${unique()}` }),
   );
   await signIn(owner);
   await page.goto(`/dashboard/orders?account=${owner.accountId}&reference=${order.referenceNumber}`);

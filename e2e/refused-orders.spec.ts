@@ -1,4 +1,4 @@
-import { createOrderViaApi, expect, navLink, orderBody, pageErrors, sendRefusedOrder, test } from "./fixtures";
+import { createOrderViaApi, expect, navLink, orderBody, pageErrors, sendRefusedOrder, test, unique } from "./fixtures";
 
 test("an order the courier refused is listed, counted on the overview, and fixed and created from the dashboard", async ({
   page,
@@ -9,8 +9,8 @@ test("an order the courier refused is listed, counted on the overview, and fixed
   signIn,
   browserErrors,
 }) => {
-  const reference = `COURIER-FAIL-${test.info().testId.slice(0, 8)}`;
-  const fixed = `FIXED-${test.info().testId.slice(0, 8)}`;
+  const reference = `COURIER-FAIL-${unique()}`;
+  const fixed = `FIXED-${unique()}`;
   await sendRefusedOrder(
     request,
     apiKey,
@@ -63,7 +63,7 @@ test("a create's validation result records the courier's refusal and opens in th
   sandboxProfile,
   signIn,
 }) => {
-  const reference = `COURIER-FAIL-VR-${test.info().testId.slice(0, 6)}`;
+  const reference = `COURIER-FAIL-VR-${unique()}`;
   // Keys in the order a shop might send them, which a JSON column would keep and jsonb would not.
   const sent = {
     Parcels: [{ Weight: 1 }],
@@ -98,7 +98,7 @@ test("an owner creates an order by hand from the orders page, and the overview's
   signIn,
   browserErrors,
 }) => {
-  const reference = `HAND-${test.info().testId.slice(0, 8)}`;
+  const reference = `HAND-${unique()}`;
   await signIn(owner);
   await navLink(page, "Orders").click();
   await page.getByRole("link", { name: "New order" }).click();
@@ -139,7 +139,7 @@ test("a member sees refused orders but cannot create or retry them", async ({
   sandboxProfile,
   signIn,
 }) => {
-  const reference = `COURIER-FAIL-M-${test.info().testId.slice(0, 6)}`;
+  const reference = `COURIER-FAIL-M-${unique()}`;
   await sendRefusedOrder(request, apiKey, sandboxProfile.id, orderBody({ ReferenceNumber: reference }));
   await signIn(member);
   await page.goto("/dashboard/orders/refused");

@@ -1,4 +1,4 @@
-import { expect, orderBody, sendRefusedOrder, test } from "./fixtures";
+import { expect, orderBody, sendRefusedOrder, test, unique } from "./fixtures";
 
 test("staff land on a page of their own: failures across accounts and accounts on a failure streak", async ({
   page,
@@ -9,7 +9,7 @@ test("staff land on a page of their own: failures across accounts and accounts o
   sandboxProfile,
   signIn,
 }) => {
-  const prefix = `COURIER-FAIL-ST-${test.info().testId.slice(0, 6)}`;
+  const prefix = `COURIER-FAIL-ST-${unique()}`;
   for (let i = 0; i < 3; i++)
     await sendRefusedOrder(request, apiKey, sandboxProfile.id, orderBody({ ReferenceNumber: `${prefix}-${i}` }));
 
