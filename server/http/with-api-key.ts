@@ -1,3 +1,4 @@
+import type { Db } from "@/db/client";
 import { AppError } from "@/server/errors";
 import type { ApiKeyPermission } from "@/server/services/api-keys/schemas";
 import { verifyApiKey, type ApiKeyPrincipal } from "@/server/services/api-keys/verify-api-key";
@@ -17,6 +18,34 @@ const unauthorized = (detail: string) =>
 /** Lets a handler charge more than the one request the wrapper already counted (a batch counts by its orders). */
 export type RateLimiter = { take(extra: number): Promise<void> };
 
+/** A verified key and its rate-limit bucket after this request's token. */
+export type ApiKeyAuthentication = { principal: ApiKeyPrincipal; rateLimit: RateLimiter & { state(): RateLimitState } };
+
+/**
+ * What every key-protected request does before its handler, without HTTP: verifies the key (unknown or
+ * revoked → 401) and takes a token from its bucket (429 past the limit). The bench's baseline server calls it
+ * too, so app ÷ baseline measures the framework alone.
+ */
+export async function authenticateApiKey(db: Db, key: string | null | undefined): Promise<ApiKeyAuthentication> {
+  if (!key) throw unauthorized("An API key is required: send Authorization: Bearer <key> or X-API-Key: <key>.");
+  const principal = await verifyApiKey(db, key);
+  if (!principal) throw unauthorized("The API key is unknown or revoked.");
+  const subject = `key:${principal.keyId}`;
+  let state: RateLimitState = await takeTokens(db, subject, principal.rateLimitPerMinute);
+  if (!state.allowed) throw rateLimited(state, "The API key's rate limit is exhausted");
+  return {
+    principal,
+    rateLimit: {
+      state: () => state,
+      async take(extra) {
+        if (extra <= 0) return;
+        state = await takeTokens(db, subject, principal.rateLimitPerMinute, extra);
+        if (!state.allowed) throw rateLimited(state, `This request counts ${extra + 1} against the key's rate limit`);
+      },
+    },
+  };
+}
+
 /**
  * A shipping-order API route: an active API key (`Authorization: Bearer` or `X-API-Key`) holding
  * `permission`. Missing, unknown or revoked → 401 with WWW-Authenticate; lacking the permission → 403.
@@ -28,20 +57,10 @@ export function withApiKey<P extends Record<string, string>>(
   fn: (args: HandlerArgs<P> & { principal: ApiKeyPrincipal; rateLimit: RateLimiter }) => Promise<Response>,
 ) {
   return handler<P>(async (args) => {
-    const key = args.request.headers.get("x-api-key")?.trim() || bearerToken(args.request);
-    if (!key) throw unauthorized("An API key is required: send Authorization: Bearer <key> or X-API-Key: <key>.");
-    const principal = await verifyApiKey(args.db, key);
-    if (!principal) throw unauthorized("The API key is unknown or revoked.");
-    const subject = `key:${principal.keyId}`;
-    let state: RateLimitState = await takeTokens(args.db, subject, principal.rateLimitPerMinute);
-    if (!state.allowed) throw rateLimited(state, "The API key's rate limit is exhausted");
-    const rateLimit: RateLimiter = {
-      async take(extra) {
-        if (extra <= 0) return;
-        state = await takeTokens(args.db, subject, principal.rateLimitPerMinute, extra);
-        if (!state.allowed) throw rateLimited(state, `This request counts ${extra + 1} against the key's rate limit`);
-      },
-    };
+    const { principal, rateLimit } = await authenticateApiKey(
+      args.db,
+      args.request.headers.get("x-api-key")?.trim() || bearerToken(args.request),
+    );
     let response: Response;
     try {
       if (!principal.permissions.includes(permission)) {
@@ -51,7 +70,7 @@ export function withApiKey<P extends Record<string, string>>(
     } catch (error) {
       response = errorResponse(error, args.request);
     }
-    for (const [name, value] of Object.entries(rateLimitHeaders(state))) {
+    for (const [name, value] of Object.entries(rateLimitHeaders(rateLimit.state()))) {
       if (!response.headers.has(name)) response.headers.set(name, value);
     }
     return response;

@@ -1,0 +1,142 @@
+/**
+ * `npx tsx bench/cpu-per-request.ts [--servers=baseline,app] [--duration=S] [--rounds=N] [--orders=N] [--only=create,get,list,batch]`
+ *
+ * The before/after figure for one change to the services: CPU ms per request (from /proc) of the server process
+ * and of the PostgreSQL backends, for create and get at 16 connections, list at 1. The baseline server needs no
+ * build, so a change is measured in a minute or two; `app` serves the last `next build` (.next). Prints one line
+ * per run and the medians; a fresh database is created and dropped. CPU time, unlike req/s, hardly moves with
+ * the machine's other load, which is why it is the figure compared.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import postgres from "postgres";
+import type { Request } from "autocannon";
+import { createDatabase, dropDatabase } from "./lib/database";
+import { load, median } from "./lib/load";
+import { cpuMs, startApp, startBaseline, type Server } from "./lib/servers";
+
+const argv = process.argv.slice(2);
+const option = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
+const SERVERS = (option("servers") ?? "baseline").split(",");
+const ONLY = new Set((option("only") ?? "create,get").split(","));
+const DURATION = Number(option("duration") ?? 8);
+const ROUNDS = Number(option("rounds") ?? 2);
+const ORDERS = Number(option("orders") ?? 20_000);
+const AUTH_SECRET = "bench-auth-secret-0123456789-bench-auth-secret";
+const TMP = path.resolve("bench/.tmp");
+
+let sequence = 0;
+const tag = Date.now().toString(36);
+const order = (reference: string) => ({
+  ReferenceNumber: reference,
+  Recipient: { Name: "Jana Nováková", Street: "Dlouhá 12", City: "Praha", Zip: "110 00", Country: "CZ" },
+  Parcels: [{ Weight: 1.5 }],
+});
+
+async function main(): Promise<void> {
+  const database = await createDatabase();
+  process.env.DATABASE_URL = database.url;
+  process.env.AUTH_SECRET = AUTH_SECRET;
+  const servers: Server[] = [];
+  const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+  try {
+    const { migrate } = await import("@/db/migrate");
+    await migrate();
+    const seed = await import("./lib/seed");
+    const partner = await seed.createBenchPartner("cpu");
+    await seed.seedOrders(sql, partner, 10, ORDERS);
+    const fixtures = await seed.listFixtures(sql, partner.accountId, 200);
+    const env = { databaseUrl: database.url, authSecret: AUTH_SECRET };
+    for (const name of SERVERS) {
+      if (name === "app" && !existsSync(".next/BUILD_ID")) throw new Error("no build: run `npx next build` first");
+      servers.push(name === "app" ? await startApp(env, TMP, path.resolve(".")) : await startBaseline(env, TMP));
+    }
+    const backends = async () =>
+      (
+        await sql<
+          { pid: number }[]
+        >`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`
+      ).map((r) => r.pid);
+    const scenarios: { name: string; connections: number; requests: Request[]; check: (b: string) => boolean }[] = [];
+    if (ONLY.has("create"))
+      scenarios.push({
+        name: "create",
+        connections: 16,
+        check: (b) => b.includes('"failed":[]'),
+        requests: [
+          {
+            method: "POST",
+            path: "/api/v2/couriers/sandbox/shipping-orders",
+            headers: { "content-type": "application/svc.shipping-order+json", "x-api-key": partner.key },
+            setupRequest: (r) => ({ ...r, body: JSON.stringify(order(`CPU-${tag}-${++sequence}`)) }),
+          },
+        ],
+      });
+    const rotating = (paths: string[]): Request[] => {
+      let i = 0;
+      return [
+        {
+          method: "GET",
+          headers: { "x-api-key": partner.key },
+          setupRequest: (r) => ({ ...r, path: paths[i++ % paths.length]! }),
+        },
+      ];
+    };
+    if (ONLY.has("get"))
+      scenarios.push({
+        name: "get",
+        connections: 16,
+        check: (b) => b.includes('"id"'),
+        requests: rotating(fixtures.ids.map((id) => `/api/v2/shipping-orders/${id}`)),
+      });
+    if (ONLY.has("list"))
+      scenarios.push({
+        name: "list",
+        connections: 1,
+        check: (b) => b.includes('"items":[{'),
+        requests: rotating(["/api/v2/shipping-orders?page=1", "/api/v2/shipping-orders?courier=sandbox"]),
+      });
+    const figures = new Map<string, { server: number[]; pg: number[] }>();
+    for (const server of servers) {
+      const pid = server.serverPid();
+      for (const s of scenarios) {
+        if (s.name === "list" && server.name !== "app") continue;
+        await load({ ...s, target: server.name, url: server.url, duration: 2 }); // warm-up
+        for (let round = 0; round < ROUNDS; round++) {
+          const pgBefore = await backends();
+          const cpu0 = { server: cpuMs([pid]), pg: cpuMs(pgBefore) };
+          const r = await load({ ...s, target: server.name, url: server.url, duration: DURATION });
+          const pg = [...new Set([...pgBefore, ...(await backends())])];
+          const serverMs = (cpuMs([pid]) - cpu0.server) / r.requests;
+          const pgMs = (cpuMs(pg) - cpu0.pg) / r.requests;
+          const key = `${s.name} ${server.name} c${s.connections}`;
+          const f = figures.get(key) ?? { server: [], pg: [] };
+          f.server.push(serverMs);
+          f.pg.push(pgMs);
+          figures.set(key, f);
+          console.log(
+            `${key.padEnd(22)} ${r.requests} requests, ${r.rps.toFixed(0)} req/s, server ${serverMs.toFixed(2)} ms/req, PostgreSQL ${pgMs.toFixed(2)} ms/req, errors ${r.errors + r.non2xx + r.bad}`,
+          );
+          if (r.errors + r.non2xx + r.bad > 0) throw new Error(`${key}: ${JSON.stringify(r.statusCodes)}`);
+        }
+      }
+    }
+    console.log("\nmedians (CPU ms per request):");
+    for (const [key, f] of figures)
+      console.log(`  ${key.padEnd(22)} server ${median(f.server).toFixed(2)}  PostgreSQL ${median(f.pg).toFixed(2)}`);
+  } finally {
+    await Promise.all(servers.map((s) => s.stop().catch(() => {})));
+    await sql.end({ timeout: 1 });
+    const { closeDb } = await import("@/db/client");
+    await closeDb().catch(() => {});
+    await dropDatabase(database.name);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
