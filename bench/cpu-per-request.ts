@@ -1,10 +1,12 @@
 /**
- * `npx tsx bench/cpu-per-request.ts [--servers=baseline,app] [--duration=S] [--rounds=N] [--orders=N] [--only=create,get,list,batch]`
+ * `npx tsx bench/cpu-per-request.ts [--servers=baseline,app] [--before=DIR] [--duration=S] [--rounds=N] [--orders=N] [--only=create,get,list]`
  *
  * The before/after figure for one change to the services: CPU ms per request (from /proc) of the server process
  * and of the PostgreSQL backends, for create and get at 16 connections, list at 1. The baseline server needs no
  * build, so a change is measured in a minute or two; `app` serves the last `next build` (.next). Prints one line
- * per run and the medians; a fresh database is created and dropped. CPU time, unlike req/s, hardly moves with
+ * per run and the medians; a fresh database is created and dropped. `--before=DIR` also serves the baseline of
+ * another copy of the project (e.g. `git archive <commit> | tar -x -C DIR`, with DIR/node_modules a link to
+ * ours) on the same database, and alternates the two round by round, so both see the same machine load. CPU time, unlike req/s, hardly moves with
  * the machine's other load, which is why it is the figure compared.
  */
 import { existsSync } from "node:fs";
@@ -22,6 +24,7 @@ const ONLY = new Set((option("only") ?? "create,get").split(","));
 const DURATION = Number(option("duration") ?? 8);
 const ROUNDS = Number(option("rounds") ?? 2);
 const ORDERS = Number(option("orders") ?? 20_000);
+const BEFORE = option("before");
 const AUTH_SECRET = "bench-auth-secret-0123456789-bench-auth-secret";
 const TMP = path.resolve("bench/.tmp");
 
@@ -51,6 +54,7 @@ async function main(): Promise<void> {
       if (name === "app" && !existsSync(".next/BUILD_ID")) throw new Error("no build: run `npx next build` first");
       servers.push(name === "app" ? await startApp(env, TMP, path.resolve(".")) : await startBaseline(env, TMP));
     }
+    if (BEFORE) servers.push(await startBaseline(env, TMP, path.resolve(BEFORE), "before"));
     const backends = async () =>
       (
         await sql<
@@ -97,29 +101,29 @@ async function main(): Promise<void> {
         requests: rotating(["/api/v2/shipping-orders?page=1", "/api/v2/shipping-orders?courier=sandbox"]),
       });
     const figures = new Map<string, { server: number[]; pg: number[] }>();
-    for (const server of servers) {
+    const measure = async (server: Server, s: (typeof scenarios)[number]) => {
       const pid = server.serverPid();
-      for (const s of scenarios) {
-        if (s.name === "list" && server.name !== "app") continue;
-        await load({ ...s, target: server.name, url: server.url, duration: 2 }); // warm-up
-        for (let round = 0; round < ROUNDS; round++) {
-          const pgBefore = await backends();
-          const cpu0 = { server: cpuMs([pid]), pg: cpuMs(pgBefore) };
-          const r = await load({ ...s, target: server.name, url: server.url, duration: DURATION });
-          const pg = [...new Set([...pgBefore, ...(await backends())])];
-          const serverMs = (cpuMs([pid]) - cpu0.server) / r.requests;
-          const pgMs = (cpuMs(pg) - cpu0.pg) / r.requests;
-          const key = `${s.name} ${server.name} c${s.connections}`;
-          const f = figures.get(key) ?? { server: [], pg: [] };
-          f.server.push(serverMs);
-          f.pg.push(pgMs);
-          figures.set(key, f);
-          console.log(
-            `${key.padEnd(22)} ${r.requests} requests, ${r.rps.toFixed(0)} req/s, server ${serverMs.toFixed(2)} ms/req, PostgreSQL ${pgMs.toFixed(2)} ms/req, errors ${r.errors + r.non2xx + r.bad}`,
-          );
-          if (r.errors + r.non2xx + r.bad > 0) throw new Error(`${key}: ${JSON.stringify(r.statusCodes)}`);
-        }
-      }
+      const pgBefore = await backends();
+      const cpu0 = { server: cpuMs([pid]), pg: cpuMs(pgBefore) };
+      const r = await load({ ...s, target: server.name, url: server.url, duration: DURATION });
+      const pg = [...new Set([...pgBefore, ...(await backends())])];
+      const serverMs = (cpuMs([pid]) - cpu0.server) / r.requests;
+      const pgMs = (cpuMs(pg) - cpu0.pg) / r.requests;
+      const key = `${s.name} ${server.name} c${s.connections}`;
+      const f = figures.get(key) ?? { server: [], pg: [] };
+      f.server.push(serverMs);
+      f.pg.push(pgMs);
+      figures.set(key, f);
+      console.log(
+        `${key.padEnd(22)} ${r.requests} requests, ${r.rps.toFixed(0)} req/s, server ${serverMs.toFixed(2)} ms/req, PostgreSQL ${pgMs.toFixed(2)} ms/req, errors ${r.errors + r.non2xx + r.bad}`,
+      );
+      if (r.errors + r.non2xx + r.bad > 0) throw new Error(`${key}: ${JSON.stringify(r.statusCodes)}`);
+    };
+    for (const s of scenarios) {
+      const serving = servers.filter((server) => s.name !== "list" || server.name === "app");
+      for (const server of serving) await load({ ...s, target: server.name, url: server.url, duration: 2 }); // warm-up
+      // Round by round across servers, so a change in the machine's load falls on each alike.
+      for (let round = 0; round < ROUNDS; round++) for (const server of serving) await measure(server, s);
     }
     console.log("\nmedians (CPU ms per request):");
     for (const [key, f] of figures)

@@ -1,7 +1,7 @@
 import type { Db } from "@/db/client";
 import { AppError } from "@/server/errors";
 import type { ApiKeyPermission } from "@/server/services/api-keys/schemas";
-import { verifyApiKey, type ApiKeyPrincipal } from "@/server/services/api-keys/verify-api-key";
+import { verifyApiKeyTakingToken, type ApiKeyPrincipal } from "@/server/services/api-keys/verify-api-key";
 import {
   rateLimited,
   rateLimitHeaders,
@@ -28,10 +28,11 @@ export type ApiKeyAuthentication = { principal: ApiKeyPrincipal; rateLimit: Rate
  */
 export async function authenticateApiKey(db: Db, key: string | null | undefined): Promise<ApiKeyAuthentication> {
   if (!key) throw unauthorized("An API key is required: send Authorization: Bearer <key> or X-API-Key: <key>.");
-  const principal = await verifyApiKey(db, key);
-  if (!principal) throw unauthorized("The API key is unknown or revoked.");
+  const verified = await verifyApiKeyTakingToken(db, key);
+  if (!verified) throw unauthorized("The API key is unknown or revoked.");
+  const { principal } = verified;
   const subject = `key:${principal.keyId}`;
-  let state: RateLimitState = await takeTokens(db, subject, principal.rateLimitPerMinute);
+  let state = verified.rateLimit;
   if (!state.allowed) throw rateLimited(state, "The API key's rate limit is exhausted");
   return {
     principal,

@@ -16,7 +16,7 @@ import {
   type AcceptedOrder,
 } from "./persist-orders";
 import { recordValidationResults, type ValidationOrigin } from "./record-validation-results";
-import { shippingOrderView, toShippingOrderViews } from "./shipping-order-view";
+import { shapeShippingOrderViews, shippingOrderView } from "./shipping-order-view";
 import { responseOf, validateBatch, type ValidateCommand } from "./validate-shipping-orders";
 import type { ValidatedOrder } from "./validate-order";
 
@@ -74,6 +74,10 @@ export async function createShippingOrders(
   if (command.preventDuplicateOrders) await assertNoDuplicateOrders(db, origin.accountId, valid);
 
   const settings = profile.settings;
+  await courier.prepareShipments?.(
+    valid.reduce((n, o) => n + o.order.Parcels.length, 0),
+    { db, settings },
+  );
   const outcomes = await mapLimit(valid, COURIER_CONCURRENCY, (o) =>
     callCourier(courier, toCourierRequest(o), db, settings),
   );
@@ -120,13 +124,10 @@ export async function createShippingOrders(
     const adapter = findCourier(p.courier);
     if (adapter) await cancelQuietly(adapter, [p.shippingNumbers], db, {});
   }
-  const byId = new Map(stored.rows.map((r) => [r.id, r]));
-  const views = await toShippingOrderViews(db, stored.rows, command.baseUrl);
-  const replacedById = new Map(stored.rows.map((r, i) => [r.id, stored.replaced[i] ?? null]));
-  return {
-    items: views.filter((v) => byId.has(v.id)).map((v) => ({ ...v, replaced: replacedById.get(v.id) ?? null })),
-    failed,
-  };
+  // Answered from what was just stored (the parcels as PostgreSQL rounded them), not read back.
+  const parcelsInOrder = stored.parcels.toSorted((a, b) => a.position - b.position);
+  const views = shapeShippingOrderViews(stored.rows, parcelsInOrder, stored.events, command.baseUrl);
+  return { items: views.map((v, i) => ({ ...v, replaced: stored.replaced[i] ?? null })), failed };
 }
 
 /** Duplicate prevention before any courier call: a ReferenceNumber live under another source pair → 409. */

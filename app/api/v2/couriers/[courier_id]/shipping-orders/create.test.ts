@@ -84,6 +84,31 @@ describe("POST /couriers/{courier}/shipping-orders", () => {
     });
   });
 
+  it("answers each created order exactly as GET reads it back, parcels rounded as stored", async () => {
+    const response = await send(
+      [
+        order({
+          ReferenceNumber: "ROUND-1",
+          Parcels: [{ Weight: 1.23456 }, { Weight: 2, Length: 30.5, Width: 20, Height: 10.25, Reference: "B" }],
+          CodPrice: 10,
+          CodCurrency: "EUR",
+          Note: 'a "quoted" note \\ with a backslash',
+        }),
+        order({ ReferenceNumber: "ROUND-2", Parcels: [{ Weight: 0.0005 }, { Weight: 3 }, { Weight: 4 }] }),
+      ],
+      "application/svc.shipping-orders+json",
+    );
+    expect(response.status).toBe(200);
+    const { items } = await readJson<Created>(response);
+    expect(items.map((i) => i.referenceNumber)).toEqual(["ROUND-1", "ROUND-2"]);
+    for (const { replaced, ...created } of items) {
+      expect(replaced).toBeNull();
+      const got = await as(partner)(item.GET, `/api/v2/shipping-orders/${created.id}`, { params: { id: created.id } });
+      expect(await readJson(got)).toEqual(created);
+    }
+    expect((items[0] as unknown as { parcels: { weight: number }[] }).parcels[0]!.weight).toBe(1.235);
+  });
+
   it("answers 400 with the validation response and creates nothing of the batch when any order is invalid", async () => {
     const p = await createPartner();
     const response = await poster(p)(
