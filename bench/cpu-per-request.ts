@@ -4,9 +4,9 @@
  * The before/after figure for one change to the services: CPU ms per request (from /proc) of the server process
  * and of the PostgreSQL backends, for create and get at 16 connections, list at 1. The baseline server needs no
  * build, so a change is measured in a minute or two; `app` serves the last `next build` (.next). Prints one line
- * per run and the medians; a fresh database is created and dropped. `--before=DIR` also serves the baseline of
- * another copy of the project (e.g. `git archive <commit> | tar -x -C DIR`, with DIR/node_modules a link to
- * ours) on the same database, and alternates the two round by round, so both see the same machine load. CPU time, unlike req/s, hardly moves with
+ * per run and the medians; a fresh database is created and dropped. `--before=DIR` also serves the same servers
+ * from another copy of the project (e.g. `git archive <commit> | tar -x -C DIR`, with DIR/node_modules a link to
+ * ours, hard-linked if the app is built there) on the same database, and alternates the two round by round, so both see the same machine load. CPU time, unlike req/s, hardly moves with
  * the machine's other load, which is why it is the figure compared.
  */
 import { existsSync } from "node:fs";
@@ -54,7 +54,15 @@ async function main(): Promise<void> {
       if (name === "app" && !existsSync(".next/BUILD_ID")) throw new Error("no build: run `npx next build` first");
       servers.push(name === "app" ? await startApp(env, TMP, path.resolve(".")) : await startBaseline(env, TMP));
     }
-    if (BEFORE) servers.push(await startBaseline(env, TMP, path.resolve(BEFORE), "before"));
+    for (const name of BEFORE ? SERVERS : []) {
+      const dir = path.resolve(BEFORE!);
+      if (name === "app" && !existsSync(path.join(dir, ".next/BUILD_ID"))) throw new Error(`no build in ${dir}`);
+      servers.push(
+        name === "app"
+          ? { ...(await startApp(env, TMP, dir)), name: "app-before" }
+          : await startBaseline(env, TMP, dir, "baseline-before"),
+      );
+    }
     const backends = async () =>
       (
         await sql<
@@ -120,7 +128,7 @@ async function main(): Promise<void> {
       if (r.errors + r.non2xx + r.bad > 0) throw new Error(`${key}: ${JSON.stringify(r.statusCodes)}`);
     };
     for (const s of scenarios) {
-      const serving = servers.filter((server) => s.name !== "list" || server.name === "app");
+      const serving = servers.filter((server) => s.name !== "list" || server.name.startsWith("app"));
       for (const server of serving) await load({ ...s, target: server.name, url: server.url, duration: 2 }); // warm-up
       // Round by round across servers, so a change in the machine's load falls on each alike.
       for (let round = 0; round < ROUNDS; round++) for (const server of serving) await measure(server, s);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "@/db/client";
 import { insertRows } from "@/db/insert-rows";
 import { parcels, shippingOrders, trackingEvents, type ShippingOrderRow } from "@/db/schema";
@@ -40,6 +40,7 @@ export async function persistOrders(
   db: Db,
   ctx: PersistContext,
   accepted: AcceptedOrder[],
+  alsoInsert: SQL[] = [],
 ): Promise<Stored & { replaced: (string | null)[]; predecessors: Predecessor[] }> {
   if (accepted.length === 0) return { rows: [], parcels: [], events: [], replaced: [], predecessors: [] };
   const refs = [...new Set(accepted.map((a) => a.order.ReferenceNumber))];
@@ -86,7 +87,7 @@ export async function persistOrders(
     );
 
     const predecessors = await retire(tx, ids, replaced, live);
-    const stored = await insertOrders(tx, ctx, accepted, ids, now);
+    const stored = await insertOrders(tx, ctx, accepted, ids, now, alsoInsert);
     return { ...stored, replaced, predecessors };
   });
 }
@@ -211,8 +212,9 @@ const PARCEL_COLUMNS = [
 const EVENT_COLUMNS = ["orderId", "time", "status", "description", "location"] as const;
 
 /**
- * The orders, their parcels and their first tracking events in one statement (one CTE per table, each a
- * single multi-row insert: db/insert-rows.ts), whatever the batch size. The order rows are known here
+ * The orders, their parcels, their first tracking events and `alsoInsert` (other inserts written with the
+ * orders, e.g. their validation results) in one statement: one CTE per table, each a single multi-row insert
+ * (db/insert-rows.ts), whatever the batch size. The order rows are known here
  * (nothing but defaults is added by the database), so only the parcels come back, as PostgreSQL stored them
  * (their numeric columns round what was sent).
  */
@@ -222,6 +224,7 @@ async function insertOrders(
   accepted: AcceptedOrder[],
   ids: string[],
   now: Date,
+  alsoInsert: SQL[],
 ): Promise<Stored> {
   const rows: ShippingOrderRow[] = accepted.map((a, i) => {
     const o = a.order;
@@ -291,6 +294,10 @@ async function insertOrders(
         ),
       )}),
       inserted_events as (${insertRows(trackingEvents, EVENT_COLUMNS, events)})
+      ${sql.join(
+        alsoInsert.map((insert, i) => sql`, ${sql.raw(`also_${i}`)} as (${insert})`),
+        sql``,
+      )}
       select * from inserted_parcels`),
   );
   return { rows, parcels: stored, events };

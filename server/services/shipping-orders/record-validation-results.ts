@@ -1,3 +1,4 @@
+import type { SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { insertRows } from "@/db/insert-rows";
 import { validationResults } from "@/db/schema";
@@ -16,24 +17,34 @@ export async function recordValidationResults(
   orders: ValidatedOrder[],
 ): Promise<void> {
   if (orders.length === 0) return;
-  await db.execute(
-    insertRows(
-      validationResults,
-      COLUMNS,
-      orders.map((o, i) => ({
-        accountId: origin.accountId,
-        apiKeyId: origin.apiKeyId ?? null,
-        userId: origin.userId ?? null,
-        operation,
-        courier,
-        courierProfileId,
-        referenceNumber: o.response.referenceNumber?.slice(0, 200) ?? null,
-        status: o.response.status,
-        messages: o.response.messages,
-        // A JSON null (a body of `null`, or `[null]`) is kept as the jsonb value null: SQL NULL would break the not-null column.
-        requestBody: raws[i] === undefined ? null : raws[i],
-      })),
-    ),
+  await db.execute(validationResultsInsert(origin, operation, courier, courierProfileId, raws, orders));
+}
+
+/** The insert of recordValidationResults, for a caller that runs it as part of a statement of its own. */
+export function validationResultsInsert(
+  origin: ValidationOrigin,
+  operation: "validate" | "create",
+  courier: string,
+  courierProfileId: string | null,
+  raws: unknown[],
+  orders: ValidatedOrder[],
+): SQL {
+  return insertRows(
+    validationResults,
+    COLUMNS,
+    orders.map((o, i) => ({
+      accountId: origin.accountId,
+      apiKeyId: origin.apiKeyId ?? null,
+      userId: origin.userId ?? null,
+      operation,
+      courier,
+      courierProfileId,
+      referenceNumber: o.response.referenceNumber?.slice(0, 200) ?? null,
+      status: o.response.status,
+      messages: o.response.messages,
+      // A JSON null (a body of `null`, or `[null]`) is kept as the jsonb value null: SQL NULL would break the not-null column.
+      requestBody: raws[i] === undefined ? null : raws[i],
+    })),
   );
 }
 

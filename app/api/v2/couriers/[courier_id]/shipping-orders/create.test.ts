@@ -135,6 +135,27 @@ describe("POST /couriers/{courier}/shipping-orders", () => {
     expect(recorded.filter((r) => r.operation === "create")).toHaveLength(3);
   });
 
+  it("records each order's validation once on every way out: stored, refused by the courier, 409, invalid", async () => {
+    const p = await createPartner({ preventDuplicateOrders: true });
+    const send = poster(p);
+    await activatePair(p, "eshop", "one");
+    const recorded = async () =>
+      (await getDb())
+        .select({ ref: validationResults.referenceNumber, status: validationResults.status })
+        .from(validationResults)
+        .where(and(eq(validationResults.accountId, p.accountId), eq(validationResults.operation, "create")));
+    expect((await send(order({ ReferenceNumber: "REC-1" }))).status).toBe(200);
+    expect(await recorded()).toEqual([{ ref: "REC-1", status: "OK" }]);
+    const refused = await send(order({ ReferenceNumber: "COURIER-FAIL-REC" }));
+    expect((await readJson<Created>(refused)).failed).toHaveLength(1);
+    expect((await recorded()).map((r) => r.ref).sort()).toEqual(["COURIER-FAIL-REC", "REC-1"]);
+    const clash = await send(order({ ReferenceNumber: "REC-1", ReferenceSource: "eshop", SourceIdentifier: "one" }));
+    expect(clash.status).toBe(409);
+    expect(await liveOrders(p.accountId)).toHaveLength(1);
+    expect((await send(order({ ReferenceNumber: "REC-BAD", Parcels: [] }))).status).toBe(400);
+    expect((await recorded()).map((r) => r.ref).sort()).toEqual(["COURIER-FAIL-REC", "REC-1", "REC-1", "REC-BAD"]);
+  });
+
   it("checks in the contract's order: 422 before 400, 400 before 409", async () => {
     const p = await createPartner({ preventDuplicateOrders: true });
     const send = poster(p);
