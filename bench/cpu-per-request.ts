@@ -9,7 +9,7 @@
  * ours, hard-linked if the app is built there) on the same database, and alternates the two round by round, so both see the same machine load. CPU time, unlike req/s, hardly moves with
  * the machine's other load, which is why it is the figure compared.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
 import type { Request } from "autocannon";
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
       if (name === "app" && !existsSync(path.join(dir, ".next/BUILD_ID"))) throw new Error(`no build in ${dir}`);
       servers.push(
         name === "app"
-          ? { ...(await startApp(env, TMP, dir)), name: "app-before" }
+          ? await startApp(env, TMP, dir, "app-before")
           : await startBaseline(env, TMP, dir, "baseline-before"),
       );
     }
@@ -109,11 +109,13 @@ async function main(): Promise<void> {
         requests: rotating(["/api/v2/shipping-orders?page=1", "/api/v2/shipping-orders?courier=sandbox"]),
       });
     const figures = new Map<string, { server: number[]; pg: number[] }>();
+    const served = new Map<string, number>();
     const measure = async (server: Server, s: (typeof scenarios)[number]) => {
       const pid = server.serverPid();
       const pgBefore = await backends();
       const cpu0 = { server: cpuMs([pid]), pg: cpuMs(pgBefore) };
       const r = await load({ ...s, target: server.name, url: server.url, duration: DURATION });
+      served.set(server.name, (served.get(server.name) ?? 0) + r.requests);
       const pg = [...new Set([...pgBefore, ...(await backends())])];
       const serverMs = (cpuMs([pid]) - cpu0.server) / r.requests;
       const pgMs = (cpuMs(pg) - cpu0.pg) / r.requests;
@@ -129,13 +131,21 @@ async function main(): Promise<void> {
     };
     for (const s of scenarios) {
       const serving = servers.filter((server) => s.name !== "list" || server.name.startsWith("app"));
-      for (const server of serving) await load({ ...s, target: server.name, url: server.url, duration: 2 }); // warm-up
+      for (const server of serving) {
+        const warm = await load({ ...s, target: server.name, url: server.url, duration: 2 });
+        served.set(server.name, (served.get(server.name) ?? 0) + warm.requests);
+      }
       // Round by round across servers, so a change in the machine's load falls on each alike.
       for (let round = 0; round < ROUNDS; round++) for (const server of serving) await measure(server, s);
     }
     console.log("\nmedians (CPU ms per request):");
     for (const [key, f] of figures)
       console.log(`  ${key.padEnd(22)} server ${median(f.server).toFixed(2)}  PostgreSQL ${median(f.pg).toFixed(2)}`);
+    await Promise.all(servers.map((server) => server.stop()));
+    for (const server of servers) {
+      const gc = gcSummary(path.join(TMP, `${server.name}.log`), served.get(server.name) ?? 0);
+      if (gc) console.log(`  ${server.name.padEnd(16)} ${gc}`);
+    }
   } finally {
     await Promise.all(servers.map((s) => s.stop().catch(() => {})));
     await sql.end({ timeout: 1 });
@@ -143,6 +153,24 @@ async function main(): Promise<void> {
     await closeDb().catch(() => {});
     await dropDatabase(database.name);
   }
+}
+
+/**
+ * From a server's `--trace-gc` lines (BENCH_APP_NODE_FLAGS="--trace-gc"), over everything it served: collections
+ * and pause per request, the longest pause, and the young-generation garbage per request (what scavenges freed).
+ */
+function gcSummary(logFile: string, requests: number): string | null {
+  if (!existsSync(logFile) || requests === 0) return null;
+  const events = [
+    ...readFileSync(logFile, "utf8").matchAll(
+      /ms: (Scavenge|Mark-Compact|Mark-sweep|Minor Mark-Compact)[^,]*?([\d.]+) \(([\d.]+)\) -> ([\d.]+) \([\d.]+\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ ([\d.]+) ms/g,
+    ),
+  ].map((m) => ({ kind: m[1]!, before: Number(m[2]), after: Number(m[4]), pause: Number(m[5]) }));
+  if (events.length === 0) return null;
+  const scavenges = events.filter((e) => e.kind === "Scavenge");
+  const pause = events.reduce((t, e) => t + e.pause, 0);
+  const freed = scavenges.reduce((t, e) => t + Math.max(0, e.before - e.after), 0);
+  return `GC over ${requests} requests: ${scavenges.length} scavenges, ${events.length - scavenges.length} mark-compacts, ${(pause / requests).toFixed(3)} ms paused per request, longest pause ${Math.max(...events.map((e) => e.pause)).toFixed(1)} ms, ${((freed * 1024) / requests).toFixed(0)} KB young garbage per request`;
 }
 
 main().then(

@@ -143,15 +143,15 @@ function baseEnv(e: ServerEnv, port: number): NodeJS.ProcessEnv {
  * `next start` of a built app directory (see preparedBuild in run.ts), in production mode, against the bench
  * database. BENCH_APP_NODE_FLAGS are extra node flags for it (e.g. `--trace-gc --max-old-space-size=256`).
  */
-export async function startApp(e: ServerEnv, logDir: string, appDir: string): Promise<Server> {
+export async function startApp(e: ServerEnv, logDir: string, appDir: string, name = "app"): Promise<Server> {
   const port = await freePort();
   const nextBin = path.resolve("node_modules/next/dist/bin/next");
   const extra = process.env.BENCH_APP_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
   return start(
-    "app",
+    name,
     [
       process.execPath,
-      ...nodeFlags(e, "app"),
+      ...nodeFlags(e, name),
       ...extra,
       nextBin,
       "start",

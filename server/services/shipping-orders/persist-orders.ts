@@ -47,32 +47,28 @@ export async function persistOrders(
   // One array parameter, so the statements' text does not vary with the batch (they are named, db/client.ts).
   const refArray = `{${refs.map(pgArrayItem).join(",")}}`;
   return db.transaction(async (tx) => {
-    // Sent together (postgres.js pipelines a transaction's queries): PostgreSQL still runs the select after the
-    // locks are held, and in READ COMMITTED it takes its snapshot then, so it sees every commit made under them.
-    const [, live] = await Promise.all([
-      tx.execute(sql`
+    await tx.execute(sql`
       select pg_advisory_xact_lock(h) from (
         select distinct hashtextextended(${ctx.accountId}::text || ':' || r, 0) as h
         from unnest(${refArray}::text[]) as r
         order by h
-      ) locks`),
-      tx
-        .select({
-          id: shippingOrders.id,
-          referenceNumber: shippingOrders.referenceNumber,
-          referenceSource: shippingOrders.referenceSource,
-          sourceIdentifier: shippingOrders.sourceIdentifier,
-          courier: shippingOrders.courier,
-        })
-        .from(shippingOrders)
-        .where(
-          and(
-            eq(shippingOrders.accountId, ctx.accountId),
-            isNull(shippingOrders.deletedAt),
-            sql`${shippingOrders.referenceNumber} = any(${refArray}::text[])`,
-          ),
+      ) locks`);
+    const live = await tx
+      .select({
+        id: shippingOrders.id,
+        referenceNumber: shippingOrders.referenceNumber,
+        referenceSource: shippingOrders.referenceSource,
+        sourceIdentifier: shippingOrders.sourceIdentifier,
+        courier: shippingOrders.courier,
+      })
+      .from(shippingOrders)
+      .where(
+        and(
+          eq(shippingOrders.accountId, ctx.accountId),
+          isNull(shippingOrders.deletedAt),
+          sql`${shippingOrders.referenceNumber} = any(${refArray}::text[])`,
         ),
-    ]);
+      );
     if (ctx.preventDuplicateOrders) {
       const clashes = crossSourceClashes(live, incomingReferences(accepted));
       if (clashes.length > 0) throw duplicateOrdersConflict(clashes);
@@ -212,9 +208,9 @@ const PARCEL_COLUMNS = [
 const EVENT_COLUMNS = ["orderId", "time", "status", "description", "location"] as const;
 
 /**
- * The orders, their parcels, their first tracking events and `alsoInsert` (other inserts written with the
- * orders, e.g. their validation results) in one statement: one CTE per table, each a single multi-row insert
- * (db/insert-rows.ts), whatever the batch size. The order rows are known here
+ * `alsoInsert` (what is written with the orders in their transaction: their validation results), then the
+ * orders, their parcels and their first tracking events in one statement: one CTE per table, each a single
+ * multi-row insert (db/insert-rows.ts), whatever the batch size. The order rows are known here
  * (nothing but defaults is added by the database), so only the parcels come back, as PostgreSQL stored them
  * (their numeric columns round what was sent).
  */
@@ -282,6 +278,7 @@ async function insertOrders(
       .tracking({ createdAt: now, shippingNumbers: [] }, ctx.settings, now)
       .map((e) => ({ orderId: ids[i]!, ...e })),
   );
+  for (const insert of alsoInsert) await tx.execute(insert);
   const stored = rowsOf<ParcelView>(
     await tx.execute(sql`
       with inserted_orders as (${insertRows(shippingOrders, ORDER_COLUMNS, rows)}),
@@ -294,10 +291,6 @@ async function insertOrders(
         ),
       )}),
       inserted_events as (${insertRows(trackingEvents, EVENT_COLUMNS, events)})
-      ${sql.join(
-        alsoInsert.map((insert, i) => sql`, ${sql.raw(`also_${i}`)} as (${insert})`),
-        sql``,
-      )}
       select * from inserted_parcels`),
   );
   return { rows, parcels: stored, events };
