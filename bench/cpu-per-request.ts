@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/cpu-per-request.ts [--servers=baseline,app] [--before=DIR] [--duration=S] [--rounds=N] [--orders=N] [--only=create,get,list]`
+ * `npx tsx bench/cpu-per-request.ts [--servers=baseline,app] [--before=DIR] [--duration=S] [--rounds=N] [--orders=N] [--only=create,get,list,batch]`
  *
  * The before/after figure for one change to the services: CPU ms per request (from /proc) of the server process
  * and of the PostgreSQL backends, for create and get at 16 connections, list at 1. The baseline server needs no
@@ -137,6 +137,43 @@ async function main(): Promise<void> {
       }
       // Round by round across servers, so a change in the machine's load falls on each alike.
       for (let round = 0; round < ROUNDS; round++) for (const server of serving) await measure(server, s);
+    }
+    if (ONLY.has("batch")) {
+      // A 500-order batch, one at a time, alternating servers: wall time, and CPU of the server and PostgreSQL.
+      const batches = new Map<string, { ms: number[]; server: number[]; pg: number[] }>();
+      for (let round = 0; round < ROUNDS + 1; round++) {
+        for (const server of servers) {
+          const body = JSON.stringify(
+            Array.from({ length: 500 }, (_, j) => order(`BATCH-${tag}-${server.name}-${round}-${j}`)),
+          );
+          const pid = server.serverPid();
+          const pgBefore = await backends();
+          const cpu0 = { server: cpuMs([pid]), pg: cpuMs(pgBefore) };
+          const t0 = performance.now();
+          const res = await fetch(`${server.url}/api/v2/couriers/sandbox/shipping-orders`, {
+            method: "POST",
+            headers: { "content-type": "application/svc.shipping-orders+json", "x-api-key": partner.key },
+            body,
+          });
+          const parsed = (await res.json()) as { items?: unknown[]; failed?: unknown[] };
+          const ms = performance.now() - t0;
+          const pg = [...new Set([...pgBefore, ...(await backends())])];
+          if (parsed.items?.length !== 500) throw new Error(`batch on ${server.name}: HTTP ${res.status}`);
+          if (round === 0) continue; // warm-up
+          const f = batches.get(server.name) ?? { ms: [], server: [], pg: [] };
+          f.ms.push(ms);
+          f.server.push(cpuMs([pid]) - cpu0.server);
+          f.pg.push(cpuMs(pg) - cpu0.pg);
+          batches.set(server.name, f);
+          console.log(
+            `batch 500 ${server.name.padEnd(16)} ${ms.toFixed(0)} ms, server CPU ${cpuMs([pid]) - cpu0.server} ms`,
+          );
+        }
+      }
+      for (const [name, f] of batches)
+        console.log(
+          `  batch 500 ${name.padEnd(16)} median ${median(f.ms).toFixed(0)} ms (runs ${f.ms.map((v) => v.toFixed(0)).join(", ")}), server CPU ${median(f.server).toFixed(0)} ms, PostgreSQL CPU ${median(f.pg).toFixed(0)} ms`,
+        );
     }
     console.log("\nmedians (CPU ms per request):");
     for (const [key, f] of figures)

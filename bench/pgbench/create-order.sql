@@ -50,14 +50,6 @@ select k.id, k.account_id, k.permissions, k.prevent_duplicate_orders, k.rate_lim
 from k join bucket on bucket.subject = 'key:' || k.id;
 -- resolveCourierProfile (the default profile)
 select * from courier_profiles where account_id = :account::uuid and courier = 'sandbox' and is_default = true limit 1;
--- recordValidationResults
-insert into validation_results ("account_id", "api_key_id", "user_id", "operation", "courier", "courier_profile_id",
-  "reference_number", "status", "messages", "request_body")
-select "account_id", "api_key_id", "user_id", "operation", "courier", "courier_profile_id", "reference_number",
-  "status", "messages"::jsonb, "request_body"::jsonb
-from json_to_recordset(:validation_json::text::json) as r("account_id" uuid, "api_key_id" uuid, "user_id" uuid,
-  "operation" validation_operation, "courier" text, "courier_profile_id" uuid, "reference_number" varchar(200),
-  "status" validation_status, "messages" text, "request_body" text);
 -- persistOrders
 begin;
 select pg_advisory_xact_lock(h) from (
@@ -65,6 +57,14 @@ select pg_advisory_xact_lock(h) from (
 ) locks;
 select id, reference_number, reference_source, source_identifier, courier from shipping_orders
 where account_id = :account::uuid and deleted_at is null and reference_number = any(:refs::text::text[]);
+-- recordValidationResults, in the orders' transaction
+insert into validation_results ("account_id", "api_key_id", "user_id", "operation", "courier", "courier_profile_id",
+  "reference_number", "status", "messages", "request_body")
+select "account_id", "api_key_id", "user_id", "operation", "courier", "courier_profile_id", "reference_number",
+  "status", "messages"::jsonb, "request_body"::jsonb
+from json_to_recordset(:validation_json::text::json) as r("account_id" uuid, "api_key_id" uuid, "user_id" uuid,
+  "operation" validation_operation, "courier" text, "courier_profile_id" uuid, "reference_number" varchar(200),
+  "status" validation_status, "messages" text, "request_body" text);
 with inserted_orders as (
   insert into "shipping_orders" ("id", "account_id", "api_key_id", "courier", "courier_profile_id", "reference_number",
     "external_reference", "reference_source", "source_identifier", "service", "status", "cod_price", "cod_currency",
