@@ -12,9 +12,10 @@
 import http from "node:http";
 import { getDb, type Db } from "@/db/client";
 import nextConfig from "@/next.config.mjs";
-import { AppError, httpStatusOf } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import { assertAccepted, MAX_BODY_BYTES, parseJsonBody, readLimited, tooLarge } from "@/server/http/body";
 import { assertIdempotencyKey, idempotencyFingerprint } from "@/server/http/idempotent";
+import { errorResponse, rateLimitHeaders } from "@/server/http/problem";
 import { authenticateApiKey, type ApiKeyAuthentication } from "@/server/http/with-api-key";
 import type { ApiKeyPermission } from "@/server/services/api-keys/schemas";
 import {
@@ -22,7 +23,6 @@ import {
   completeIdempotentRequest,
   abandonIdempotentRequest,
 } from "@/server/services/idempotency/idempotent-requests";
-import { rateLimitHeaders } from "@/server/services/rate-limits/take-tokens";
 import { createShippingOrders } from "@/server/services/shipping-orders/create-shipping-orders";
 import { getShippingOrder } from "@/server/services/shipping-orders/get-shipping-order";
 import { ORDER_CONTENT_TYPES, orderBatch } from "@/server/services/shipping-orders/order-batch";
@@ -102,7 +102,7 @@ async function idempotent(
   try {
     answer = await run();
   } catch (error) {
-    answer = errorAnswer(error);
+    answer = await errorAnswer(error);
   }
   if (answer.status >= 500) await abandonIdempotentRequest(db, accountId, key);
   else
@@ -156,31 +156,23 @@ async function route(req: http.IncomingMessage): Promise<Answer> {
       };
     }
   } catch (error) {
-    answer = errorAnswer(error);
+    answer = await errorAnswer(error);
   }
   answer.headers = { ...rateLimitHeaders(rateLimit.state()), ...answer.headers };
   return answer;
 }
 
-function errorAnswer(error: unknown): Answer {
-  if (error instanceof AppError) {
-    const status = httpStatusOf[error.code];
-    return {
-      status,
-      body: error.body ?? { status, detail: error.message, errors: error.errors },
-      contentType: error.body === undefined ? "application/problem+json" : "application/json",
-      headers: error.headers,
-    };
-  }
-  console.error(error);
-  return { status: 500, body: { status: 500, detail: "internal error" }, contentType: "application/problem+json" };
+/** An error as the app answers it: the same function renders it (status, problem or result body, headers). */
+async function errorAnswer(error: unknown): Promise<Answer> {
+  const response = errorResponse(error);
+  const { "content-type": contentType, ...headers } = Object.fromEntries(response.headers);
+  return { status: response.status, body: await response.json(), contentType, headers };
 }
 
 const server = http.createServer((req, res) => {
-  route(req).then(
-    (answer) => send(res, answer),
-    (error: unknown) => send(res, errorAnswer(error)),
-  );
+  route(req)
+    .catch(errorAnswer)
+    .then((answer) => send(res, answer));
 });
 server.keepAliveTimeout = 65_000;
 

@@ -74,7 +74,7 @@ export async function verifyApiKeyTakingToken(
     rate_limit_per_minute: number;
     tokens: number;
     allowed: boolean;
-  }>(db, VERIFY_AND_TAKE_TOKEN, [hashApiKey(key)]);
+  }>(db, VERIFY_AND_TAKE_TOKEN, [hashApiKey(key), new Date().toISOString()]);
   if (!row) return null;
   const principal: ApiKeyPrincipal = {
     keyId: row.id,
@@ -86,8 +86,9 @@ export async function verifyApiKeyTakingToken(
   return { principal, rateLimit: bucketState(Number(row.tokens), row.allowed, row.rate_limit_per_minute, 1) };
 }
 
-// The same refill rule as takeTokens (a bucket of `limit` tokens refilling at `limit` a minute; a refused request
-// takes nothing), with the limit read from the key row; last_used_at as in verifyApiKey (at most once a minute).
+// The same refill rule as takeTokens (a bucket of `limit` tokens refilling at `limit` a minute by the app's clock, $2;
+// a refused request takes nothing), with the limit read from the key row; last_used_at as in verifyApiKey (at most
+// once a minute, by the database's clock as there).
 const VERIFY_AND_TAKE_TOKEN = `
 with k as (
   select id, account_id, permissions, prevent_duplicate_orders, rate_limit_per_minute,
@@ -98,12 +99,14 @@ with k as (
   where id = (select id from k) and (last_used_at is null or last_used_at < now() - interval '1 minute')
 ), bucket as (
   insert into rate_limit_buckets as b (subject, tokens, allowed, updated_at)
-  select 'key:' || k.id, k.lim - 1, true, now() from k
+  select 'key:' || k.id, k.lim - 1, true, $2::timestamptz from k
   on conflict (subject) do update set
     tokens = (select case when r.v >= 1 then r.v - 1 else r.v end from (
-      select least(k.lim, b.tokens + extract(epoch from (now() - b.updated_at)) * (k.lim / 60)) as v from k) r),
-    allowed = (select least(k.lim, b.tokens + extract(epoch from (now() - b.updated_at)) * (k.lim / 60)) >= 1 from k),
-    updated_at = now()
+      select least(k.lim, b.tokens + greatest(0::float8, extract(epoch from ($2::timestamptz - b.updated_at))::float8) * (k.lim / 60)) as v
+      from k) r),
+    allowed = (select least(k.lim, b.tokens + greatest(0::float8, extract(epoch from ($2::timestamptz - b.updated_at))::float8) * (k.lim / 60)) >= 1
+      from k),
+    updated_at = greatest(b.updated_at, $2::timestamptz)
   returning subject, tokens, allowed
 )
 select k.id, k.account_id, k.permissions, k.prevent_duplicate_orders, k.rate_limit_per_minute, bucket.tokens, bucket.allowed

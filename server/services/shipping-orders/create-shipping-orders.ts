@@ -88,7 +88,7 @@ async function createValidated(
 ): Promise<CreateResponse> {
   if (orders.some((o) => o.response.status === "ERROR")) {
     throw new AppError("validation_failed", "One or more orders are invalid; nothing was created.", {
-      body: responseOf(orders, command.batch.many),
+      details: { result: responseOf(orders, command.batch.many) },
     });
   }
   const valid = orders as (ValidatedOrder & { order: OrderRequest; service: string })[];
