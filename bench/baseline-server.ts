@@ -2,7 +2,7 @@
  * The benchmark's baseline: the work the app's create and get routes do, through the same functions, behind a
  * bare `node:http` server with no framework, so that app ÷ baseline measures the framework (Next's router, Web
  * Request/Response, AsyncLocalStorage) and nothing else. Per request, as the app: the API key and a rate-limit
- * token (`authenticateApiKey`), the permission, the RateLimit-* headers and next.config's security headers on
+ * token (`authenticateApiKey`), the permission, unknown query parameters (`checkQuery`), the RateLimit-* headers and next.config's security headers on
  * every answer; for create the media type, the 1 MiB limit while streaming, the JSON walk (`parseJsonBody`),
  * the batch's extra tokens, the Idempotency-Key (looked up when sent), then `createShippingOrders`.
  *
@@ -13,11 +13,11 @@ import http from "node:http";
 import { getDb, type Db } from "@/db/client";
 import nextConfig from "@/next.config.mjs";
 import { AppError } from "@/server/errors";
+import { checkQuery } from "@/server/http/handler";
 import { assertAccepted, MAX_BODY_BYTES, parseJsonBody, readLimited, tooLarge } from "@/server/http/body";
 import { assertIdempotencyKey, idempotencyFingerprint } from "@/server/http/idempotent";
 import { errorResponse, rateLimitHeaders } from "@/server/http/problem";
 import { authenticateApiKey, type ApiKeyAuthentication } from "@/server/http/with-api-key";
-import type { ApiKeyPermission } from "@/server/services/api-keys/schemas";
 import {
   beginIdempotentRequest,
   completeIdempotentRequest,
@@ -55,17 +55,10 @@ const header = (req: http.IncomingMessage, name: string): string | null => {
   return typeof v === "string" ? v : null;
 };
 
-async function authenticated(
-  db: Db,
-  req: http.IncomingMessage,
-  permission: ApiKeyPermission,
-): Promise<ApiKeyAuthentication> {
+async function authenticated(db: Db, req: http.IncomingMessage): Promise<ApiKeyAuthentication> {
   const key =
     header(req, "x-api-key")?.trim() || /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1] || null;
-  const auth = await authenticateApiKey(db, key);
-  if (!auth.principal.permissions.includes(permission))
-    throw new AppError("forbidden", `The API key lacks the permission ${permission}.`);
-  return auth;
+  return authenticateApiKey(db, key);
 }
 
 async function readJson(req: http.IncomingMessage): Promise<unknown> {
@@ -124,13 +117,13 @@ async function route(req: http.IncomingMessage): Promise<Answer> {
   const getOne = req.method === "GET" ? GET_ONE.exec(url.pathname) : null;
   if (!create && !getOne) return { status: 404, body: { status: 404, detail: "not found" } };
 
-  const { principal, rateLimit } = await authenticated(
-    db,
-    req,
-    create ? "shipping-orders:write" : "shipping-orders:read",
-  );
+  const { principal, rateLimit } = await authenticated(db, req);
   let answer: Answer;
   try {
+    const permission = create ? "shipping-orders:write" : "shipping-orders:read";
+    if (!principal.permissions.includes(permission))
+      throw new AppError("forbidden", `The API key lacks the permission ${permission}.`);
+    checkQuery(url, { query: create ? ["profile"] : [] });
     if (create) {
       const body = await readJson(req);
       const batch = orderBatch(mediaTypeOf(req), body);

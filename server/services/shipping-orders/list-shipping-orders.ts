@@ -44,7 +44,12 @@ export const listShippingOrdersQuery = pagingQuery.extend({
   ).optional(),
   courier: listOf(z.string().refine((c) => courierIds().includes(c), "is not a known courier id")).optional(),
   courierProfile: listOf(z.uuid("must be UUIDs")).optional(),
+  referenceSource: z.string().max(64).optional().describe("Exact match (case included); usable alone."),
+  sourceIdentifier: z.string().max(64).optional().describe("Exact match (case included); usable alone."),
 });
+
+/** Every query parameter of the list, for the route's declaration (anything else answers 400). */
+export const LIST_PARAMS = Object.keys(listShippingOrdersQuery.shape);
 
 export type ListShippingOrdersQuery = z.output<typeof listShippingOrdersQuery>;
 export const LIST_ARRAY_PARAMS = [
@@ -95,6 +100,8 @@ const FILTERS: {
   status: { condition: (p) => sql`${shippingOrders.status} = any(${p}::shipping_status[])`, value: textArray },
   courier: { condition: (p) => sql`${shippingOrders.courier} = any(${p}::text[])`, value: textArray },
   courierProfile: { condition: (p) => sql`${shippingOrders.courierProfileId} = any(${p}::uuid[])`, value: uuidArray },
+  referenceSource: { condition: (p) => sql`${shippingOrders.referenceSource} = ${p}::text`, value: (v) => v },
+  sourceIdentifier: { condition: (p) => sql`${shippingOrders.sourceIdentifier} = ${p}::text`, value: (v) => v },
   shippingNumbers: {
     condition: (p) =>
       sql`${shippingOrders.id} in (select ${parcels.orderId} from ${parcels} where ${parcels.shippingNumber} = any(${p}::text[]))`,
