@@ -2,7 +2,6 @@ import { index, json, pgTable, text, uuid, varchar } from "drizzle-orm/pg-core";
 import { accounts, users } from "./accounts";
 import { apiKeys } from "./api-keys";
 import { createdAt, id } from "./columns";
-import { validationResults } from "./validation-results";
 
 /**
  * A create attempt the courier refused (COURIER_REJECTED) or did not answer (COURIER_TIMEOUT,
@@ -18,7 +17,8 @@ export const refusedAttempts = pgTable(
       .references(() => accounts.id, { onDelete: "cascade" }),
     apiKeyId: uuid("api_key_id").references(() => apiKeys.id, { onDelete: "set null" }),
     userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
-    validationResultId: uuid("validation_result_id").references(() => validationResults.id, { onDelete: "set null" }),
+    // No foreign key: a create names its validation record before the statement that stores it runs.
+    validationResultId: uuid("validation_result_id"),
     courier: text("courier").notNull(),
     courierProfileId: uuid("courier_profile_id"),
     referenceNumber: varchar("reference_number", { length: 64 }).notNull(),

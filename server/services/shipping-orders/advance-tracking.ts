@@ -1,9 +1,26 @@
-import { and, eq, inArray, isNull, lte, max } from "drizzle-orm";
-import type { Db } from "@/db/client";
+import { and, eq, inArray, isNull, lte, max, sql } from "drizzle-orm";
+import { prepared, type Db } from "@/db/client";
 import { courierProfiles, shippingOrders, trackingEvents } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
 
 const BATCH = 500;
+
+/** Whether any order of the account has a tracking step due: built once, it runs before every list. */
+const anyDue = (db: Db) =>
+  prepared(db, "tracking-due", (d) =>
+    d
+      .select({ id: shippingOrders.id })
+      .from(shippingOrders)
+      .where(
+        and(
+          eq(shippingOrders.accountId, sql.placeholder("accountId")),
+          isNull(shippingOrders.deletedAt),
+          lte(shippingOrders.trackingNextAt, sql.placeholder("now")),
+        ),
+      )
+      .limit(1)
+      .prepare("tracking_due"),
+  );
 
 /**
  * Brings the tracking of an account's orders up to date: every order whose next courier step is due gets
@@ -11,17 +28,8 @@ const BATCH = 500;
  * check is one index probe, and `SKIP LOCKED` lets concurrent readers (other instances) share the work.
  */
 export async function advanceTracking(db: Db, accountId: string, now = new Date()): Promise<void> {
-  const due = await db
-    .select({ id: shippingOrders.id })
-    .from(shippingOrders)
-    .where(
-      and(
-        eq(shippingOrders.accountId, accountId),
-        isNull(shippingOrders.deletedAt),
-        lte(shippingOrders.trackingNextAt, now),
-      ),
-    )
-    .limit(1);
+  // An ISO string: a placeholder skips the column's encoder, and drizzle's postgres.js driver sends a Date untouched.
+  const due = await anyDue(db).execute({ accountId, now: now.toISOString() });
   if (due.length === 0) return;
   await db.transaction(async (tx) => {
     const orders = await tx

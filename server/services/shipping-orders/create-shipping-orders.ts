@@ -1,10 +1,11 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { and, eq, inArray, isNull, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { shippingOrders } from "@/db/schema";
+import { shippingOrders, type CourierProfileRow } from "@/db/schema";
 import { mapLimit } from "@/server/concurrency";
 import { findCourier } from "@/server/couriers/registry";
-import type { CourierShipmentRequest } from "@/server/couriers/types";
+import type { CourierAdapter, CourierShipmentRequest } from "@/server/couriers/types";
 import { AppError } from "@/server/errors";
 import { callCourier, cancelQuietly } from "./call-courier";
 import type { OrderRequest } from "./order-request";
@@ -16,8 +17,8 @@ import {
   type AcceptedOrder,
 } from "./persist-orders";
 import { recordRefusedAttempts, type RefusedAttempt } from "./record-refused-attempts";
-import { recordValidationResults, type ValidationOrigin } from "./record-validation-results";
-import { shippingOrderView, toShippingOrderViews } from "./shipping-order-view";
+import { validationResultsInsert, type ValidationOrigin } from "./record-validation-results";
+import { shapeShippingOrderViews, shippingOrderView } from "./shipping-order-view";
 import { responseOf, validateBatch, type ValidateCommand } from "./validate-shipping-orders";
 import type { ValidatedOrder } from "./validate-order";
 
@@ -58,15 +59,40 @@ export async function createShippingOrders(
   command: CreateCommand,
 ): Promise<CreateResponse> {
   const { courier, profile, orders } = await validateBatch(db, origin, command);
-  const resultIds = await recordValidationResults(
-    db,
+  // Chosen here so refused attempts can name their validation record before the statement that stores it runs.
+  const resultIds = orders.map(() => randomUUID());
+  const validationRecord = validationResultsInsert(
     origin,
     "create",
     courier.capabilities.id,
     profile.id,
     command.batch.orders,
     orders,
+    resultIds,
   );
+  // Recorded in the statement that stores the orders (one commit per create, not two); on every other way out
+  // (invalid, 409, all refused by the courier, storing failed) on its own.
+  let recorded = false;
+  try {
+    return await createValidated(db, origin, command, courier, profile, orders, resultIds, validationRecord, () => {
+      recorded = true;
+    });
+  } finally {
+    if (!recorded) await db.execute(validationRecord);
+  }
+}
+
+async function createValidated(
+  db: Db,
+  origin: ValidationOrigin,
+  command: CreateCommand,
+  courier: CourierAdapter,
+  profile: CourierProfileRow,
+  orders: ValidatedOrder[],
+  resultIds: string[],
+  validationRecord: SQL,
+  onRecorded: () => void,
+): Promise<CreateResponse> {
   if (orders.some((o) => o.response.status === "ERROR")) {
     throw new AppError("validation_failed", "One or more orders are invalid; nothing was created.", {
       details: { result: responseOf(orders, command.batch.many) },
@@ -76,6 +102,10 @@ export async function createShippingOrders(
   if (command.preventDuplicateOrders) await assertNoDuplicateOrders(db, origin.accountId, valid);
 
   const settings = profile.settings;
+  await courier.prepareShipments?.(
+    valid.reduce((n, o) => n + o.order.Parcels.length, 0),
+    { db, settings },
+  );
   const outcomes = await mapLimit(valid, COURIER_CONCURRENCY, (o) =>
     callCourier(courier, toCourierRequest(o), db, settings),
   );
@@ -120,6 +150,7 @@ export async function createShippingOrders(
         preventDuplicateOrders: command.preventDuplicateOrders,
       },
       accepted,
+      [validationRecord],
     );
   } catch (error) {
     // Nothing was stored: the courier must not keep shipments nobody will ever see.
@@ -131,17 +162,15 @@ export async function createShippingOrders(
     );
     throw error;
   }
+  if (accepted.length > 0) onRecorded();
   for (const p of stored.predecessors) {
     const adapter = findCourier(p.courier);
     if (adapter) await cancelQuietly(adapter, [p.shippingNumbers], db, {});
   }
-  const byId = new Map(stored.rows.map((r) => [r.id, r]));
-  const views = await toShippingOrderViews(db, stored.rows, command.baseUrl);
-  const replacedById = new Map(stored.rows.map((r, i) => [r.id, stored.replaced[i] ?? null]));
-  return {
-    items: views.filter((v) => byId.has(v.id)).map((v) => ({ ...v, replaced: replacedById.get(v.id) ?? null })),
-    failed,
-  };
+  // Answered from what was just stored (the parcels as PostgreSQL rounded them), not read back.
+  const parcelsInOrder = stored.parcels.toSorted((a, b) => a.position - b.position);
+  const views = shapeShippingOrderViews(stored.rows, parcelsInOrder, stored.events, command.baseUrl);
+  return { items: views.map((v, i) => ({ ...v, replaced: stored.replaced[i] ?? null })), failed };
 }
 
 /** Duplicate prevention before any courier call: a ReferenceNumber live under another source pair → 409. */
