@@ -6,3 +6,4 @@ export * from "./shipping-orders";
 export * from "./sources";
 export * from "./validation-results";
 export * from "./limits";
+export * from "./events";

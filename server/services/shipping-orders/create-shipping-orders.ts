@@ -14,9 +14,10 @@ import {
   incomingReferences,
   persistOrders,
   type AcceptedOrder,
+  type RejectedOrder,
 } from "./persist-orders";
 import { recordValidationResults, type ValidationOrigin } from "./record-validation-results";
-import { shippingOrderView, toShippingOrderViews } from "./shipping-order-view";
+import { shippingOrderView } from "./shipping-order-view";
 import { responseOf, validateBatch, type ValidateCommand } from "./validate-shipping-orders";
 import type { ValidatedOrder } from "./validate-order";
 
@@ -79,6 +80,7 @@ export async function createShippingOrders(
   );
   const accepted: AcceptedOrder[] = [];
   const failed: CreateResponse["failed"] = [];
+  const rejected: RejectedOrder[] = [];
   outcomes.forEach((outcome, i) => {
     const o = valid[i]!;
     if (outcome.ok)
@@ -89,7 +91,16 @@ export async function createShippingOrders(
         service: o.service,
         shipment: outcome.shipment,
       });
-    else failed.push({ referenceNumber: o.order.ReferenceNumber, code: outcome.code, message: outcome.message });
+    else {
+      failed.push({ referenceNumber: o.order.ReferenceNumber, code: outcome.code, message: outcome.message });
+      rejected.push({
+        order: o.order,
+        referenceSource: o.referenceSource,
+        sourceIdentifier: o.sourceIdentifier,
+        code: outcome.code,
+        message: outcome.message,
+      });
+    }
   });
 
   let stored: Awaited<ReturnType<typeof persistOrders>>;
@@ -103,8 +114,10 @@ export async function createShippingOrders(
         courierProfileId: profile.id,
         settings,
         preventDuplicateOrders: command.preventDuplicateOrders,
+        baseUrl: command.baseUrl,
       },
       accepted,
+      rejected,
     );
   } catch (error) {
     // Nothing was stored: the courier must not keep shipments nobody will ever see.
@@ -120,11 +133,8 @@ export async function createShippingOrders(
     const adapter = findCourier(p.courier);
     if (adapter) await cancelQuietly(adapter, [p.shippingNumbers], db, {});
   }
-  const byId = new Map(stored.rows.map((r) => [r.id, r]));
-  const views = await toShippingOrderViews(db, stored.rows, command.baseUrl);
-  const replacedById = new Map(stored.rows.map((r, i) => [r.id, stored.replaced[i] ?? null]));
   return {
-    items: views.filter((v) => byId.has(v.id)).map((v) => ({ ...v, replaced: replacedById.get(v.id) ?? null })),
+    items: stored.views.map((v, i) => ({ ...v, replaced: stored.replaced[i] ?? null })),
     failed,
   };
 }

@@ -102,7 +102,7 @@ export async function listShippingOrders(
       errors: [{ field: "createdFrom", message: "after createdTo" }],
     });
   }
-  await advanceTracking(db, accountId);
+  await advanceTracking(db, accountId, { baseUrl });
   const where = and(...conditions(db, accountId, q));
   const newestFirst = [desc(shippingOrders.createdAt), desc(shippingOrders.id)];
   // The page's ids first (an index-only scan, however deep the page), then only those rows: paging with

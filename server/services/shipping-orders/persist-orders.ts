@@ -4,7 +4,9 @@ import type { Db, Tx } from "@/db/client";
 import { parcels, shippingOrders, trackingEvents, type ShippingOrderRow } from "@/db/schema";
 import type { CourierAdapter, CourierShipment } from "@/server/couriers/types";
 import { AppError } from "@/server/errors";
+import { recordEvents, type EventDraft } from "../events/record-events";
 import type { OrderRequest } from "./order-request";
+import { toShippingOrderViews, type ShippingOrderView } from "./shipping-order-view";
 
 export type AcceptedOrder = {
   order: OrderRequest;
@@ -16,6 +18,15 @@ export type AcceptedOrder = {
 
 export type Predecessor = { id: string; courier: string; shippingNumbers: string[] };
 
+/** An order the courier refused or did not answer: no order, but a `courier_rejected` event. */
+export type RejectedOrder = {
+  order: OrderRequest;
+  referenceSource: string;
+  sourceIdentifier: string;
+  code: string;
+  message: string;
+};
+
 export type PersistContext = {
   accountId: string;
   apiKeyId: string | null;
@@ -23,22 +34,35 @@ export type PersistContext = {
   courierProfileId: string;
   settings: Record<string, unknown>;
   preventDuplicateOrders: boolean;
+  /** Origin of `labelUrl` in the orders the events carry. */
+  baseUrl: string;
 };
 
 const CHUNK = 1000;
 
 /**
  * Stores accepted orders in one transaction: each successor and the removal of its predecessor (same
- * ReferenceNumber and source pair) commit together, or nothing does. A transaction-level advisory lock per
- * (account, ReferenceNumber) serialises concurrent creates of one reference, so exactly one stays live;
- * the partial unique index is the backstop.
+ * ReferenceNumber and source pair) commit together, or nothing does, and so do their events (`created`,
+ * `cancelled` of the predecessor, `courier_rejected` of the refused orders). A transaction-level advisory
+ * lock per (account, ReferenceNumber) serialises concurrent creates of one reference, so exactly one stays
+ * live; the partial unique index is the backstop.
  */
 export async function persistOrders(
   db: Db,
   ctx: PersistContext,
   accepted: AcceptedOrder[],
-): Promise<{ rows: ShippingOrderRow[]; replaced: (string | null)[]; predecessors: Predecessor[] }> {
-  if (accepted.length === 0) return { rows: [], replaced: [], predecessors: [] };
+  rejected: RejectedOrder[] = [],
+): Promise<{
+  rows: ShippingOrderRow[];
+  views: ShippingOrderView[];
+  replaced: (string | null)[];
+  predecessors: Predecessor[];
+}> {
+  const rejections = rejected.map((r) => rejectionEvent(ctx, r));
+  if (accepted.length === 0) {
+    if (rejections.length > 0) await db.transaction((tx) => recordEvents(tx, ctx.accountId, rejections));
+    return { rows: [], views: [], replaced: [], predecessors: [] };
+  }
   const refs = [...new Set(accepted.map((a) => a.order.ReferenceNumber))];
   return db.transaction(async (tx) => {
     await tx.execute(sql`
@@ -76,11 +100,49 @@ export async function persistOrders(
       (a) => liveByPair.get(pairKey(a.order.ReferenceNumber, a.referenceSource, a.sourceIdentifier))?.id ?? null,
     );
 
-    const predecessors = await retire(tx, ids, replaced, live);
+    const retired = await retire(tx, ids, replaced, live);
     const rows = await insertOrders(tx, ctx, accepted, ids, now);
-    return { rows, replaced, predecessors };
+    const [views, retiredViews] = await Promise.all([
+      toShippingOrderViews(tx, rows, ctx.baseUrl),
+      toShippingOrderViews(tx, retired.rows, ctx.baseUrl),
+    ]);
+    await recordEvents(tx, ctx.accountId, [
+      ...retiredViews.map((shippingOrder) => orderEvent("shipping_order.cancelled", shippingOrder, { reason: "replaced" })),
+      ...views.map((shippingOrder, i) =>
+        orderEvent("shipping_order.created", shippingOrder, { replaced: replaced[i] ?? null }),
+      ),
+      ...rejections,
+    ]);
+    return { rows, views, replaced, predecessors: retired.predecessors };
   });
 }
+
+/** An event about one order, carrying the order as the API returns it. */
+export const orderEvent = (
+  type: string,
+  shippingOrder: ShippingOrderView,
+  extra: Record<string, unknown>,
+): EventDraft => ({
+  type,
+  referenceSource: shippingOrder.referenceSource,
+  sourceIdentifier: shippingOrder.sourceIdentifier,
+  orderId: shippingOrder.id,
+  data: { shippingOrder, ...extra },
+});
+
+const rejectionEvent = (ctx: PersistContext, r: RejectedOrder): EventDraft => ({
+  type: "shipping_order.courier_rejected",
+  referenceSource: r.referenceSource,
+  sourceIdentifier: r.sourceIdentifier,
+  data: {
+    referenceNumber: r.order.ReferenceNumber,
+    externalReference: r.order.ExternalReference ?? null,
+    code: r.code,
+    message: r.message,
+    courier: ctx.courier.capabilities.id,
+    courierProfile: ctx.courierProfileId,
+  },
+});
 
 /** `a"b` → `"a\"b"`, for a text[] literal. */
 const pgArrayItem = (s: string) => `"${s.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
@@ -125,15 +187,16 @@ async function retire(
   ids: string[],
   replaced: (string | null)[],
   live: { id: string; courier: string }[],
-): Promise<Predecessor[]> {
+): Promise<{ rows: ShippingOrderRow[]; predecessors: Predecessor[] }> {
   const successorOf = new Map<string, string>();
   replaced.forEach((old, i) => old && successorOf.set(old, ids[i]!));
-  if (successorOf.size === 0) return [];
+  if (successorOf.size === 0) return { rows: [], predecessors: [] };
   const oldIds = [...successorOf.keys()];
-  await tx
+  const rows = await tx
     .update(shippingOrders)
     .set({
       deletedAt: sql`now()`,
+      status: "CANCELLED",
       trackingNextAt: null,
       replacedById: sql`(${sql.join(
         [
@@ -144,18 +207,20 @@ async function retire(
         sql` `,
       )})`,
     })
-    .where(inArray(shippingOrders.id, oldIds));
+    .where(inArray(shippingOrders.id, oldIds))
+    .returning();
   const numbers = await tx
     .select({ orderId: parcels.orderId, shippingNumber: parcels.shippingNumber })
     .from(parcels)
     .where(inArray(parcels.orderId, oldIds));
-  return live
+  const predecessors = live
     .filter((l) => successorOf.has(l.id))
     .map((l) => ({
       id: l.id,
       courier: l.courier,
       shippingNumbers: numbers.filter((n) => n.orderId === l.id).map((n) => n.shippingNumber),
     }));
+  return { rows, predecessors };
 }
 
 async function insertOrders(
