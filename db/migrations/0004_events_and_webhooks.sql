@@ -19,6 +19,8 @@ CREATE TABLE "webhook_deliveries" (
 	"event_id" uuid NOT NULL,
 	"status" "webhook_delivery_status" DEFAULT 'pending' NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
+	"schedule_start" integer DEFAULT 0 NOT NULL,
+	"job_id" uuid,
 	"response_status" integer,
 	"duration_ms" integer,
 	"last_error" text,

@@ -94,6 +94,10 @@ export const webhookDeliveries = pgTable(
     status: webhookDeliveryStatus("status").notNull().default("pending"),
     /** Attempts made so far; a job carries the number it expects, so a stale or duplicate job does nothing. */
     attempts: integer("attempts").notNull().default(0),
+    /** Attempts made before the current retry schedule began (a resend starts a fresh one). */
+    scheduleStart: integer("schedule_start").notNull().default(0),
+    /** The pg-boss job making the current attempt: only it may record the outcome, and only it may redo it after a crash. */
+    jobId: uuid("job_id"),
     responseStatus: integer("response_status"),
     durationMs: integer("duration_ms"),
     lastError: text("last_error"),

@@ -79,11 +79,19 @@ export function subscribes(
   );
 }
 
-/** Delivery attempts as jobs, through `executor` (the transaction that decided them). */
-export function enqueueDeliveries(executor: Executor, jobs: DeliveryJob[], startAfter?: Date): Promise<void> {
+/**
+ * Delivery attempts as jobs, through `executor` (the transaction that decided them). The delay counts on the
+ * database's clock, which every worker shares.
+ */
+export function enqueueDeliveries(executor: Executor, jobs: DeliveryJob[], delaySeconds = 0): Promise<void> {
   const expireInSeconds = deliveryJobExpirySeconds(env().WEBHOOK_TIMEOUT_MS);
   return enqueueJobs(
     executor,
-    jobs.map((data) => ({ name: QUEUES.webhookDelivery, data, expireInSeconds, ...(startAfter ? { startAfter } : {}) })),
+    jobs.map((data) => ({
+      name: QUEUES.webhookDelivery,
+      data,
+      expireInSeconds,
+      ...(delaySeconds > 0 ? { startAfter: String(delaySeconds) } : {}),
+    })),
   );
 }
