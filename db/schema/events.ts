@@ -72,7 +72,9 @@ export const webhookEndpoints = pgTable(
     failureStreak: integer("failure_streak").notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [index("webhook_endpoints_account_idx").on(t.accountId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())],
+  (t) => [
+    index("webhook_endpoints_account_idx").on(t.accountId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+  ],
 );
 
 export const webhookDeliveryStatus = pgEnum("webhook_delivery_status", ["pending", "succeeded", "failed"]);

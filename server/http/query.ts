@@ -51,7 +51,11 @@ export function rejectUnknownQuery(url: URL, allowed: readonly string[]): void {
   const unknown = [...new Set(url.searchParams.keys())].filter((name) => !allowed.includes(name));
   if (unknown.length === 0) return;
   const accepted = allowed.length ? `This operation accepts ${allowed.join(", ")}.` : "This operation takes none.";
-  throw new AppError("bad_request", `Unknown query parameter${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}. ${accepted}`, {
-    errors: unknown.map((field) => ({ field, message: "is not a parameter of this operation" })),
-  });
+  throw new AppError(
+    "bad_request",
+    `Unknown query parameter${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}. ${accepted}`,
+    {
+      errors: unknown.map((field) => ({ field, message: "is not a parameter of this operation" })),
+    },
+  );
 }

@@ -5,12 +5,24 @@ type PgliteLike = {
   query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   exec(text: string): Promise<{ rows: unknown[] }[]>;
 };
-type PostgresLike = { unsafe(text: string, values?: unknown[]): Promise<unknown> };
+type PostgresLike = {
+  unsafe(text: string, values?: unknown[]): Promise<unknown>;
+  /** On the pool only (not on a transaction's connection). */
+  reserve?: () => Promise<PostgresLike & { release(): void }>;
+  release?: () => void;
+};
 
-/** JSON arguments go over as text: the drivers disagree on how they serialise plain objects. */
+/**
+ * JSON arguments go over as text (the drivers disagree on how they serialise plain objects), and pg-boss's
+ * unset options as NULL, as its own driver (pg) sends them; postgres.js refuses `undefined`.
+ */
 const serialise = (values: unknown[]) =>
   values.map((v) =>
-    v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date) ? JSON.stringify(v) : v,
+    v === undefined
+      ? null
+      : v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date)
+        ? JSON.stringify(v)
+        : v,
   );
 
 /**
@@ -32,7 +44,20 @@ export function jobSql(executor: Executor): PgBoss.Db {
   }
   return {
     async executeSql(text, values) {
-      const result = (await client.unsafe(text, values && values.length > 0 ? serialise(values) : [])) as unknown[];
+      const parameterless = !values || values.length === 0;
+      // pg-boss's parameterless SQL may be a whole `BEGIN; …; COMMIT` (maintenance under an advisory lock):
+      // postgres.js runs that only on a connection of its own, never on a shared pool connection.
+      const connection = parameterless && client.reserve && !client.release ? await client.reserve() : null;
+      let result: unknown[];
+      try {
+        result = (await (connection ?? client).unsafe(text, parameterless ? [] : serialise(values))) as unknown[];
+      } catch (error) {
+        // A script that failed half-way may leave its transaction open: never hand that connection back so.
+        if (connection) await connection.unsafe("rollback").catch(() => {});
+        throw error;
+      } finally {
+        connection?.release();
+      }
       // A multi-statement simple query answers one result per statement; pg-boss reads the last.
       const rows = result.length > 0 && Array.isArray(result[0]) ? (result.at(-1) as unknown[]) : result;
       return { rows: [...rows] };

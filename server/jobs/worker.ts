@@ -71,22 +71,24 @@ export async function startWorker(db: Db, options: WorkerOptions): Promise<Runni
         const results = await Promise.allSettled(jobs.map((job) => deliverWebhook(db, job, options.delivery)));
         const failures = results.filter((r) => r.status === "rejected");
         // pg-boss retries the whole batch; attempts already recorded find their claim gone and do nothing.
-        if (failures.length > 0) throw new AggregateError(failures.map((f) => f.reason), "delivery jobs failed");
+        if (failures.length > 0)
+          throw new AggregateError(
+            failures.map((f) => f.reason),
+            "delivery jobs failed",
+          );
       },
     );
   }
   await boss.work(QUEUES.trackingTick, polling, async () => {
     const now = new Date();
-    const [due] = await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(
-        db
-          .select({ one: sql`1` })
-          .from(shippingOrders)
-          .where(and(isNull(shippingOrders.deletedAt), lte(shippingOrders.trackingNextAt, now)))
-          .limit(options.trackingBatchSize * MAX_TRACKING_BATCHES_PER_TICK)
-          .as("due"),
-      );
+    const [due] = await db.select({ n: sql<number>`count(*)::int` }).from(
+      db
+        .select({ one: sql`1` })
+        .from(shippingOrders)
+        .where(and(isNull(shippingOrders.deletedAt), lte(shippingOrders.trackingNextAt, now)))
+        .limit(options.trackingBatchSize * MAX_TRACKING_BATCHES_PER_TICK)
+        .as("due"),
+    );
     const batches = Math.ceil((due?.n ?? 0) / options.trackingBatchSize);
     if (batches > 0) await boss.insert(Array.from({ length: batches }, () => ({ name: QUEUES.trackingBatch })));
   });

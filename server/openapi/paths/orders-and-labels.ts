@@ -12,12 +12,10 @@ const ORDERS = "Shipping orders";
 const LABELS = "Labels";
 
 const orderIdParams = z.object({
-  id: z
-    .uuid()
-    .meta({
-      param: { description: "The order's id. A malformed id, an order of another account or a deleted order → 404." },
-      example: ORDER_ID,
-    }),
+  id: z.uuid().meta({
+    param: { description: "The order's id. A malformed id, an order of another account or a deleted order → 404." },
+    example: ORDER_ID,
+  }),
 });
 
 const orderNotFound = problemResponse(

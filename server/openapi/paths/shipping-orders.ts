@@ -33,14 +33,12 @@ import { apiKeySecurity } from "../security";
 const TAG = "Shipping orders";
 
 const courierParams = z.object({
-  courier_id: z
-    .string()
-    .meta({
-      param: {
-        description: "Courier id as listed by `GET /api/v2/couriers`, e.g. `sandbox`. An unknown courier → 404.",
-      },
-      example: "sandbox",
-    }),
+  courier_id: z.string().meta({
+    param: {
+      description: "Courier id as listed by `GET /api/v2/couriers`, e.g. `sandbox`. An unknown courier → 404.",
+    },
+    example: "sandbox",
+  }),
 });
 
 const profileQuery = z.object({

@@ -14,15 +14,13 @@ export async function recordSignIn(
     .from(memberships)
     .where(eq(memberships.userId, userId));
   if (accounts.length === 0) return;
-  await db
-    .insert(auditEvents)
-    .values(
-      accounts.map(({ accountId }) => ({
-        accountId,
-        actorUserId: userId,
-        action: "user.signed_in",
-        details: { channel },
-        ip,
-      })),
-    );
+  await db.insert(auditEvents).values(
+    accounts.map(({ accountId }) => ({
+      accountId,
+      actorUserId: userId,
+      action: "user.signed_in",
+      details: { channel },
+      ip,
+    })),
+  );
 }

@@ -43,7 +43,13 @@ export async function advanceDueTracking(
   { now = new Date(), batchSize = BATCH, baseUrl }: AdvanceOptions & { batchSize?: number } = {},
 ): Promise<number> {
   return db.transaction((tx) =>
-    advanceLocked(tx, and(isNull(shippingOrders.deletedAt), lte(shippingOrders.trackingNextAt, now))!, now, batchSize, baseUrl),
+    advanceLocked(
+      tx,
+      and(isNull(shippingOrders.deletedAt), lte(shippingOrders.trackingNextAt, now))!,
+      now,
+      batchSize,
+      baseUrl,
+    ),
   );
 }
 

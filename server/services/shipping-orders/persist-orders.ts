@@ -107,7 +107,9 @@ export async function persistOrders(
       toShippingOrderViews(tx, retired.rows, ctx.baseUrl),
     ]);
     await recordEvents(tx, ctx.accountId, [
-      ...retiredViews.map((shippingOrder) => orderEvent("shipping_order.cancelled", shippingOrder, { reason: "replaced" })),
+      ...retiredViews.map((shippingOrder) =>
+        orderEvent("shipping_order.cancelled", shippingOrder, { reason: "replaced" }),
+      ),
       ...views.map((shippingOrder, i) =>
         orderEvent("shipping_order.created", shippingOrder, { replaced: replaced[i] ?? null }),
       ),

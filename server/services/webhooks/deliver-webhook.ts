@@ -116,9 +116,7 @@ async function recordOutcome(
     .returning({ failingSince: webhookEndpoints.failingSince, enabled: webhookEndpoints.enabled });
   const failingTooLong = health?.failingSince && now.getTime() - health.failingSince.getTime() >= FAILING_DISABLE_MS;
   if (health?.enabled && (gone || failingTooLong)) {
-    const reason = gone
-      ? "The receiver answered 410 Gone."
-      : "Every delivery failed for 5 days.";
+    const reason = gone ? "The receiver answered 410 Gone." : "Every delivery failed for 5 days.";
     await tx
       .update(webhookEndpoints)
       .set({ enabled: false, disabledReason: reason })

@@ -12,12 +12,7 @@ import { findEndpointForActor } from "./find-endpoint-for-actor";
  * Sends a delivery again now, whatever its status: it becomes pending with a fresh retry schedule. The
  * attempt counter goes on, so a job still queued for an earlier attempt finds itself stale and does nothing.
  */
-export async function resendWebhookDelivery(
-  db: Db,
-  actor: Actor,
-  id: string,
-  audit: AuditContext = {},
-): Promise<void> {
+export async function resendWebhookDelivery(db: Db, actor: Actor, id: string, audit: AuditContext = {}): Promise<void> {
   if (!isUuid(id)) throw notFound("Webhook delivery");
   await db.transaction(async (tx) => {
     const [delivery] = await tx

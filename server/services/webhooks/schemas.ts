@@ -112,9 +112,7 @@ export const webhookDeliveryView = z.object({
 });
 
 export const listDeliveriesQuery = z.object({
-  status: z
-    .enum(DELIVERY_STATUSES, { error: `status must be one of ${DELIVERY_STATUSES.join(", ")}` })
-    .optional(),
+  status: z.enum(DELIVERY_STATUSES, { error: `status must be one of ${DELIVERY_STATUSES.join(", ")}` }).optional(),
 });
 
 export type WebhookEndpointView = z.infer<typeof webhookEndpointView>;
