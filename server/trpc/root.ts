@@ -7,6 +7,7 @@ import { overviewRouter } from "./routers/overview";
 import { shippingOrdersRouter } from "./routers/shipping-orders";
 import { sourcesRouter } from "./routers/sources";
 import { validationResultsRouter } from "./routers/validation-results";
+import { webhooksRouter } from "./routers/webhooks";
 
 export const appRouter = createTRPCRouter({
   accounts: accountsRouter,
@@ -17,6 +18,7 @@ export const appRouter = createTRPCRouter({
   shippingOrders: shippingOrdersRouter,
   validationResults: validationResultsRouter,
   auditEvents: auditEventsRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;
