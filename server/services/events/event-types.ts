@@ -1,15 +1,9 @@
 import { z } from "zod";
 import { shippingOrderView } from "../shipping-orders/shipping-order-view";
 
-/** The order events partners can subscribe to and read from the feed. */
-export const ORDER_EVENT_TYPES = [
-  "shipping_order.created",
-  "shipping_order.status_changed",
-  "shipping_order.cancelled",
-  "shipping_order.courier_rejected",
-] as const;
+import { ORDER_EVENT_TYPES } from "./order-event-types";
 
-export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
+export { ORDER_EVENT_TYPES, type OrderEventType } from "./order-event-types";
 
 /** Sent only to one endpoint on request (`POST /private/webhook-endpoints/{id}/test`); not in the feed. */
 export const TEST_EVENT_TYPE = "webhook.test";
