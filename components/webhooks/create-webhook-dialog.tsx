@@ -79,7 +79,10 @@ export function CreateWebhookDialog({ accountId }: { accountId: string }) {
   const errorOf = fieldErrors(create.error);
   const knownPairs: Pair[] = [
     { referenceSource: "api", sourceIdentifier: "default" },
-    ...(sources.data?.items ?? []).map((s) => ({ referenceSource: s.referenceSource, sourceIdentifier: s.sourceIdentifier })),
+    ...(sources.data?.items ?? []).map((s) => ({
+      referenceSource: s.referenceSource,
+      sourceIdentifier: s.sourceIdentifier,
+    })),
   ];
 
   function onOpenChange(next: boolean) {
@@ -119,7 +122,11 @@ export function CreateWebhookDialog({ accountId }: { accountId: string }) {
       </DialogTrigger>
       <DialogContent
         title={created ? "Your endpoint's signing secret" : "Add a webhook endpoint"}
-        description={created ? undefined : "Order events of this account are POSTed to the URL, signed, and retried until it answers 2xx."}
+        description={
+          created
+            ? undefined
+            : "Order events of this account are POSTed to the URL, signed, and retried until it answers 2xx."
+        }
         onInteractOutside={keepOpen}
         onEscapeKeyDown={keepOpen}
       >
@@ -141,7 +148,13 @@ export function CreateWebhookDialog({ accountId }: { accountId: string }) {
               autoFocus
               error={errorOf("url")}
             />
-            <TextField id="webhook-description" name="description" label="Description" maxLength={500} error={errorOf("description")} />
+            <TextField
+              id="webhook-description"
+              name="description"
+              label="Description"
+              maxLength={500}
+              error={errorOf("description")}
+            />
             <CheckList
               legend="Event types"
               items={[...ORDER_EVENT_TYPES]}

@@ -28,8 +28,8 @@ export function WebhooksPanel({ account }: { account: AccountChoice }) {
         title="No webhook endpoints yet"
         action={writable ? <CreateWebhookDialog accountId={account.id} /> : null}
       >
-        Add your e-shop&apos;s or ERP&apos;s URL to have order events (created, status changed, cancelled, refused by the
-        courier) pushed to it as they happen, instead of polling.
+        Add your e-shop&apos;s or ERP&apos;s URL to have order events (created, status changed, cancelled, refused by
+        the courier) pushed to it as they happen, instead of polling.
       </EmptyState>
     );
   }
