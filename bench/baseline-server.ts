@@ -99,7 +99,7 @@ const server = http.createServer((req, res) => {
       return send(
         res,
         httpStatusOf[error.code],
-        error.body ?? { status: httpStatusOf[error.code], detail: error.message },
+        error.details.result ?? { status: httpStatusOf[error.code], detail: error.message },
       );
     console.error(error);
     send(res, 500, { status: 500, detail: "internal error" });

@@ -12,7 +12,7 @@ import type { Partner } from "./partner";
  */
 export async function partnerInNewAccount(
   user: TestUser,
-  options: { rateLimitPerMinute?: number; timeoutMs?: number } = {},
+  options: { rateLimitPerMinute?: number } = {},
 ): Promise<Partner> {
   const db = await getDb();
   const [account] = await db
@@ -27,7 +27,6 @@ export async function partnerInNewAccount(
     courier: "sandbox",
     name: "Sandbox",
     service: "STANDARD",
-    settings: { timeoutMs: options.timeoutMs ?? 300 },
   });
   const key = await createApiKey(db, actor, {
     accountId,

@@ -8,7 +8,8 @@ import * as apiKeys from "@/app/api/v2/private/api-keys/route";
 import * as list from "@/app/api/v2/shipping-orders/route";
 import { getDb } from "@/db/client";
 import { shippingOrders, validationResults } from "@/db/schema";
-import { accountDigest, expectProblem } from "@/test/fuzz";
+import { accountDigest } from "@/test/account-digest";
+import { expectProblem } from "@/test/expect-answers";
 import { call, readJson } from "@/test/helpers";
 import { as, createPartner, order, type Partner } from "@/test/partner";
 

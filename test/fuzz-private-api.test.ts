@@ -11,21 +11,18 @@ import { API_KEY_PERMISSIONS } from "@/server/services/api-keys/schemas";
 import { createApiKey } from "@/server/services/api-keys/create-api-key";
 import { revokeApiKey } from "@/server/services/api-keys/revoke-api-key";
 import { call, createTestUser, type TestUser } from "@/test/helpers";
+import { accountDigest, type AccountDigest } from "@/test/account-digest";
+import { expectProblem } from "@/test/expect-answers";
+import { countCase, newFigures, printFigures } from "@/test/figures";
 import {
-  accountDigest,
-  countCase,
   describeRequest,
-  expectProblem,
   headersOf,
   mutated,
   nastyString,
   nastyValue,
-  newFigures,
-  printFigures,
   runs,
   fuzzTimeout,
   wire,
-  type AccountDigest,
   type Path,
   type Wire,
 } from "@/test/fuzz";

@@ -4,18 +4,15 @@ import * as create from "@/app/api/v2/couriers/[courier_id]/shipping-orders/rout
 import * as validate from "@/app/api/v2/couriers/[courier_id]/shipping-orders/validate/route";
 import * as list from "@/app/api/v2/shipping-orders/route";
 import { createTestUser } from "@/test/helpers";
+import { accountDigest } from "@/test/account-digest";
+import { expectProblem, expectValidationShape } from "@/test/expect-answers";
+import { countCase, newFigures, printFigures } from "@/test/figures";
 import {
-  accountDigest,
-  countCase,
   describeRequest,
-  expectProblem,
-  expectValidationShape,
   headersOf,
   mutated,
   nastyString,
   nastyValue,
-  newFigures,
-  printFigures,
   runs,
   fuzzTimeout,
   wire,

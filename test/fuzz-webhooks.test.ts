@@ -6,18 +6,16 @@ import { getDb } from "@/db/client";
 import { ORDER_EVENT_TYPES } from "@/server/services/events/event-types";
 import { createWebhookEndpoint } from "@/server/services/webhooks/create-webhook-endpoint";
 import { call, createTestUser, type TestUser } from "@/test/helpers";
+import { accountDigest } from "@/test/account-digest";
+import { expectProblem } from "@/test/expect-answers";
+import { countCase, newFigures, printFigures } from "@/test/figures";
 import {
-  accountDigest,
-  countCase,
   describeRequest,
-  expectProblem,
+  fuzzTimeout,
   headersOf,
   mutated,
-  newFigures,
   nastyValue,
-  printFigures,
   runs,
-  fuzzTimeout,
   wire,
   type Path,
   type Wire,

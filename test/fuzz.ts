@@ -1,11 +1,8 @@
-import { sql } from "drizzle-orm";
 import fc from "fast-check";
-import { expect } from "vitest";
-import { getDb, rowsOf } from "@/db/client";
 
 /**
- * Building blocks for the property-based fuzz suites: nasty values, mutations of a valid body, and the
- * checks every answer must pass (never a 5xx, a 4xx is a problem document, nothing stored on a 4xx).
+ * Building blocks of the property-based fuzz suites: nasty values, mutations of a valid body and the ways a
+ * body travels. The checks their answers must pass live in `expect-answers.ts`, `account-digest.ts`.
  */
 
 /** Strings that have broken parsers, databases, number conversions and templates before. */
@@ -264,129 +261,9 @@ export const runs = (n: number): number => Math.max(1, Math.round(n * Number(pro
 /** A fuzz property's time limit: generous for a loaded 2-core CI runner, and growing with FUZZ_SCALE. */
 export const fuzzTimeout = (cases: number): number => 60_000 + cases * 200;
 
-/** Running figures of one fuzz file, printed once at its end. */
-export type Figures = { cases: number; fiveXx: number; statuses?: Record<number, number> };
-
-export const newFigures = (): Figures => ({ cases: 0, fiveXx: 0, statuses: {} });
-
-export function countCase(figures: Figures, response: Response): void {
-  figures.cases += 1;
-  if (response.status >= 500) figures.fiveXx += 1;
-  if (figures.statuses) figures.statuses[response.status] = (figures.statuses[response.status] ?? 0) + 1;
-}
-
-export type ProblemBody = {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  errors?: { field: string; message: string }[];
-};
-
-/** Reads the body once; a 4xx must be `application/problem+json` whose `status` is the HTTP status. */
-export async function expectProblem(response: Response, context: string): Promise<ProblemBody> {
-  expect(response.status, context).toBeGreaterThanOrEqual(400);
-  expect(response.status, context).toBeLessThan(500);
-  expect(response.headers.get("content-type"), context).toBe("application/problem+json");
-  const body = (await response.json()) as ProblemBody;
-  expect(body.status, context).toBe(response.status);
-  expect(typeof body.title, context).toBe("string");
-  expect(typeof body.detail, context).toBe("string");
-  expect(typeof body.type, context).toBe("string");
-  if (body.errors !== undefined) {
-    expect(Array.isArray(body.errors), context).toBe(true);
-    for (const e of body.errors) {
-      expect(typeof e.field, context).toBe("string");
-      expect(typeof e.message, context).toBe("string");
-    }
-  }
-  return body;
-}
-
-type ValidationShape = {
-  status: string;
-  referenceNumber: string | null;
-  messages: { code: string; severity: string; field: string; message: string }[];
-};
-
-/** The validation response of one order, as validate (200) and create (400) answer it. */
-export function expectValidationShape(value: unknown, context: string): void {
-  const v = value as ValidationShape;
-  expect(["OK", "WARNING", "ERROR"], context).toContain(v.status);
-  expect(v.referenceNumber === null || typeof v.referenceNumber === "string", context).toBe(true);
-  expect(Array.isArray(v.messages), context).toBe(true);
-  for (const m of v.messages) {
-    expect(typeof m.code, context).toBe("string");
-    expect(["ERROR", "WARNING"], context).toContain(m.severity);
-    expect(typeof m.field, context).toBe("string");
-    expect(typeof m.message, context).toBe("string");
-  }
-  const expected = v.messages.some((m) => m.severity === "ERROR") ? "ERROR" : v.messages.length > 0 ? "WARNING" : "OK";
-  expect(v.status, context).toBe(expected);
-}
-
 /** What the request looked like, for a failure message a person can replay. */
 export function describeRequest(method: string, path: string, w?: Wire): string {
   if (!w) return `${method} ${path}`;
   const shown = w.raw.length > 600 ? `${w.raw.slice(0, 600)}… (${w.raw.length} chars)` : w.raw;
   return `${method} ${path} content-type=${JSON.stringify(w.contentType)} body=${JSON.stringify(shown)}`;
-}
-
-export type AccountDigest = {
-  orders: number;
-  parcels: number;
-  apiKeys: number;
-  sources: number;
-  courierProfiles: number;
-  webhookEndpoints: number;
-  ordersDigest: string;
-  parcelsDigest: string;
-  apiKeysDigest: string;
-  sourcesDigest: string;
-  courierProfilesDigest: string;
-  webhookEndpointsDigest: string;
-  webhookDeliveriesDigest: string;
-};
-
-/**
- * Counts and a digest of every row an account owns in the tables a request may write (validation results,
- * rate-limit buckets and idempotency rows excepted: those are written on failures by design). `last_used_at`
- * of a key is left out: using a key writes it.
- */
-export async function accountDigest(accountId: string): Promise<AccountDigest> {
-  const db = await getDb();
-  const digest = (from: ReturnType<typeof sql>) =>
-    sql`(select md5(coalesce(string_agg(r.j, '|' order by r.j), '')) from (${from}) r)`;
-  const [row] = rowsOf<AccountDigest>(
-    await db.execute(sql`
-      select
-        (select count(*)::int from shipping_orders where account_id = ${accountId}) as "orders",
-        (select count(*)::int from parcels p join shipping_orders o on o.id = p.order_id where o.account_id = ${accountId}) as "parcels",
-        (select count(*)::int from api_keys where account_id = ${accountId}) as "apiKeys",
-        (select count(*)::int from sources where account_id = ${accountId}) as "sources",
-        (select count(*)::int from courier_profiles where account_id = ${accountId}) as "courierProfiles",
-        (select count(*)::int from webhook_endpoints where account_id = ${accountId}) as "webhookEndpoints",
-        ${digest(sql`select to_jsonb(t)::text as j from shipping_orders t where t.account_id = ${accountId}`)} as "ordersDigest",
-        ${digest(sql`select to_jsonb(p)::text as j from parcels p join shipping_orders o on o.id = p.order_id where o.account_id = ${accountId}`)} as "parcelsDigest",
-        ${digest(sql`select (to_jsonb(t) - 'last_used_at')::text as j from api_keys t where t.account_id = ${accountId}`)} as "apiKeysDigest",
-        ${digest(sql`select to_jsonb(t)::text as j from sources t where t.account_id = ${accountId}`)} as "sourcesDigest",
-        ${digest(sql`select to_jsonb(t)::text as j from courier_profiles t where t.account_id = ${accountId}`)} as "courierProfilesDigest",
-        ${digest(sql`select to_jsonb(t)::text as j from webhook_endpoints t where t.account_id = ${accountId}`)} as "webhookEndpointsDigest",
-        ${digest(sql`select to_jsonb(t)::text as j from webhook_deliveries t where t.account_id = ${accountId}`)} as "webhookDeliveriesDigest"
-    `),
-  );
-  return row!;
-}
-
-/** One line for the CI log. */
-export function printFigures(
-  suite: string,
-  figures: Figures & { ordersLost?: number; intended503?: number; details?: string[] },
-): void {
-  const parts = [`cases=${figures.cases}`, `5xx=${figures.fiveXx}`];
-  if (figures.intended503 !== undefined) parts.push(`intended503=${figures.intended503}`);
-  parts.push(`ordersLost=${figures.ordersLost ?? 0}`);
-  if (figures.statuses) parts.push(`statuses=${JSON.stringify(figures.statuses)}`);
-  parts.push(...(figures.details ?? []));
-  console.log(`[figures] ${suite}: ${parts.join(" ")}`);
 }

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
 import { getDb } from "@/db/client";
 import { signAccessToken } from "@/server/auth/access-tokens";
@@ -56,4 +57,30 @@ export async function call(handler: unknown, path: string, options: CallOptions 
 
 export async function readJson<T = Record<string, unknown>>(response: Response): Promise<T> {
   return (await response.json()) as T;
+}
+
+/** A loopback port nothing listens on (it was free a moment ago): connections to it are refused. */
+export async function refusedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * Asks `probe` again until `done` holds for its answer or `timeoutMs` passes, and returns the last answer for the
+ * test to assert on: for state that changes with time (tracking steps), with no guess at how fast the machine is.
+ */
+export async function pollUntil<T>(
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  { timeoutMs = 20_000, intervalMs = 50 } = {},
+): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value) || performance.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
 }

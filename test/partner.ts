@@ -7,7 +7,7 @@ import { call, createTestUser, type CallOptions, type TestUser } from "./helpers
 
 export type Partner = TestUser & { key: string; keyId: string; profileId: string };
 
-/** A partner with an owner, an API key and a default sandbox profile with a short courier timeout. */
+/** A partner with an owner, an API key and a default sandbox profile (the product's courier timeout unless given). */
 export async function createPartner(
   options: {
     preventDuplicateOrders?: boolean;
@@ -26,7 +26,7 @@ export async function createPartner(
     name: "Sandbox",
     service: "STANDARD",
     settings: {
-      timeoutMs: options.timeoutMs ?? 300,
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.trackingStepMinutes ? { trackingStepMinutes: options.trackingStepMinutes } : {}),
     },
   });

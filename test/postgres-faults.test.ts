@@ -11,7 +11,7 @@ import * as schema from "@/db/schema";
 import { createUser } from "@/server/services/accounts/create-user";
 import { createApiKey } from "@/server/services/api-keys/create-api-key";
 import { createCourierProfile } from "@/server/services/courier-profiles/create-courier-profile";
-import { printFigures } from "@/test/fuzz";
+import { printFigures } from "@/test/figures";
 import { order } from "@/test/partner";
 import { migrateCluster, startCluster, type Cluster } from "@/test/pg-cluster";
 
@@ -307,11 +307,17 @@ describe("fault b: PostgreSQL stopped and started under load", () => {
     const workers = Array.from({ length: 4 }, () => worker());
     const since = (p: Record["phase"]) => records.filter((r) => r.phase === p);
 
-    await sleep(1_500);
-    expect(since("up").filter((r) => r.op === "create" && r.sent.status === 200).length).toBeGreaterThan(0);
+    /** Waits until `enough` holds of the records so far, or 20 s pass (then the assertions below say what is missing). */
+    const until = async (enough: () => boolean) => {
+      const deadline = performance.now() + 20_000;
+      while (!enough() && performance.now() < deadline) await sleep(50);
+    };
+    const upCreated = () => since("up").filter((r) => r.op === "create" && r.sent.status === 200).length;
+    await until(() => upCreated() >= 5);
+    expect(upCreated()).toBeGreaterThan(0);
     await cluster.stop("fast");
     phase = "down";
-    await sleep(3_000);
+    await until(() => since("down").filter((r) => r.op === "create").length >= 8);
     const downCreates = since("down").filter((r) => r.op === "create");
     const show = (r: Record) => `${r.phase} ${r.op} → ${r.sent.status} in ${Math.round(r.sent.ms)} ms`;
     expect(
@@ -320,13 +326,8 @@ describe("fault b: PostgreSQL stopped and started under load", () => {
     ).toBeGreaterThan(0);
     await cluster.start();
     phase = "restarted";
-    // Recovery: the same app process answers again, within a few seconds.
-    const deadline = performance.now() + 20_000;
-    while (
-      performance.now() < deadline &&
-      since("restarted").filter((r) => r.op === "create" && r.sent.status === 200).length < 10
-    )
-      await sleep(100);
+    // Recovery: the same app process answers again.
+    await until(() => since("restarted").filter((r) => r.op === "create" && r.sent.status === 200).length >= 10);
     stop = true;
     await Promise.all(workers);
 

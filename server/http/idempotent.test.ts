@@ -1,12 +1,17 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { shippingOrders } from "@/db/schema";
+import { sandboxCourier } from "@/server/couriers/sandbox";
 import * as create from "@/app/api/v2/couriers/[courier_id]/shipping-orders/route";
 import { readJson } from "@/test/helpers";
 import { as, createPartner, order } from "@/test/partner";
 
 type Created = { items: { id: string; shippingNumber: string[] }[] };
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe("Idempotency-Key on create", () => {
   it("replays the stored answer for the same key and body, without a second courier call", async () => {
@@ -66,8 +71,19 @@ describe("Idempotency-Key on create", () => {
   });
 
   it("answers 409 while the first request is still running", async () => {
-    const partner = await createPartner({ timeoutMs: 1500 });
-    const body = order({ ReferenceNumber: "COURIER-TIMEOUT-IDEM" });
+    const partner = await createPartner({ timeoutMs: 60_000 });
+    const body = order({ ReferenceNumber: "IDEM-SLOW" });
+    // The courier holds the first request until the second has been answered: no guess at how long either takes.
+    const book = sandboxCourier.createShipment.bind(sandboxCourier);
+    let reached!: () => void;
+    const courierReached = new Promise<void>((resolve) => (reached = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    vi.spyOn(sandboxCourier, "createShipment").mockImplementation(async (request, context) => {
+      reached();
+      await released;
+      return book(request, context);
+    });
     const send = () =>
       as(partner)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", {
         body,
@@ -75,11 +91,17 @@ describe("Idempotency-Key on create", () => {
         params: { courier_id: "sandbox" },
       });
     const slow = send();
-    await new Promise((r) => setTimeout(r, 300));
+    await courierReached;
     const concurrent = await send();
+    release();
     expect(concurrent.status).toBe(409);
-    expect((await slow).status).toBe(200);
-    expect((await send()).status).toBe(200);
+    expect(concurrent.headers.get("retry-after")).toBe("1");
+    const first = await slow;
+    expect(first.status).toBe(200);
+    const replay = await send();
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(await readJson(replay)).toEqual(await readJson(first));
   });
 
   it("refuses a malformed key with 400 naming the header", async () => {

@@ -1,20 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { AppError, httpStatusOf, isDatabaseUnavailable, type FieldError } from "@/server/errors";
+import { isDatabaseUnavailable } from "@/db/connection-errors";
+import { AppError, errorTable, type AppErrorDetails, type FieldError, type RateLimitFigures } from "@/server/errors";
 
-/** The problem `title` of each status (RFC 9110 reason phrases); the OpenAPI examples use the same table. */
-export const problemTitles: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  409: "Conflict",
-  413: "Content Too Large",
-  415: "Unsupported Media Type",
-  422: "Unprocessable Content",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  503: "Service Unavailable",
-};
+/** The problem `title` of each status (a view of `errorTable`); the OpenAPI examples use it too. */
+export const problemTitles: Record<number, string> = Object.fromEntries(
+  Object.values(errorTable).map(({ status, title }) => [status, title]),
+);
 
 export type Problem = {
   type: string;
@@ -43,17 +34,34 @@ export function problem(
   });
 }
 
+/** The RateLimit-* headers (IETF draft) of a bucket: on every answer of the shipping API after authentication. */
+export const rateLimitHeaders = ({ limit, remaining, resetSeconds }: RateLimitFigures): Record<string, string> => ({
+  "ratelimit-limit": String(limit),
+  "ratelimit-remaining": String(remaining),
+  "ratelimit-reset": String(resetSeconds),
+});
+
+/** The headers an error's details call for. */
+function headersOf({ rateLimit, retryAfterSeconds, challenge }: AppErrorDetails): Record<string, string> {
+  return {
+    ...(rateLimit ? rateLimitHeaders(rateLimit) : {}),
+    ...(retryAfterSeconds !== undefined ? { "retry-after": String(retryAfterSeconds) } : {}),
+    ...(challenge ? { "www-authenticate": challenge.realm ? `Bearer realm="${challenge.realm}"` : "Bearer" } : {}),
+  };
+}
+
 /** Turns anything thrown by a handler into a response; unknown errors are logged, never leaked. */
 export function errorResponse(error: unknown, request?: Request): Response {
   if (error instanceof AppError) {
-    const status = httpStatusOf[error.code];
-    if (error.body !== undefined) {
-      return new Response(JSON.stringify(error.body), {
+    const { status } = errorTable[error.code];
+    const headers = headersOf(error.details);
+    if (error.details.result !== undefined) {
+      return new Response(JSON.stringify(error.details.result), {
         status,
-        headers: { "content-type": "application/json", ...error.headers },
+        headers: { "content-type": "application/json", ...headers },
       });
     }
-    return problem(status, error.message, { errors: error.errors, headers: error.headers, code: error.code });
+    return problem(status, error.message, { errors: error.errors, headers, code: error.code });
   }
   const requestId = randomUUID();
   if (isDatabaseUnavailable(error)) {

@@ -1,9 +1,18 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as couriers from "@/app/api/v2/couriers/route";
 import * as create from "@/app/api/v2/couriers/[courier_id]/shipping-orders/route";
 import * as token from "@/app/api/v2/auth/token/route";
 import { call, createTestUser } from "@/test/helpers";
 import { as, createPartner, order } from "@/test/partner";
+
+// Buckets refill with the app's clock: stopped here, so the counts hold however long each request takes.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"], now: new Date() });
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("rate limits per API key", () => {
   it("carries RateLimit-* headers and answers 429 with Retry-After past the limit", async () => {
@@ -22,6 +31,22 @@ describe("rate limits per API key", () => {
     expect(limited.headers.get("content-type")).toBe("application/problem+json");
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(limited.headers.get("ratelimit-remaining")).toBe("0");
+    expect(limited.headers.get("ratelimit-limit")).toBe("3");
+  });
+
+  it("gives a token back every 60/limit seconds", async () => {
+    const partner = await createPartner({ rateLimitPerMinute: 3 });
+    for (let i = 0; i < 3; i++) expect((await as(partner)(couriers.GET, "/api/v2/couriers")).status).toBe(200);
+    const limited = await as(partner)(couriers.GET, "/api/v2/couriers");
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("20");
+    vi.setSystemTime(Date.now() + 19_000);
+    expect((await as(partner)(couriers.GET, "/api/v2/couriers")).status).toBe(429);
+    vi.setSystemTime(Date.now() + 1_000);
+    const refilled = await as(partner)(couriers.GET, "/api/v2/couriers");
+    expect(refilled.status).toBe(200);
+    expect(refilled.headers.get("ratelimit-remaining")).toBe("0");
+    expect((await as(partner)(couriers.GET, "/api/v2/couriers")).status).toBe(429);
   });
 
   it("counts each order of a batch, and refuses a batch larger than what is left", async () => {

@@ -5,7 +5,7 @@ import { getActor } from "@/server/services/accounts/get-actor";
 import { handler, type HandlerArgs } from "./handler";
 
 const unauthorized = (detail: string) =>
-  new AppError("unauthorized", detail, { headers: { "www-authenticate": 'Bearer realm="private-api"' } });
+  new AppError("unauthorized", detail, { details: { challenge: { realm: "private-api" } } });
 
 export function bearerToken(request: Request): string | null {
   const header = request.headers.get("authorization");

@@ -1,18 +1,13 @@
 import { AppError } from "@/server/errors";
 import type { ApiKeyPermission } from "@/server/services/api-keys/schemas";
 import { verifyApiKey, type ApiKeyPrincipal } from "@/server/services/api-keys/verify-api-key";
-import {
-  rateLimited,
-  rateLimitHeaders,
-  takeTokens,
-  type RateLimitState,
-} from "@/server/services/rate-limits/take-tokens";
+import { rateLimited, takeTokens, type RateLimitState } from "@/server/services/rate-limits/take-tokens";
 import { handler, type HandlerArgs } from "./handler";
-import { errorResponse } from "./problem";
+import { errorResponse, rateLimitHeaders } from "./problem";
 import { bearerToken } from "./with-access-token";
 
 const unauthorized = (detail: string) =>
-  new AppError("unauthorized", detail, { headers: { "www-authenticate": 'Bearer realm="shipping-orders"' } });
+  new AppError("unauthorized", detail, { details: { challenge: { realm: "shipping-orders" } } });
 
 /** Lets a handler charge more than the one request the wrapper already counted (a batch counts by its orders). */
 export type RateLimiter = { take(extra: number): Promise<void> };

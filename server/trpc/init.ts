@@ -1,10 +1,11 @@
-import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
+import { initTRPC, TRPCError } from "@trpc/server";
 import type { Session } from "next-auth";
 import superjson from "superjson";
 import { z, ZodError } from "zod";
 import { getDb } from "@/db/client";
 import { env } from "@/server/env";
-import { AppError, isDatabaseUnavailable, type AppErrorCode, type FieldError } from "@/server/errors";
+import { isDatabaseUnavailable } from "@/db/connection-errors";
+import { AppError, errorTable, type FieldError } from "@/server/errors";
 import { clientIp } from "@/server/http/handler";
 import { accountAccess } from "@/server/services/actor";
 import { getActor } from "@/server/services/accounts/get-actor";
@@ -31,23 +32,6 @@ export async function createTRPCContext({ session, headers }: { session: Session
 
 type Context = Awaited<ReturnType<typeof createTRPCContext>>;
 
-/** The tRPC twin of `httpStatusOf`: every AppError code says what it means to a tRPC client. */
-const trpcCodeOf: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
-  bad_request: "BAD_REQUEST",
-  validation_failed: "BAD_REQUEST",
-  unauthorized: "UNAUTHORIZED",
-  forbidden: "FORBIDDEN",
-  not_found: "NOT_FOUND",
-  conflict: "CONFLICT",
-  payload_too_large: "PAYLOAD_TOO_LARGE",
-  unsupported_media_type: "UNSUPPORTED_MEDIA_TYPE",
-  unknown_source: "UNPROCESSABLE_CONTENT",
-  unprocessable: "UNPROCESSABLE_CONTENT",
-  rate_limited: "TOO_MANY_REQUESTS",
-  unavailable: "SERVICE_UNAVAILABLE",
-  internal: "INTERNAL_SERVER_ERROR",
-};
-
 /** Field messages a form can put under its inputs: from a service's AppError or from tRPC's own input parsing. */
 function fieldErrorsOf(cause: unknown): FieldError[] | null {
   if (cause instanceof AppError) return cause.errors ?? null;
@@ -71,13 +55,13 @@ const t = initTRPC.context<Context>().create({
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Services throw AppError and know nothing of tRPC; this is the one place their codes are translated. */
+/** Services throw AppError and know nothing of tRPC; this is the one place their codes are translated (`errorTable`). */
 const appErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (result.ok) return result;
   const cause = result.error.cause;
   if (cause instanceof AppError) {
-    throw new TRPCError({ code: trpcCodeOf[cause.code], message: cause.message, cause });
+    throw new TRPCError({ code: errorTable[cause.code].trpc, message: cause.message, cause });
   }
   if (isDatabaseUnavailable(cause)) {
     throw new TRPCError({

@@ -1,17 +1,13 @@
 import type { TRPCError } from "@trpc/server";
+import { errorTable } from "@/server/errors";
 
-// What a caller can get wrong or was refused; anything else is the server's failure and is logged.
-const EXPECTED = new Set<TRPCError["code"]>([
-  "BAD_REQUEST",
-  "UNAUTHORIZED",
-  "FORBIDDEN",
-  "NOT_FOUND",
-  "CONFLICT",
-  "UNPROCESSABLE_CONTENT",
-  "TOO_MANY_REQUESTS",
-  "PAYLOAD_TOO_LARGE",
-  "UNSUPPORTED_MEDIA_TYPE",
-]);
+// What a caller can get wrong or was refused (the expected codes of `errorTable`); anything else is the
+// server's failure and is logged.
+const EXPECTED = new Set<TRPCError["code"]>(
+  Object.values(errorTable)
+    .filter((kind) => kind.expected)
+    .map((kind) => kind.trpc),
+);
 
 /**
  * Logs a procedure failure the client was shown only a generic message for, in the JSON shape of the

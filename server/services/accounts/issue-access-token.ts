@@ -25,7 +25,7 @@ export async function issueAccessToken(
   const user = await authenticateUser(db, email, password);
   if (!user) {
     throw new AppError("unauthorized", "The email or password is wrong.", {
-      headers: { "www-authenticate": "Bearer" },
+      details: { challenge: {} },
     });
   }
   await recordSignIn(db, user.id, "api-token", ip);

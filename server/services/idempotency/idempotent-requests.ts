@@ -61,7 +61,7 @@ export async function beginIdempotentRequest(
   if (existing.responseStatus === null) {
     throw new AppError("conflict", "A request with this Idempotency-Key is still being processed; retry shortly.", {
       errors: [{ field: "Idempotency-Key", message: "request in progress" }],
-      headers: { "retry-after": "1" },
+      details: { retryAfterSeconds: 1 },
     });
   }
   return {

@@ -16,7 +16,9 @@ export type RateLimitState = {
 /**
  * Takes `cost` tokens from a bucket holding at most `limitPerMinute` and refilling continuously at that
  * rate. One atomic statement on a row in PostgreSQL, so the limit holds across app instances; a refused
- * request takes nothing.
+ * request takes nothing. Time is the app's clock (`Date`), so tests can stop it and count requests exactly
+ * however slow the machine is; a clock behind another instance's only refills nothing (the elapsed time never
+ * goes below zero and the bucket's time never goes back).
  */
 export async function takeTokens(
   db: Executor,
@@ -25,15 +27,17 @@ export async function takeTokens(
   cost = 1,
 ): Promise<RateLimitState> {
   const perSecond = limitPerMinute / 60;
-  const refilled = sql`least(${limitPerMinute}::float8, b.tokens + extract(epoch from (now() - b.updated_at)) * ${perSecond}::float8)`;
+  const now = new Date().toISOString();
+  const elapsed = sql`greatest(0::float8, extract(epoch from (${now}::timestamptz - b.updated_at))::float8)`;
+  const refilled = sql`least(${limitPerMinute}::float8, b.tokens + ${elapsed} * ${perSecond}::float8)`;
   const [row] = rowsOf<{ tokens: number; allowed: boolean }>(
     await db.execute(sql`
       insert into rate_limit_buckets as b (subject, tokens, allowed, updated_at)
-      values (${subject}, ${cost <= limitPerMinute ? limitPerMinute - cost : limitPerMinute}::float8, ${cost <= limitPerMinute}, now())
+      values (${subject}, ${cost <= limitPerMinute ? limitPerMinute - cost : limitPerMinute}::float8, ${cost <= limitPerMinute}, ${now}::timestamptz)
       on conflict (subject) do update set
         tokens = case when ${refilled} >= ${cost}::float8 then ${refilled} - ${cost}::float8 else ${refilled} end,
         allowed = ${refilled} >= ${cost}::float8,
-        updated_at = now()
+        updated_at = greatest(b.updated_at, ${now}::timestamptz)
       returning tokens, allowed`),
   );
   const tokens = Number(row!.tokens);
@@ -46,14 +50,12 @@ export async function takeTokens(
   };
 }
 
-export const rateLimitHeaders = (state: RateLimitState): Record<string, string> => ({
-  "ratelimit-limit": String(state.limit),
-  "ratelimit-remaining": String(state.remaining),
-  "ratelimit-reset": String(state.resetSeconds),
-});
-
+/** The refusal of a request the bucket had no tokens for; the doors tell the client when to retry. */
 export function rateLimited(state: RateLimitState, what: string): AppError {
   return new AppError("rate_limited", `${what}: retry in ${state.retryAfterSeconds} s.`, {
-    headers: { ...rateLimitHeaders(state), "retry-after": String(state.retryAfterSeconds) },
+    details: {
+      retryAfterSeconds: state.retryAfterSeconds,
+      rateLimit: { limit: state.limit, remaining: state.remaining, resetSeconds: state.resetSeconds },
+    },
   });
 }

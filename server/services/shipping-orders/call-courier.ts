@@ -5,7 +5,7 @@ import {
   type CourierShipment,
   type CourierShipmentRequest,
 } from "@/server/couriers/types";
-import { isDatabaseUnavailable } from "@/server/errors";
+import { isDatabaseUnavailable } from "@/db/connection-errors";
 
 export type CourierOutcome = { ok: true; shipment: CourierShipment } | { ok: false; code: string; message: string };
 

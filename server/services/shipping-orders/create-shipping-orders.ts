@@ -68,7 +68,7 @@ export async function createShippingOrders(
   );
   if (orders.some((o) => o.response.status === "ERROR")) {
     throw new AppError("validation_failed", "One or more orders are invalid; nothing was created.", {
-      body: responseOf(orders, command.batch.many),
+      details: { result: responseOf(orders, command.batch.many) },
     });
   }
   const valid = orders as (ValidatedOrder & { order: OrderRequest; service: string })[];

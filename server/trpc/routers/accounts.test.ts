@@ -1,32 +1,24 @@
 import { TRPCError } from "@trpc/server";
-import { beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, type TestUser } from "@/test/helpers";
-import { callerFor } from "@/test/trpc";
+import { describe, expect, it } from "vitest";
+import { callerFor, suiteUsers } from "@/test/trpc";
 
 describe("tRPC accounts", () => {
-  let owner: TestUser;
-  let member: TestUser;
-  let staff: TestUser;
-  beforeAll(async () => {
-    owner = await createTestUser();
-    member = await createTestUser({ accountId: owner.accountId, role: "member" });
-    staff = await createTestUser({ staff: true });
-  });
+  const users = suiteUsers();
 
   it("lists the user's own accounts with their role", async () => {
-    const mine = await (await callerFor(member)).accounts.mine();
-    expect(mine.map((a) => [a.id, a.role])).toEqual([[owner.accountId, "member"]]);
-    expect((await (await callerFor(owner)).accounts.mine()).map((a) => [a.id, a.role])).toEqual([
-      [owner.accountId, "owner"],
+    const mine = await (await callerFor(users.member)).accounts.mine();
+    expect(mine.map((a) => [a.id, a.role])).toEqual([[users.owner.accountId, "member"]]);
+    expect((await (await callerFor(users.owner)).accounts.mine()).map((a) => [a.id, a.role])).toEqual([
+      [users.owner.accountId, "owner"],
     ]);
   });
 
   it("lists every account for staff, their own first, and refuses the list to partners", async () => {
-    const all = await (await callerFor(staff, { staff: true })).accounts.all();
-    expect(all[0]!.id).toBe(staff.accountId);
-    expect(all.map((a) => a.id)).toContain(owner.accountId);
+    const all = await (await callerFor(users.staff, { staff: true })).accounts.all();
+    expect(all[0]!.id).toBe(users.staff.accountId);
+    expect(all.map((a) => a.id)).toContain(users.owner.accountId);
     expect(all.every((a) => a.role === "staff")).toBe(true);
-    const refused = await (await callerFor(owner)).accounts.all().catch((e: unknown) => e);
+    const refused = await (await callerFor(users.owner)).accounts.all().catch((e: unknown) => e);
     expect((refused as TRPCError).code).toBe("FORBIDDEN");
   });
 

@@ -1,38 +1,25 @@
-import { TRPCError } from "@trpc/server";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AppError } from "@/server/errors";
-import { createTestUser, type TestUser } from "@/test/helpers";
-import { callerFor } from "@/test/trpc";
-
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error("expected the call to fail");
-    },
-    (error: unknown) => error as TRPCError,
-  );
+import { callerFor, failure, suiteUsers } from "@/test/trpc";
 
 describe("tRPC courierProfiles", () => {
-  let owner: TestUser;
-  let stranger: TestUser;
-  let staff: TestUser;
-  beforeAll(async () => {
-    owner = await createTestUser();
-    stranger = await createTestUser();
-    staff = await createTestUser({ staff: true });
-  });
+  const users = suiteUsers();
 
   it("lists the couriers' capabilities for the profile form", async () => {
-    const couriers = await (await callerFor(owner)).courierProfiles.couriers();
+    const couriers = await (await callerFor(users.owner)).courierProfiles.couriers();
     const sandbox = couriers.find((c) => c.id === "sandbox")!;
     expect(sandbox.services.map((s) => s.code)).toEqual(["STANDARD", "EXPRESS", "PICKUP_POINT"]);
   });
 
   it("creates profiles, makes the first the default and moves the default on request", async () => {
-    const api = await callerFor(owner);
-    const first = await api.courierProfiles.create({ accountId: owner.accountId, courier: "sandbox", name: "Main" });
+    const api = await callerFor(users.owner);
+    const first = await api.courierProfiles.create({
+      accountId: users.owner.accountId,
+      courier: "sandbox",
+      name: "Main",
+    });
     const second = await api.courierProfiles.create({
-      accountId: owner.accountId,
+      accountId: users.owner.accountId,
       courier: "sandbox",
       name: "Express",
       service: "EXPRESS",
@@ -41,36 +28,41 @@ describe("tRPC courierProfiles", () => {
     expect(first.isDefault).toBe(true);
     expect(second.isDefault).toBe(false);
     await api.courierProfiles.setDefault({ id: second.id });
-    const list = await api.courierProfiles.list({ accountId: owner.accountId });
+    const list = await api.courierProfiles.list({ accountId: users.owner.accountId });
     expect(list.items.filter((p) => p.isDefault).map((p) => p.id)).toEqual([second.id]);
   });
 
   it("answers NOT_FOUND for another account's profiles", async () => {
     const profile = await (
-      await callerFor(owner)
-    ).courierProfiles.create({ accountId: owner.accountId, courier: "sandbox", name: "Owner's" });
-    const api = await callerFor(stranger);
-    expect((await failure(api.courierProfiles.list({ accountId: owner.accountId }))).code).toBe("NOT_FOUND");
+      await callerFor(users.owner)
+    ).courierProfiles.create({ accountId: users.owner.accountId, courier: "sandbox", name: "Owner's" });
+    const api = await callerFor(users.stranger);
+    expect((await failure(api.courierProfiles.list({ accountId: users.owner.accountId }))).code).toBe("NOT_FOUND");
     expect(
-      (await failure(api.courierProfiles.create({ accountId: owner.accountId, courier: "sandbox", name: "Intruder" })))
-        .code,
+      (
+        await failure(
+          api.courierProfiles.create({ accountId: users.owner.accountId, courier: "sandbox", name: "Intruder" }),
+        )
+      ).code,
     ).toBe("NOT_FOUND");
     expect((await failure(api.courierProfiles.setDefault({ id: profile.id }))).code).toBe("NOT_FOUND");
   });
 
   it("lets staff list any account's profiles", async () => {
     const profile = await (
-      await callerFor(owner)
-    ).courierProfiles.create({ accountId: owner.accountId, courier: "sandbox", name: "Supported" });
-    const list = await (await callerFor(staff, { staff: true })).courierProfiles.list({ accountId: owner.accountId });
+      await callerFor(users.owner)
+    ).courierProfiles.create({ accountId: users.owner.accountId, courier: "sandbox", name: "Supported" });
+    const list = await (
+      await callerFor(users.staff, { staff: true })
+    ).courierProfiles.list({ accountId: users.owner.accountId });
     expect(list.items.map((p) => p.id)).toContain(profile.id);
   });
 
   it("keeps the field errors of settings the courier does not understand", async () => {
-    const api = await callerFor(owner);
+    const api = await callerFor(users.owner);
     const error = await failure(
       api.courierProfiles.create({
-        accountId: owner.accountId,
+        accountId: users.owner.accountId,
         courier: "sandbox",
         name: "Odd",
         settings: { colour: "red" },

@@ -1,18 +1,12 @@
 import { TRPCError } from "@trpc/server";
 import { eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as create from "@/app/api/v2/couriers/[courier_id]/shipping-orders/route";
 import { getDb } from "@/db/client";
 import { validationResults } from "@/db/schema";
-import { createTestUser, readJson, type TestUser } from "@/test/helpers";
-import { activatePair, as, createPartner, order, type Partner } from "@/test/partner";
-import { callerFor } from "@/test/trpc";
-
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => "resolved",
-    (error: unknown) => (error instanceof TRPCError ? error.code : error),
-  );
+import { readJson } from "@/test/helpers";
+import { activatePair, as, order, type Partner } from "@/test/partner";
+import { callerFor, codeOf, suiteUsers } from "@/test/trpc";
 
 async function createOrder(
   partner: Partner,
@@ -26,30 +20,21 @@ async function createOrder(
 }
 
 describe("tRPC shippingOrders", () => {
-  let partner: Partner;
-  let member: TestUser;
-  let stranger: Partner;
-  let staff: TestUser;
-  beforeAll(async () => {
-    partner = await createPartner();
-    member = await createTestUser({ accountId: partner.accountId, role: "member" });
-    stranger = await createPartner();
-    staff = await createTestUser({ staff: true });
-  });
+  const users = suiteUsers({ partners: true });
 
   it("lists the account's orders with the REST list's filters, and gets one with parcels and tracking", async () => {
-    await activatePair(partner, "shop", "cz");
-    const first = await createOrder(partner, order({ ReferenceNumber: "TRPC-LIST-1" }));
+    await activatePair(users.owner, "shop", "cz");
+    const first = await createOrder(users.owner, order({ ReferenceNumber: "TRPC-LIST-1" }));
     await createOrder(
-      partner,
+      users.owner,
       order({ ReferenceNumber: "TRPC-LIST-2", ReferenceSource: "shop", SourceIdentifier: "cz" }),
     );
-    const api = await callerFor(member);
+    const api = await callerFor(users.member);
 
-    const all = await api.shippingOrders.list({ accountId: partner.accountId });
+    const all = await api.shippingOrders.list({ accountId: users.owner.accountId });
     expect(all.items.map((o) => o.referenceNumber)).toEqual(["TRPC-LIST-2", "TRPC-LIST-1"]);
     const filtered = await api.shippingOrders.list({
-      accountId: partner.accountId,
+      accountId: users.owner.accountId,
       referenceNumbers: ["TRPC-LIST-1"],
       status: ["CREATED"],
       pageSize: "1",
@@ -60,7 +45,7 @@ describe("tRPC shippingOrders", () => {
       items: [{ id: first.id, referenceSource: "api", sourceIdentifier: "default" }],
     });
 
-    const got = await api.shippingOrders.get({ accountId: partner.accountId, id: first.id });
+    const got = await api.shippingOrders.get({ accountId: users.owner.accountId, id: first.id });
     expect(got).toMatchObject({
       id: first.id,
       parcels: [{ weight: 1.5 }],
@@ -70,50 +55,66 @@ describe("tRPC shippingOrders", () => {
   });
 
   it("names the filter at fault, as the REST list does", async () => {
-    const api = await callerFor(partner);
+    const api = await callerFor(users.owner);
     const error = (await api.shippingOrders
-      .list({ accountId: partner.accountId, createdFrom: "2026-02-30" })
+      .list({ accountId: users.owner.accountId, createdFrom: "2026-02-30" })
       .catch((e: unknown) => e)) as TRPCError;
     expect(error.code).toBe("BAD_REQUEST");
   });
 
   it("answers NOT_FOUND for another account's orders, whatever the operation", async () => {
-    const theirs = await createOrder(stranger, order());
-    const api = await callerFor(partner);
-    expect(await codeOf(api.shippingOrders.list({ accountId: stranger.accountId }))).toBe("NOT_FOUND");
-    expect(await codeOf(api.shippingOrders.get({ accountId: stranger.accountId, id: theirs.id }))).toBe("NOT_FOUND");
+    const theirs = await createOrder(users.stranger, order());
+    const api = await callerFor(users.owner);
+    expect(await codeOf(api.shippingOrders.list({ accountId: users.stranger.accountId }))).toBe("NOT_FOUND");
+    expect(await codeOf(api.shippingOrders.get({ accountId: users.stranger.accountId, id: theirs.id }))).toBe(
+      "NOT_FOUND",
+    );
     // Naming the own account does not reach another account's order either.
-    expect(await codeOf(api.shippingOrders.get({ accountId: partner.accountId, id: theirs.id }))).toBe("NOT_FOUND");
-    expect(await codeOf(api.shippingOrders.delete({ accountId: partner.accountId, id: theirs.id }))).toBe("NOT_FOUND");
-    expect(await codeOf(api.shippingOrders.get({ accountId: partner.accountId, id: "not-a-uuid" }))).toBe("NOT_FOUND");
+    expect(await codeOf(api.shippingOrders.get({ accountId: users.owner.accountId, id: theirs.id }))).toBe("NOT_FOUND");
+    expect(await codeOf(api.shippingOrders.delete({ accountId: users.owner.accountId, id: theirs.id }))).toBe(
+      "NOT_FOUND",
+    );
+    expect(await codeOf(api.shippingOrders.get({ accountId: users.owner.accountId, id: "not-a-uuid" }))).toBe(
+      "NOT_FOUND",
+    );
     expect(
-      (await (await callerFor(stranger)).shippingOrders.get({ accountId: stranger.accountId, id: theirs.id })).id,
+      (
+        await (
+          await callerFor(users.stranger)
+        ).shippingOrders.get({ accountId: users.stranger.accountId, id: theirs.id })
+      ).id,
     ).toBe(theirs.id);
   });
 
   it("deletes an order for owners and staff, not for members", async () => {
-    const mine = await createOrder(partner, order());
+    const mine = await createOrder(users.owner, order());
     expect(
-      await codeOf((await callerFor(member)).shippingOrders.delete({ accountId: partner.accountId, id: mine.id })),
+      await codeOf(
+        (await callerFor(users.member)).shippingOrders.delete({ accountId: users.owner.accountId, id: mine.id }),
+      ),
     ).toBe("FORBIDDEN");
-    await (await callerFor(partner)).shippingOrders.delete({ accountId: partner.accountId, id: mine.id });
+    await (await callerFor(users.owner)).shippingOrders.delete({ accountId: users.owner.accountId, id: mine.id });
     expect(
-      await codeOf((await callerFor(partner)).shippingOrders.get({ accountId: partner.accountId, id: mine.id })),
+      await codeOf(
+        (await callerFor(users.owner)).shippingOrders.get({ accountId: users.owner.accountId, id: mine.id }),
+      ),
     ).toBe("NOT_FOUND");
 
-    const supported = await createOrder(partner, order());
+    const supported = await createOrder(users.owner, order());
     await (
-      await callerFor(staff, { staff: true })
-    ).shippingOrders.delete({ accountId: partner.accountId, id: supported.id });
+      await callerFor(users.staff, { staff: true })
+    ).shippingOrders.delete({ accountId: users.owner.accountId, id: supported.id });
     expect(
-      await codeOf((await callerFor(partner)).shippingOrders.get({ accountId: partner.accountId, id: supported.id })),
+      await codeOf(
+        (await callerFor(users.owner)).shippingOrders.get({ accountId: users.owner.accountId, id: supported.id }),
+      ),
     ).toBe("NOT_FOUND");
   });
 
   it("validates with the account's default profile and records the result with the user, not a key", async () => {
-    const api = await callerFor(member);
+    const api = await callerFor(users.member);
     const result = await api.shippingOrders.validate({
-      accountId: partner.accountId,
+      accountId: users.owner.accountId,
       courierId: "sandbox",
       body: order({
         ReferenceNumber: "TRPC-VALIDATE",
@@ -133,8 +134,8 @@ describe("tRPC shippingOrders", () => {
       .where(eq(validationResults.referenceNumber, "TRPC-VALIDATE"));
     expect(rows).toEqual([
       expect.objectContaining({
-        accountId: partner.accountId,
-        userId: member.userId,
+        accountId: users.owner.accountId,
+        userId: users.member.userId,
         apiKeyId: null,
         status: "ERROR",
         operation: "validate",
@@ -143,32 +144,34 @@ describe("tRPC shippingOrders", () => {
   });
 
   it("validates a batch in input order, and refuses an unknown source pair or profile", async () => {
-    const api = await callerFor(partner);
+    const api = await callerFor(users.owner);
     const batch = await api.shippingOrders.validate({
-      accountId: partner.accountId,
+      accountId: users.owner.accountId,
       courierId: "sandbox",
-      profileId: partner.profileId,
+      profileId: users.owner.profileId,
       body: [order(), order({ Parcels: [] })],
     });
     expect(Array.isArray(batch) ? batch.map((r) => r.status) : batch).toEqual(["OK", "ERROR"]);
     const unknownPair = order({ ReferenceSource: "nowhere", SourceIdentifier: "x" });
     expect(
       await codeOf(
-        api.shippingOrders.validate({ accountId: partner.accountId, courierId: "sandbox", body: unknownPair }),
+        api.shippingOrders.validate({ accountId: users.owner.accountId, courierId: "sandbox", body: unknownPair }),
       ),
     ).toBe("UNPROCESSABLE_CONTENT");
     expect(
       await codeOf(
         api.shippingOrders.validate({
-          accountId: partner.accountId,
+          accountId: users.owner.accountId,
           courierId: "sandbox",
-          profileId: stranger.profileId,
+          profileId: users.stranger.profileId,
           body: order(),
         }),
       ),
     ).toBe("NOT_FOUND");
     expect(
-      await codeOf(api.shippingOrders.validate({ accountId: stranger.accountId, courierId: "sandbox", body: order() })),
+      await codeOf(
+        api.shippingOrders.validate({ accountId: users.stranger.accountId, courierId: "sandbox", body: order() }),
+      ),
     ).toBe("NOT_FOUND");
   });
 });

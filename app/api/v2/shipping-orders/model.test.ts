@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { partnerInNewAccount } from "@/test/accounts";
-import { printFigures } from "@/test/fuzz";
+import { printFigures } from "@/test/figures";
 import { createTestUser, readJson, type TestUser } from "@/test/helpers";
 import { activatePair, as, order, type Partner } from "@/test/partner";
 import * as create from "../couriers/[courier_id]/shipping-orders/route";

@@ -1,6 +1,6 @@
 import { PDFDocument } from "pdf-lib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { readJson } from "@/test/helpers";
+import { pollUntil, readJson } from "@/test/helpers";
 import { as, createPartner, order, type Partner } from "@/test/partner";
 import * as create from "../couriers/[courier_id]/shipping-orders/route";
 import * as labels from "../labels/route";
@@ -43,11 +43,14 @@ describe("shipping orders: get, delete, labels, isolation", () => {
   });
 
   it("moves tracking forward on the profile's schedule, with events, locations and a tracking URL", async () => {
-    await new Promise((r) => setTimeout(r, 400));
-    const response = await as(partner)(item.GET, `/api/v2/shipping-orders/${twoParcels.id}`, {
-      params: { id: twoParcels.id },
-    });
-    const got = await readJson<Order>(response);
+    // Steps of 60 ms: the order is delivered a quarter of a second after its creation, however long reads take.
+    const got = await pollUntil(
+      async () =>
+        readJson<Order>(
+          await as(partner)(item.GET, `/api/v2/shipping-orders/${twoParcels.id}`, { params: { id: twoParcels.id } }),
+        ),
+      (o) => o.status === "DELIVERED",
+    );
     expect(got.status).toBe("DELIVERED");
     expect(got.shipmentTracking.status).toBe("DELIVERED");
     expect(got.shipmentTracking.trackingUrl).toMatch(/^https:\/\//);

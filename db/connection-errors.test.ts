@@ -1,0 +1,54 @@
+import { connect } from "node:net";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import { describe, expect, it } from "vitest";
+import { refusedPort } from "@/test/helpers";
+import { isDatabaseUnavailable } from "./connection-errors";
+import { reservedTransactions } from "./reserved-transactions";
+
+const failure = (promise: PromiseLike<unknown>) =>
+  Promise.resolve(promise).then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (error: unknown) => error,
+  );
+
+describe("isDatabaseUnavailable", () => {
+  it("is false for a fetch whose connection was refused, and for any other socket's error", async () => {
+    const port = await refusedPort();
+    const fetched = await failure(fetch(`http://127.0.0.1:${port}/webhook`, { method: "POST" }));
+    expect((fetched as Error & { cause: { code: string } }).cause.code).toBe("ECONNREFUSED");
+    expect(isDatabaseUnavailable(fetched)).toBe(false);
+    const socket = await new Promise<Error>((resolve) => connect(port, "127.0.0.1").once("error", resolve));
+    expect((socket as Error & { code: string }).code).toBe("ECONNREFUSED");
+    expect(isDatabaseUnavailable(socket)).toBe(false);
+    expect(isDatabaseUnavailable({ code: "ECONNRESET" })).toBe(false);
+    expect(isDatabaseUnavailable(new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } }))).toBe(false);
+    expect(isDatabaseUnavailable(null)).toBe(false);
+  });
+
+  it("is true for postgres.js's queries and transactions that cannot reach PostgreSQL, also through Drizzle", async () => {
+    const url = `postgres://postgres@127.0.0.1:${await refusedPort()}/nothing`;
+    const client = reservedTransactions(postgres(url, { max: 1, connect_timeout: 5, onnotice: () => {} }));
+    try {
+      expect(isDatabaseUnavailable(await failure(client`select 1`))).toBe(true);
+      const db = drizzle({ client });
+      expect(isDatabaseUnavailable(await failure(db.execute(sql`select 1`)))).toBe(true);
+      expect(isDatabaseUnavailable(await failure(db.transaction((tx) => tx.execute(sql`select 1`))))).toBe(true);
+    } finally {
+      await client.end({ timeout: 1 });
+    }
+    expect(isDatabaseUnavailable(await failure(client`select 1`))).toBe(true);
+  });
+
+  it("is true for a closed PGlite and false for a query PostgreSQL refuses", async () => {
+    const pglite = await PGlite.create();
+    const syntax = await failure(pglite.query("select from where"));
+    expect(isDatabaseUnavailable(syntax)).toBe(false);
+    await pglite.close();
+    expect(isDatabaseUnavailable(await failure(pglite.query("select 1")))).toBe(true);
+  }, 120_000);
+});

@@ -1,0 +1,54 @@
+import { DrizzleQueryError } from "drizzle-orm";
+
+/** Codes postgres.js gives the errors it raises for its own connections (`Errors.connection`). */
+const DRIVER_CONNECTION_CODES = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+]);
+
+/** Socket errors of the connection to PostgreSQL (refused, reset, unreachable). */
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+
+/** SQLSTATEs PostgreSQL ends or refuses a session with: class 08 (connection exception) and 57P01–57P03 (shutdown). */
+const SERVER_CODES = new Set(["57P01", "57P02", "57P03", "08000", "08003", "08006", "08001", "08004"]);
+
+/** PGlite runs in this process: it is only ever unavailable because it was closed. */
+const PGLITE_CLOSED = new Set(["PGlite is closed", "PGlite is closing"]);
+
+/** Socket errors postgres.js handed out before a query could carry them (reserving a connection). */
+const reserveFailures = new WeakSet<object>();
+
+/** Records that `error` came from connecting to the database, where postgres.js passes the socket's error on as is. */
+export function markConnectionFailure(error: unknown): void {
+  if (typeof error === "object" && error !== null) reserveFailures.add(error);
+}
+
+type Coded = { code?: unknown; errno?: unknown; severity?: unknown };
+
+/**
+ * Whether `error` means "PostgreSQL is not reachable right now" (a 503 to retry), judged from the database
+ * driver alone: postgres.js's own connection errors, a socket error postgres.js attached to one of its
+ * queries, PostgreSQL ending the session, or a closed PGlite. Any other network error — a `fetch` to a courier
+ * or a webhook receiver that failed with ECONNREFUSED — is not the database's, and is never taken for it.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (error instanceof DrizzleQueryError) return isDatabaseUnavailable(error.cause);
+  if (typeof error !== "object" || error === null) return false;
+  const { code, errno, severity } = error as Coded;
+  if (typeof code !== "string") return error instanceof Error && PGLITE_CLOSED.has(error.message);
+  if (DRIVER_CONNECTION_CODES.has(code)) return errno === code;
+  if (SOCKET_CODES.has(code)) return Object.hasOwn(error, "query") || reserveFailures.has(error);
+  return SERVER_CODES.has(code) && typeof severity === "string";
+}

@@ -1,0 +1,153 @@
+import { sql } from "drizzle-orm";
+import postgres, { type Sql } from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { errorResponse } from "@/server/http/problem";
+import { startCluster, type Cluster } from "@/test/pg-cluster";
+import { openPostgres, rowsOf, type Db } from "./client";
+import { isDatabaseUnavailable } from "./connection-errors";
+
+/**
+ * Transactions of the app's own pool (max 2 connections) on a throwaway PostgreSQL cluster: a transaction
+ * that fails for a reason outside the database is rolled back and its connection reused; one whose backend
+ * is terminated is a 503 and the pool reconnects.
+ */
+
+let cluster: Cluster;
+let admin: Sql;
+let pool: Awaited<ReturnType<typeof openPostgres>>;
+let db: Db;
+
+/** A hang fails the test with a message instead of running into the test's time limit. */
+function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** What undici's `fetch` throws when the other side refuses the connection. */
+const failedFetch = () =>
+  new TypeError("fetch failed", {
+    cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), {
+      code: "ECONNREFUSED",
+      errno: -111,
+      syscall: "connect",
+    }),
+  });
+
+const count = async () => rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from notes`))[0]!.n;
+
+const appBackends = () => admin<{ pid: number; state: string }[]>`
+  select pid, state from pg_stat_activity where application_name = 'shipping-order-platform' and datname = current_database()`;
+
+beforeAll(async () => {
+  cluster = await startCluster();
+  admin = postgres(cluster.url, { max: 1, onnotice: () => {} });
+  await admin`create table notes (id serial primary key, body text not null)`;
+  pool = await openPostgres(cluster.url, 2);
+  db = pool.db;
+}, 120_000);
+
+afterAll(async () => {
+  await pool?.close();
+  await admin?.end({ timeout: 5 });
+  await cluster?.destroy();
+}, 60_000);
+
+describe("a transaction that fails outside the database", () => {
+  it("is rolled back, leaves no backend idle in transaction, and the pool of 2 keeps serving", async () => {
+    for (let i = 0; i < 5; i++) {
+      const failed = await within(
+        10_000,
+        `transaction ${i}`,
+        db
+          .transaction(async (tx) => {
+            await tx.execute(sql`insert into notes (body) values (${`attempt ${i}`})`);
+            throw failedFetch();
+          })
+          .catch((error: unknown) => error),
+      );
+      expect(failed).toBeInstanceOf(TypeError);
+      expect(isDatabaseUnavailable(failed)).toBe(false);
+    }
+    expect(await within(10_000, "a query after the failed transactions", count())).toBe(0);
+    expect((await appBackends()).filter((b) => b.state.startsWith("idle in transaction"))).toEqual([]);
+    // Both connections still serve transactions at once.
+    await within(
+      10_000,
+      "two transactions at once",
+      Promise.all(
+        [1, 2].map((n) =>
+          db.transaction(async (tx) => {
+            await tx.execute(sql`insert into notes (body) values (${`kept ${n}`})`);
+            await tx.execute(sql`select pg_sleep(0.05)`);
+          }),
+        ),
+      ),
+    );
+    expect(await count()).toBe(2);
+  }, 60_000);
+
+  it("answers a 500 of its own, not the 503 of a database outage", async () => {
+    const response = errorResponse(failedFetch());
+    expect(response.status).toBe(500);
+    expect(response.headers.get("retry-after")).toBeNull();
+    expect(await response.json()).toMatchObject({ status: 500, detail: expect.stringMatching(/unexpected error/) });
+  });
+
+  it("rolls back a failed savepoint and keeps the transaction's other work", async () => {
+    await admin`truncate notes`;
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`insert into notes (body) values ('outer')`);
+      const inner = await tx
+        .transaction(async (nested) => {
+          await nested.execute(sql`insert into notes (body) values ('inner')`);
+          throw failedFetch();
+        })
+        .catch((error: unknown) => error);
+      expect(inner).toBeInstanceOf(TypeError);
+    });
+    const bodies = rowsOf<{ body: string }>(await db.execute(sql`select body from notes order by id`));
+    expect(bodies.map((r) => r.body)).toEqual(["outer"]);
+  });
+});
+
+describe("a transaction whose backend is terminated", () => {
+  it("fails as a database outage (503), writes nothing, and the pool reconnects", async () => {
+    await admin`truncate notes`;
+    const failed = await within(
+      20_000,
+      "the transaction of a terminated backend",
+      db
+        .transaction(async (tx) => {
+          await tx.execute(sql`insert into notes (body) values ('lost')`);
+          const [me] = rowsOf<{ pid: number }>(await tx.execute(sql`select pg_backend_pid() as pid`));
+          await admin`select pg_terminate_backend(${me!.pid})`;
+          await tx.execute(sql`insert into notes (body) values ('after the end')`);
+        })
+        .catch((error: unknown) => error),
+    );
+    expect(isDatabaseUnavailable(failed)).toBe(true);
+    const response = errorResponse(failed);
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("1");
+    // The pool replaces the dead connection on demand; both connections serve again.
+    const deadline = Date.now() + 15_000;
+    let served = false;
+    while (!served && Date.now() < deadline) {
+      served = await db.execute(sql`select 1`).then(
+        () => true,
+        () => false,
+      );
+    }
+    expect(served).toBe(true);
+    expect(await count()).toBe(0);
+    await within(
+      10_000,
+      "two transactions after the reconnect",
+      Promise.all([1, 2].map(() => db.transaction((tx) => tx.execute(sql`insert into notes (body) values ('ok')`)))),
+    );
+    expect(await count()).toBe(2);
+  }, 60_000);
+});
