@@ -66,7 +66,13 @@ test("an owner adds an endpoint, gets signed events of a new order, sends a test
 
     await card.getByRole("button", { name: "Deliveries" }).click();
     await expect(card.getByRole("row").filter({ hasText: "Test" })).toContainText("succeeded", { timeout: 15_000 });
-    await expect(card.getByRole("row").filter({ hasText: "Created" }).first()).toContainText("succeeded");
+    // The event cell reads "Created" and the event id's first 8 hex digits; the header row says "Created (UTC)".
+    await expect(
+      card
+        .getByRole("row")
+        .filter({ hasText: /^Created[0-9a-f]{8}/ })
+        .first(),
+    ).toContainText("succeeded");
     await card.getByRole("tab", { name: "failed" }).click();
     await expect(card.getByText("No deliveries failed.")).toBeVisible();
     await card.getByRole("tab", { name: "all" }).click();

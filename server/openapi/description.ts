@@ -63,6 +63,8 @@ Every shipping-API answer after authentication carries \`RateLimit-Limit\`, \`Ra
   cursor never steps over an event that commits late. \`webhook.test\` events are not in the feed. Unknown parameters → 400 naming them.
 - \`shipping_order.cancelled\` of a replaced order carries it with status \`CANCELLED\` (a replaced order's shipment is cancelled with the courier), and comes
   just before the successor's \`shipping_order.created\` (same transaction). \`courier_rejected\` is also written for \`COURIER_UNAVAILABLE\`.
+- When one look at the courier finds several tracking steps at once (e.g. after the worker was down), one \`status_changed\` event carries the latest
+  status (and \`previousStatus\` the one before the look); the order's \`shipmentTracking.events\` lists every step.
 - Event \`created\` is the time of the transaction that made the change, \`yyyy-MM-ddTHH:mm:ss.fff\` UTC; the order inside keeps its own formats.
 - \`status_changed\` events written by the tracking worker (no request) carry \`labelUrl\` on the origin the order's earlier events used (PUBLIC_URL if set).
 - Webhook endpoints: \`eventTypes\` omitted = every order event type, listed in full in answers; \`sources\` omitted or null = every pair, shown as null; an
