@@ -14,14 +14,25 @@ export type EventFigures = {
 
 /** A loopback receiver that answers 200 at once and notes when each event arrived. */
 export async function startEventReceiver() {
-  const arrivals = new Map<string, { at: number; created: string; type: string }>();
+  const arrivals = new Map<string, { at: number; created: string; type: string; orderId: string | null }>();
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (c: Buffer) => (body += c.toString()));
     req.on("end", () => {
       const at = Date.now();
-      const event = JSON.parse(body) as { id: string; created: string; type: string };
-      if (!arrivals.has(event.id)) arrivals.set(event.id, { at, created: event.created, type: event.type });
+      const event = JSON.parse(body) as {
+        id: string;
+        created: string;
+        type: string;
+        data: { shippingOrder?: { id: string } };
+      };
+      if (!arrivals.has(event.id))
+        arrivals.set(event.id, {
+          at,
+          created: event.created,
+          type: event.type,
+          orderId: event.data.shippingOrder?.id ?? null,
+        });
       res.end();
     });
   });
@@ -103,12 +114,9 @@ export async function measureEventPath(options: {
     }
     await Promise.all(pending);
     const orderIds = new Set(sent);
-    const mine = () =>
-      [...receiver.arrivals.values()].filter((a) => a.type === "shipping_order.created").length - options.backlog;
-    await waitFor(() => mine() >= orderIds.size, 60_000);
-    const lags = [...receiver.arrivals.values()]
-      .slice(options.backlog)
-      .filter((a) => a.type === "shipping_order.created")
+    const mine = () => [...receiver.arrivals.values()].filter((a) => a.orderId && orderIds.has(a.orderId));
+    await waitFor(() => mine().length >= orderIds.size, 60_000);
+    const lags = mine()
       .map((a) => a.at - Date.parse(`${a.created}Z`))
       .sort((a, b) => a - b);
     return {

@@ -64,10 +64,13 @@ export async function startWorker(db: Db, options: WorkerOptions): Promise<Runni
 
   const polling = { pollingIntervalSeconds: options.pollingSeconds };
   for (let i = 0; i < options.deliveryLoops; i++) {
-    await boss.work<DeliveryJob>(
+    let loop = "";
+    loop = await boss.work<DeliveryJob>(
       QUEUES.webhookDelivery,
       { ...polling, batchSize: options.deliveryBatchSize },
       async (jobs) => {
+        // A full batch means a backlog: fetch again at once instead of after the polling interval.
+        if (jobs.length === options.deliveryBatchSize) boss.notifyWorker(loop);
         const results = await Promise.allSettled(jobs.map((job) => deliverWebhook(db, job, options.delivery)));
         const failures = results.filter((r) => r.status === "rejected");
         // pg-boss retries the whole batch; attempts already recorded find their claim gone and do nothing.
