@@ -465,6 +465,15 @@ async function main(): Promise<number> {
           name: "courierProfile",
           queries: [`?courierProfile=${listPartner.profileId}`, `?courierProfile=${listPartner.secondProfileId}`],
         },
+        { name: "referenceSource", queries: ["?referenceSource=shoptet"] },
+        { name: "sourceIdentifier", queries: ["?sourceIdentifier=eshop-1", "?sourceIdentifier=eshop-2"] },
+        {
+          name: "referenceSource+sourceIdentifier",
+          queries: [
+            "?referenceSource=shoptet&sourceIdentifier=eshop-0",
+            "?referenceSource=shoptet&sourceIdentifier=eshop-1",
+          ],
+        },
         { name: `deep page (${lastPage})`, queries: [`?page=${lastPage}`] },
       );
       // The machine's own latency noise at this moment: the cheapest route, one connection.

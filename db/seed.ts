@@ -31,20 +31,17 @@ export async function seedDemo(db: Db): Promise<{ created: boolean }> {
     staff: true,
     name: "Demo Staff",
   });
-  const [profile] = await db
-    .select({ id: courierProfiles.id })
-    .from(courierProfiles)
-    .where(and(eq(courierProfiles.accountId, partner.accountId), eq(courierProfiles.courier, "sandbox")));
-  if (!profile) {
-    await db.insert(courierProfiles).values({
-      accountId: partner.accountId,
-      courier: "sandbox",
-      name: "Sandbox (demo)",
-      service: "STANDARD",
-      isDefault: true,
-      settings: { trackingStepMinutes: 2 },
-    });
-  }
+  // The account's default sandbox profile (every account starts with one), with tracking that moves visibly.
+  await db
+    .update(courierProfiles)
+    .set({ name: "Sandbox (demo)", settings: { trackingStepMinutes: 2 } })
+    .where(
+      and(
+        eq(courierProfiles.accountId, partner.accountId),
+        eq(courierProfiles.courier, "sandbox"),
+        eq(courierProfiles.isDefault, true),
+      ),
+    );
   return { created: true };
 }
 

@@ -1,4 +1,6 @@
-import { expect, navLink, test } from "./fixtures";
+import { getDb } from "@/db/client";
+import { createApiKey } from "@/server/services/api-keys/create-api-key";
+import { expect, navLink, newUser, test } from "./fixtures";
 
 test("an owner creates a key, uses it once, and revokes it", async ({ page, request, owner, signIn }) => {
   const name = `Checkout ${test.info().testId}`;
@@ -104,4 +106,29 @@ test("an owner sets a key's rate limit when creating it, changes it, and the API
 
   const response = await request.get("/api/v2/configurations/courier-profiles", { headers: { "X-API-Key": key } });
   expect(response.headers()["ratelimit-limit"]).toBe("300");
+});
+
+test("the pager turns pages of API keys and knows the ends", async ({ page, signIn }) => {
+  // An account of its own with 21 keys: two pages of 20, whatever other tests of this worker create.
+  const user = await newUser({ accountName: `Pager ${test.info().testId}` });
+  const db = await getDb();
+  for (let i = 1; i <= 21; i++) {
+    await createApiKey(db, { userId: user.userId, isStaff: false }, { accountId: user.accountId, name: `Key ${i}` });
+  }
+  await signIn(user);
+  await page.goto("/dashboard/api-keys");
+  const pager = page.getByRole("navigation", { name: "API key pages" });
+  await expect(pager).toContainText("Page 1 of 2");
+  await expect(pager.getByRole("button", { name: "Previous" })).toBeDisabled();
+  await expect(page.getByRole("row").filter({ hasText: "Key 21" })).toBeVisible();
+
+  await pager.getByRole("button", { name: "Next" }).click();
+  await expect(pager).toContainText("Page 2 of 2");
+  await expect(pager.getByRole("button", { name: "Next" })).toBeDisabled();
+  await expect(page.getByRole("row").filter({ hasText: "Key 1" })).toHaveCount(1);
+  await expect(page.getByRole("row").filter({ hasText: "Key 21" })).toHaveCount(0);
+
+  await pager.getByRole("button", { name: "Previous" }).click();
+  await expect(pager).toContainText("Page 1 of 2");
+  await expect(page.getByRole("row").filter({ hasText: "Key 21" })).toBeVisible();
 });

@@ -36,7 +36,7 @@ type TestFixtures = {
 
 const PASSWORD = "e2e-password-2026";
 
-async function newUser(
+export async function newUser(
   options: { accountName: string; staff?: boolean } | { accountId: string; role: "member" },
 ): Promise<E2EUser> {
   const email = `e2e-${randomUUID()}@test.example`;

@@ -25,6 +25,7 @@ export async function createPartner(
     courier: "sandbox",
     name: "Sandbox",
     service: "STANDARD",
+    isDefault: true,
     settings: {
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.trackingStepMinutes ? { trackingStepMinutes: options.trackingStepMinutes } : {}),

@@ -120,7 +120,10 @@ async function load(
         recipient_email, recipient_phone, tracking_url, tracking_updated_at, tracking_next_at, created_at, deleted_at
       )
       select a.id, 'sandbox', case when k % 2 = 0 then a.profile_id else a.second_profile_id end,
-        'REF-' || lpad(g::text, 9, '0'), 'EXT-' || g, 'api', 'default',
+        'REF-' || lpad(g::text, 9, '0'), 'EXT-' || g,
+        -- One order in ten from an e-shop's source pair (three shops), the rest sent without a pair.
+        case when k % 10 = 0 then 'shoptet' else 'api' end,
+        case when k % 10 = 0 then 'eshop-' || (k % 3) else 'default' end,
         case when k % 2 = 0 then 'STANDARD' else 'EXPRESS' end, (${STATUS_MIX})::shipping_status,
         'Recipient ' || g, 'Dlouha ' || (g % 500 + 1), 'Praha', '110 00', 'CZ',
         'r' || g || '@example.com', '+420777' || lpad((g % 1000000)::text, 6, '0'),

@@ -101,6 +101,10 @@ export function OrderDetail({ account, id }: { account: AccountChoice; id: strin
                 "Cash on delivery",
                 order.codPrice !== null ? `${order.codPrice.toFixed(2)} ${order.codCurrency ?? ""}` : "None",
               ],
+              ["Variable symbol", order.variableSymbol],
+              ["Insurance", order.insurancePrice !== null ? order.insurancePrice.toFixed(2) : null],
+              ["Pickup point", order.pickupPoint],
+              ["Note", order.note],
             ]}
           />
         </Card>

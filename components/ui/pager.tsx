@@ -3,7 +3,7 @@
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { Button } from "./button";
 
-type Envelope = { page: number; totalPages: number; previousPage: number | null; nextPage: number | null };
+type Envelope = { page: number; totalPages: number; previousPage: boolean; nextPage: boolean };
 
 export function Pager({
   envelope,
@@ -15,23 +15,20 @@ export function Pager({
   label: string;
 }) {
   if (envelope.totalPages <= 1) return null;
-  const { previousPage, nextPage } = envelope;
+  const { page, totalPages, previousPage, nextPage } = envelope;
+  // A page past the end (rows deleted meanwhile) steps back to the last page that exists.
+  const previous = Math.min(page - 1, Math.max(totalPages, 1));
   return (
     <nav aria-label={label} className="mt-4 flex items-center justify-between text-sm text-slate-600">
       <span>
-        Page {envelope.page} of {envelope.totalPages}
+        Page {page} of {totalPages}
       </span>
       <div className="flex gap-2">
-        <Button
-          variant="secondary"
-          size="sm"
-          disabled={!previousPage}
-          onClick={() => previousPage && onPage(previousPage)}
-        >
+        <Button variant="secondary" size="sm" disabled={!previousPage} onClick={() => onPage(previous)}>
           <ChevronLeft aria-hidden className="size-4" />
           Previous
         </Button>
-        <Button variant="secondary" size="sm" disabled={!nextPage} onClick={() => nextPage && onPage(nextPage)}>
+        <Button variant="secondary" size="sm" disabled={!nextPage} onClick={() => onPage(page + 1)}>
           Next
           <ChevronRight aria-hidden className="size-4" />
         </Button>

@@ -104,6 +104,14 @@ export const shippingOrders = pgTable(
     index("shipping_orders_account_reference_idx")
       .on(t.accountId, t.referenceNumber)
       .where(sql`${t.deletedAt} is null`),
+    // The source-pair filters: referenceSource alone or with sourceIdentifier use the first, sourceIdentifier
+    // alone the second.
+    index("shipping_orders_account_source_pair_idx")
+      .on(t.accountId, t.referenceSource, t.sourceIdentifier, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.deletedAt} is null`),
+    index("shipping_orders_account_source_identifier_idx")
+      .on(t.accountId, t.sourceIdentifier, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.deletedAt} is null`),
     index("shipping_orders_account_profile_idx")
       .on(t.accountId, t.courierProfileId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.deletedAt} is null`),

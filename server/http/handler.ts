@@ -1,6 +1,7 @@
 import { getDb, type Db } from "@/db/client";
 import { env } from "@/server/env";
 import { errorResponse } from "./problem";
+import { rejectUnknownQuery } from "./query";
 
 /** What Next passes a dynamic route handler as its second argument. */
 export type RouteContext<P extends Record<string, string> = Record<string, string>> = { params: Promise<P> };
@@ -25,8 +26,21 @@ export function clientIp(request: Pick<Request, "headers">): string | null {
   return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || request.headers.get("x-real-ip") || null;
 }
 
-/** The catch-all every REST route runs in: anything thrown becomes a problem response. */
-export function handler<P extends Record<string, string>>(fn: (args: HandlerArgs<P>) => Promise<Response>) {
+/**
+ * What a route declares besides its handler. `query` lists every query parameter the route reads; any
+ * other one answers 400 naming it, so a misspelt filter (`?referenceSourc=x`) never silently returns
+ * everything. A route that declares nothing takes no query parameters at all. Every wrapper (`handler`,
+ * `withApiKey`, `withAccessToken`) takes it as its last argument and checks it once the caller is known:
+ *
+ *     export const GET = withAccessToken(async ({ url }) => ..., { query: [ACCOUNT_PARAM, ...PAGING_PARAMS] });
+ */
+export type RouteOptions = { query?: readonly string[] };
+
+/** Refuses the query parameters `options` does not declare (400 naming them). */
+export const checkQuery = (url: URL, options: RouteOptions): void => rejectUnknownQuery(url, options.query ?? []);
+
+/** The catch-all every REST route runs in: anything thrown becomes a problem response. Routes use a wrapper. */
+export function restRoute<P extends Record<string, string>>(fn: (args: HandlerArgs<P>) => Promise<Response>) {
   return async (request: Request, context?: RouteContext<P>): Promise<Response> => {
     try {
       const params = ((await context?.params) ?? {}) as P;
@@ -37,4 +51,15 @@ export function handler<P extends Record<string, string>>(fn: (args: HandlerArgs
       return errorResponse(error, request);
     }
   };
+}
+
+/** A route that needs no credentials (the token endpoint, health, the OpenAPI document). */
+export function handler<P extends Record<string, string>>(
+  fn: (args: HandlerArgs<P>) => Promise<Response>,
+  options: RouteOptions = {},
+) {
+  return restRoute<P>(async (args) => {
+    checkQuery(args.url, options);
+    return fn(args);
+  });
 }

@@ -2,7 +2,7 @@ import { verifyAccessToken } from "@/server/auth/access-tokens";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/services/actor";
 import { getActor } from "@/server/services/accounts/get-actor";
-import { handler, type HandlerArgs } from "./handler";
+import { checkQuery, restRoute, type HandlerArgs, type RouteOptions } from "./handler";
 
 const unauthorized = (detail: string) =>
   new AppError("unauthorized", detail, { details: { challenge: { realm: "private-api" } } });
@@ -13,11 +13,15 @@ export function bearerToken(request: Request): string | null {
   return match ? match[1]! : null;
 }
 
-/** A private-API route: a valid access token of an existing user, else 401. API keys are not tokens. */
+/**
+ * A private-API route: a valid access token of an existing user, else 401. API keys are not tokens.
+ * Query parameters the route does not declare in `options.query` answer 400.
+ */
 export function withAccessToken<P extends Record<string, string>>(
   fn: (args: HandlerArgs<P> & { actor: Actor }) => Promise<Response>,
+  options: RouteOptions = {},
 ) {
-  return handler<P>(async (args) => {
+  return restRoute<P>(async (args) => {
     const token = bearerToken(args.request);
     if (!token)
       throw unauthorized(
@@ -26,6 +30,7 @@ export function withAccessToken<P extends Record<string, string>>(
     const userId = await verifyAccessToken(token);
     const actor = userId ? await getActor(args.db, userId) : null;
     if (!actor) throw unauthorized("The access token is invalid or expired.");
+    checkQuery(args.url, options);
     return fn({ ...args, actor });
   });
 }

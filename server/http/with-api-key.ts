@@ -2,7 +2,7 @@ import { AppError } from "@/server/errors";
 import type { ApiKeyPermission } from "@/server/services/api-keys/schemas";
 import { verifyApiKey, type ApiKeyPrincipal } from "@/server/services/api-keys/verify-api-key";
 import { rateLimited, takeTokens, type RateLimitState } from "@/server/services/rate-limits/take-tokens";
-import { handler, type HandlerArgs } from "./handler";
+import { checkQuery, restRoute, type HandlerArgs, type RouteOptions } from "./handler";
 import { errorResponse, rateLimitHeaders } from "./problem";
 import { bearerToken } from "./with-access-token";
 
@@ -16,13 +16,15 @@ export type RateLimiter = { take(extra: number): Promise<void> };
  * A shipping-order API route: an active API key (`Authorization: Bearer` or `X-API-Key`) holding
  * `permission`. Missing, unknown or revoked → 401 with WWW-Authenticate; lacking the permission → 403.
  * Every request takes a token from the key's bucket (429 with Retry-After past the limit), and every answer
- * after authentication carries the RateLimit-* headers.
+ * after authentication carries the RateLimit-* headers. Query parameters the route does not declare in
+ * `options.query` answer 400 (after authentication, so a caller without a key learns nothing more).
  */
 export function withApiKey<P extends Record<string, string>>(
   permission: ApiKeyPermission,
   fn: (args: HandlerArgs<P> & { principal: ApiKeyPrincipal; rateLimit: RateLimiter }) => Promise<Response>,
+  options: RouteOptions = {},
 ) {
-  return handler<P>(async (args) => {
+  return restRoute<P>(async (args) => {
     const key = args.request.headers.get("x-api-key")?.trim() || bearerToken(args.request);
     if (!key) throw unauthorized("An API key is required: send Authorization: Bearer <key> or X-API-Key: <key>.");
     const principal = await verifyApiKey(args.db, key);
@@ -42,6 +44,7 @@ export function withApiKey<P extends Record<string, string>>(
       if (!principal.permissions.includes(permission)) {
         throw new AppError("forbidden", `The API key lacks the permission ${permission}.`);
       }
+      checkQuery(args.url, options);
       response = await fn({ ...args, principal, rateLimit });
     } catch (error) {
       response = errorResponse(error, args.request);

@@ -13,7 +13,11 @@ import { courierView } from "@/server/services/configurations/list-couriers";
 import { sourceConfigurationView } from "@/server/services/configurations/list-source-configurations";
 import { courierProfileView, createCourierProfileInput } from "@/server/services/courier-profiles/schemas";
 import { MAX_PAGE_SIZE } from "@/server/services/pagination";
-import { createResponseSchema } from "@/server/services/shipping-orders/create-shipping-orders";
+import {
+  createdShippingOrderView,
+  createResponseSchema,
+  type CreateResponse,
+} from "@/server/services/shipping-orders/create-shipping-orders";
 import { MAX_BATCH } from "@/server/services/shipping-orders/order-batch";
 import { orderRequestSchema } from "@/server/services/shipping-orders/order-request";
 import { shippingOrderView } from "@/server/services/shipping-orders/shipping-order-view";
@@ -65,8 +69,8 @@ export const page = <T extends z.ZodType>(id: string, item: T, what: string) =>
       page: z.number().int().min(1).describe("The page returned (1-based)."),
       pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).describe("Items per page."),
       totalPages: z.number().int().min(0).describe("Pages in total; 0 when nothing matches."),
-      nextPage: z.number().int().nullable().describe("The next page number, or null on the last page."),
-      previousPage: z.number().int().nullable().describe("The previous page number, or null on the first page."),
+      nextPage: z.boolean().describe("Whether a next page exists (`page` < `totalPages`)."),
+      previousPage: z.boolean().describe("Whether a previous page exists (`page` > 1)."),
       itemsCount: z
         .number()
         .int()
@@ -86,7 +90,7 @@ export const ShippingOrderRequest = named(
   orderRequestSchema,
   "One shipping order as a partner sends it. Field names are PascalCase and matched case-insensitively; unknown fields are ignored. " +
     "Optional strings that are empty, blank or null count as absent. `Recipient.Country` and `CodCurrency` are upper-cased; " +
-    "spaces, dashes and parentheses are stripped from `Recipient.Phone` before it is checked.",
+    "`Recipient.Phone` may carry spaces, hyphens and parentheses (`+420 777 123 456`); they are stripped before it is stored.",
 );
 export const ShippingOrderBatch = named(
   "ShippingOrderBatch",
@@ -114,7 +118,11 @@ export const ShippingOrder = named("ShippingOrder", shippingOrderView);
 export const ShippingOrderPage = page("ShippingOrderPage", ShippingOrder, "shipping orders");
 export const CreateShippingOrdersResponse = named(
   "CreateShippingOrdersResponse",
-  createResponseSchema,
+  // The items are ShippingOrders plus `replaced`: an allOf of the named schema, not a copy of it.
+  z.object({
+    items: z.array(z.intersection(ShippingOrder, createdShippingOrderView.pick({ replaced: true }))),
+    failed: createResponseSchema.shape.failed,
+  }) satisfies z.ZodType<CreateResponse>,
   "`items`: the created orders (each with `replaced`); `failed`: the orders the courier refused (`COURIER_REJECTED`), did not answer in time (`COURIER_TIMEOUT`) or could not be reached for (`COURIER_UNAVAILABLE`).",
 );
 

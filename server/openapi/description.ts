@@ -21,15 +21,21 @@ Ids are UUIDs; an id that is malformed or belongs to another account answers 404
 an unsupported Content-Type → 415. An unreachable database → 503 with \`Retry-After\`.
 
 ## Time
-UTC without a zone suffix. Shipping orders: \`yyyy-MM-ddTHH:mm:ss\`. API keys (\`created\`, \`lastUsed\`): \`yyyy-MM-ddTHH:mm:ss.fff\`.
+UTC without a zone suffix. Shipping orders and tracking: \`yyyy-MM-ddTHH:mm:ss\`. API keys (\`created\`, \`lastUsed\`) and audit events:
+\`yyyy-MM-ddTHH:mm:ss.fff\`. Each time field's schema carries the pattern of its format.
 
 ## Pagination
 Paged lists answer \`{ page, pageSize, totalPages, nextPage, previousPage, itemsCount, items }\`, newest first. \`page\` ≥ 1 (default 1), \`pageSize\` 1..50
-(default 20); out of range → 400. \`totalPages\` is 0 when nothing matches; \`nextPage\`/\`previousPage\` are null at the ends.
+(default 20); out of range → 400. \`totalPages\` is 0 when nothing matches; \`nextPage\` and \`previousPage\` are booleans: whether a next (previous)
+page exists.
 
-## Query arrays
-Array parameters take repeated keys (\`?ids=a&ids=b\`) and comma-separated values (\`?ids=a,b\`) alike (\`style: form\`, \`explode: true\`).
-Any other parameter given twice → 400.
+## Query parameters
+Each operation takes the query parameters it lists, and no others: an unknown one (a misspelt filter such as \`?referenceSourc=shop\`) → 400 naming it.
+Array parameters take repeated keys (\`?ids=a&ids=b\`) and comma-separated values (\`?ids=a,b\`) alike (\`style: form\`, \`explode: true\`; their schema
+also allows the comma form as one string). Any other parameter given twice → 400.
+
+## Paths
+A path that is not valid percent-encoding → 400 problem; a path under \`/api/v2\` that no operation serves → 404 problem.
 
 ## Limits
 At most ${MAX_BATCH} orders per request and ${MAX_LABELS} shipping numbers per labels request (more → 400).
@@ -45,9 +51,12 @@ Every shipping-API answer after authentication carries \`RateLimit-Limit\`, \`Ra
   optional trailing \`Z\`; both bounds are inclusive at the precision given (\`createdTo=2026-11-21\` covers the whole day). An unknown \`courier\` in
   the list filter → 400, like any malformed filter.
 - An empty batch → 400.
-- In orders, \`Recipient.Country\` and \`CodCurrency\` are upper-cased; spaces, dashes and parentheses are stripped from \`Recipient.Phone\`; optional strings
-  that are empty, blank or null count as absent.
-- Validate and create without \`?profile=\` when the account has no default profile for the courier → 404 naming \`profile\`.
+- In orders, \`Recipient.Country\` and \`CodCurrency\` are upper-cased; \`Recipient.Phone\` may separate its digits with spaces, hyphens and
+  parentheses (\`+420 777 123 456\`), which are stripped before it is stored; \`null\` in any optional field (numbers too) means absent, and optional
+  strings that are empty or blank count as absent.
+- A returned order carries every field that was sent, \`null\` where it was not (\`pickupPoint\` also when the service does not use one).
+- Every account starts with a default \`sandbox\` courier profile, so \`sandbox\` works without \`?profile=\` from the first request. Without
+  \`?profile=\` when the account has no default profile for the courier → 404 naming \`profile\`.
 - \`/couriers\`: \`cod\` is a boolean; \`codCurrencies\` lists the currencies the courier collects.
 - \`labelUrl\` is an absolute URL (the \`PUBLIC_URL\` origin when the platform runs behind a proxy).
 - \`PATCH /private/api-keys/{id}\` accepts \`application/json\` and \`application/merge-patch+json\` alike.

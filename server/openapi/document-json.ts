@@ -72,6 +72,7 @@ export type SecuritySchemeJson = {
 export type DocumentJson = {
   openapi: string;
   info: { title: string; version: string; description: string };
+  servers: { url: string; description?: string }[];
   tags: { name: string; description?: string }[];
   paths: Record<string, Record<string, OperationJson>>;
   components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, SecuritySchemeJson> };
@@ -79,7 +80,9 @@ export type DocumentJson = {
 
 export type OperationEntry = { method: string; path: string; op: OperationJson };
 
-export const openApiDocumentJson = (): DocumentJson => JSON.parse(openApiJson()) as DocumentJson;
+/** The document as served from `origin` (the default stands in where no request is at hand). */
+export const openApiDocumentJson = (origin = "http://localhost"): DocumentJson =>
+  JSON.parse(openApiJson(origin)) as DocumentJson;
 
 /** Every operation, in document order. */
 export const operationsOf = (doc: DocumentJson): OperationEntry[] =>

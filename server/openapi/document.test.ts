@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { compileErrors, validate } from "@readme/openapi-parser";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getDocument } from "@/app/api/v2/openapi.json/route";
 import { POST as createOrders } from "@/app/api/v2/couriers/[courier_id]/shipping-orders/route";
@@ -14,9 +16,32 @@ import { call } from "@/test/helpers";
 import { as, createPartner, order, type Partner } from "@/test/partner";
 import { componentSchemas } from "./components";
 import { buildOpenApiDocument } from "./document";
-import { openApiDocumentJson, operationsOf, refName, type MediaJson, type OperationJson } from "./document-json";
+import {
+  openApiDocumentJson,
+  operationsOf,
+  refName,
+  type DocumentJson,
+  type JsonSchema,
+  type MediaJson,
+  type OperationJson,
+} from "./document-json";
 
 const doc = openApiDocumentJson();
+
+/**
+ * The document's own JSON Schemas, as a validator or gateway built from the document would apply them (the
+ * zod schemas behind them can accept more or less than what they render to: this catches the difference).
+ */
+const DOC_ID = "https://openapi.test/openapi.json";
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+ajv.addSchema({ ...doc, $id: DOC_ID });
+const rebased = (schema: JsonSchema): object =>
+  JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${DOC_ID}#/components/`)) as object;
+function schemaErrors(schema: JsonSchema, value: unknown): string {
+  const check = ajv.compile(rebased(schema));
+  return check(value) ? "" : ajv.errorsText(check.errors);
+}
 
 const operations = operationsOf(doc).map(({ method, path, op }) => ({ key: `${method.toUpperCase()} ${path}`, op }));
 const operation = (key: string): OperationJson => {
@@ -25,39 +50,42 @@ const operation = (key: string): OperationJson => {
   return found.op;
 };
 
-/** Every operation of the contract (and the audit trail, which the API serves beyond it) with the error statuses its route can answer. */
+/**
+ * Every operation of the contract (and the audit trail, which the API serves beyond it) with the error
+ * statuses its route can answer; 400 everywhere, since every route refuses query parameters it does not take.
+ */
 const CONTRACT: Record<string, number[]> = {
   "GET /api/v2/private/audit-events": [400, 401, 403, 404, 500, 503],
   "POST /api/v2/auth/token": [400, 401, 413, 415, 429, 500, 503],
   "GET /api/v2/private/api-keys": [400, 401, 404, 500, 503],
   "POST /api/v2/private/api-keys": [400, 401, 403, 404, 413, 415, 500, 503],
   "PATCH /api/v2/private/api-keys/{id}": [400, 401, 403, 404, 413, 415, 500, 503],
-  "DELETE /api/v2/private/api-keys/{id}": [401, 403, 404, 500, 503],
+  "DELETE /api/v2/private/api-keys/{id}": [400, 401, 403, 404, 500, 503],
   "GET /api/v2/private/sources": [400, 401, 404, 500, 503],
   "POST /api/v2/private/sources": [400, 401, 403, 404, 409, 413, 415, 500, 503],
-  "DELETE /api/v2/private/sources/{id}": [401, 403, 404, 500, 503],
+  "DELETE /api/v2/private/sources/{id}": [400, 401, 403, 404, 500, 503],
   "GET /api/v2/private/courier-profiles": [400, 401, 404, 500, 503],
   "POST /api/v2/private/courier-profiles": [400, 401, 403, 404, 413, 415, 500, 503],
-  "GET /api/v2/couriers": [401, 403, 429, 500, 503],
-  "GET /api/v2/configurations/sources": [401, 403, 429, 500, 503],
-  "GET /api/v2/configurations/courier-profiles": [401, 403, 429, 500, 503],
+  "GET /api/v2/couriers": [400, 401, 403, 429, 500, 503],
+  "GET /api/v2/configurations/sources": [400, 401, 403, 429, 500, 503],
+  "GET /api/v2/configurations/courier-profiles": [400, 401, 403, 429, 500, 503],
   "POST /api/v2/couriers/{courier_id}/shipping-orders/validate": [400, 401, 403, 404, 413, 415, 422, 429, 500, 503],
   "POST /api/v2/couriers/{courier_id}/shipping-orders": [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
   "GET /api/v2/shipping-orders": [400, 401, 403, 429, 500, 503],
-  "GET /api/v2/shipping-orders/{id}": [401, 403, 404, 429, 500, 503],
-  "DELETE /api/v2/shipping-orders/{id}": [401, 403, 404, 429, 500, 503],
-  "GET /api/v2/shipping-orders/{id}/label": [401, 403, 404, 429, 500, 503],
+  "GET /api/v2/shipping-orders/{id}": [400, 401, 403, 404, 429, 500, 503],
+  "DELETE /api/v2/shipping-orders/{id}": [400, 401, 403, 404, 429, 500, 503],
+  "GET /api/v2/shipping-orders/{id}/label": [400, 401, 403, 404, 429, 500, 503],
   "GET /api/v2/labels": [400, 401, 403, 404, 429, 500, 503],
-  "GET /api/health": [503],
+  "GET /api/health": [400, 503],
   "GET /api/v2/events": [400, 401, 403, 429, 500, 503],
   "GET /api/v2/private/webhook-endpoints": [400, 401, 404, 500, 503],
   "POST /api/v2/private/webhook-endpoints": [400, 401, 403, 404, 413, 415, 500, 503],
   "PATCH /api/v2/private/webhook-endpoints/{id}": [400, 401, 403, 404, 413, 415, 500, 503],
-  "DELETE /api/v2/private/webhook-endpoints/{id}": [401, 403, 404, 500, 503],
-  "POST /api/v2/private/webhook-endpoints/{id}/rotate-secret": [401, 403, 404, 500, 503],
-  "POST /api/v2/private/webhook-endpoints/{id}/test": [401, 403, 404, 500, 503],
+  "DELETE /api/v2/private/webhook-endpoints/{id}": [400, 401, 403, 404, 500, 503],
+  "POST /api/v2/private/webhook-endpoints/{id}/rotate-secret": [400, 401, 403, 404, 500, 503],
+  "POST /api/v2/private/webhook-endpoints/{id}/test": [400, 401, 403, 404, 500, 503],
   "GET /api/v2/private/webhook-endpoints/{id}/deliveries": [400, 401, 404, 500, 503],
-  "POST /api/v2/private/webhook-deliveries/{id}/resend": [401, 403, 404, 500, 503],
+  "POST /api/v2/private/webhook-deliveries/{id}/resend": [400, 401, 403, 404, 500, 503],
 };
 
 /** The component a media type's schema references; every JSON body of the document references one. */
@@ -80,7 +108,13 @@ describe("the OpenAPI document", () => {
 
   it("documents every REST route handler the app serves", () => {
     const served = readdirSync("app/api", { recursive: true, encoding: "utf8" })
-      .filter((file) => file.endsWith("route.ts") && !/^(auth|trpc)\//.test(file) && !file.includes("openapi.json"))
+      .filter(
+        (file) =>
+          file.endsWith("route.ts") &&
+          !/^(auth|trpc)\//.test(file) &&
+          !file.includes("openapi.json") &&
+          !file.includes("[...path]"),
+      )
       .flatMap((file) => {
         const path = `/api/${file.replace(/\/?route\.ts$/, "")}`.replace(/\[(\w+)\]/g, "{$1}");
         const source = readFileSync(`app/api/${file}`, "utf8");
@@ -209,16 +243,19 @@ describe("the OpenAPI document", () => {
 
   it("explains the repeated and comma forms of the list filters", () => {
     const params = operation("GET /api/v2/shipping-orders").parameters ?? [];
+    const isArray = (p: (typeof params)[number]) => p.schema.anyOf?.some((s) => s.type === "array") ?? false;
     const arrays = params
-      .filter((p) => p.schema.type === "array")
+      .filter(isArray)
       .map((p) => p.name)
       .sort();
     expect(arrays).toEqual(["courier", "courierProfile", "ids", "referenceNumbers", "shippingNumbers", "status"]);
-    for (const p of params.filter((p) => p.schema.type === "array")) {
+    for (const p of params.filter(isArray)) {
       expect(p, p.name).toMatchObject({ in: "query", style: "form", explode: true });
       expect(p.description, p.name).toContain(`?${p.name}=a,b`);
     }
-    expect(params.map((p) => p.name)).toEqual(expect.arrayContaining(["page", "pageSize", "createdFrom", "createdTo"]));
+    expect(params.map((p) => p.name)).toEqual(
+      expect.arrayContaining(["page", "pageSize", "createdFrom", "createdTo", "referenceSource", "sourceIdentifier"]),
+    );
   });
 
   it("records the decisions where the contract is silent", () => {
@@ -270,14 +307,120 @@ describe("the OpenAPI document", () => {
   });
 });
 
+describe("the document's JSON Schemas", () => {
+  it("accept every example of every request body, answer and parameter", () => {
+    let checked = 0;
+    for (const { key, op } of operations) {
+      const media: [string, MediaJson][] = [
+        ...Object.entries(op.requestBody?.content ?? {}).map(
+          ([type, m]) => [`request ${type}`, m] as [string, MediaJson],
+        ),
+        ...Object.entries(op.responses).flatMap(([status, r]) =>
+          Object.entries(r.content ?? {}).map(([type, m]) => [`${status} ${type}`, m] as [string, MediaJson]),
+        ),
+      ];
+      for (const [where, m] of media) {
+        for (const [name, example] of Object.entries(m.examples ?? {})) {
+          expect(schemaErrors(m.schema!, example.value), `${key} ${where} example ${name}`).toBe("");
+          checked += 1;
+        }
+      }
+      for (const p of op.parameters ?? []) {
+        const example = p.example ?? p.schema.example;
+        if (example === undefined) continue;
+        expect(schemaErrors(p.schema, example), `${key} parameter ${p.name} example`).toBe("");
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  it("describe array query parameters so that both the repeated and the comma form validate", () => {
+    const params = operation("GET /api/v2/shipping-orders").parameters ?? [];
+    const ids = params.find((p) => p.name === "ids")!;
+    expect(schemaErrors(ids.schema, ["99eaae0e-9af8-4583-90fd-b9de1c8f5840"])).toBe("");
+    expect(schemaErrors(ids.schema, "99eaae0e-9af8-4583-90fd-b9de1c8f5840,07112afc-489b-4701-8a92-cdf6ef12de72")).toBe(
+      "",
+    );
+    const labels = operation("GET /api/v2/labels").parameters ?? [];
+    expect(schemaErrors(labels.find((p) => p.name === "shippingNumbers")!.schema, "SBX0000000001,SBX0000000002")).toBe(
+      "",
+    );
+  });
+
+  it("list application/json first among the order request media types", () => {
+    for (const key of [
+      "POST /api/v2/couriers/{courier_id}/shipping-orders/validate",
+      "POST /api/v2/couriers/{courier_id}/shipping-orders",
+    ]) {
+      expect(Object.keys(operation(key).requestBody!.content)[0], key).toBe("application/json");
+    }
+  });
+
+  it("describe a created order as ShippingOrder plus replaced (allOf), not a copy", () => {
+    const items = doc.components.schemas.CreateShippingOrdersResponse!.properties!.items!.items!;
+    expect(items.allOf?.[0]).toEqual({ $ref: "#/components/schemas/ShippingOrder" });
+    expect(Object.keys(items.allOf?.[1]?.properties ?? {})).toEqual(["replaced"]);
+  });
+
+  it("give every time field of the answers a pattern of its format", () => {
+    const order = doc.components.schemas.ShippingOrder!.properties!;
+    const seconds = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$";
+    expect(order.created!.pattern).toBe(seconds);
+    const tracking = order.shipmentTracking!.properties!;
+    expect(tracking.updated!.pattern ?? tracking.updated!.anyOf?.[0]?.pattern).toBe(seconds);
+    expect(tracking.events!.items!.properties!.time!.pattern).toBe(seconds);
+    expect(doc.components.schemas.ApiKey!.properties!.created!.pattern).toMatch(/\\\.\\d\{3\}\$$/);
+  });
+
+  it("document Recipient.Phone with the very rule the server applies", async () => {
+    const recipient = doc.components.schemas.ShippingOrderRequest!.properties!.Recipient!.properties!;
+    const pattern = new RegExp(recipient.Phone!.pattern ?? recipient.Phone!.anyOf![0]!.pattern!);
+    const { validateOrder } = await import("@/server/services/shipping-orders/validate-order");
+    const { sandboxCourier } = await import("@/server/couriers/sandbox");
+    const base = order();
+    for (const phone of [
+      "+420 777 123 456",
+      "+420777123456",
+      "+49 (30) 123-456",
+      " +4930123456 ",
+      "+1234567",
+      "+123456",
+      "+1234567890123456",
+      "420777123456",
+      "+420 777 12a 456",
+      "++420777123456",
+      "+420.777.123.456",
+    ]) {
+      const result = validateOrder(
+        { ...base, Recipient: { ...(base.Recipient as object), Phone: phone } },
+        sandboxCourier.capabilities,
+        { service: null },
+      );
+      const serverAccepts = !result.response.messages.some((m) => m.field === "Recipient.Phone");
+      expect(pattern.test(phone), JSON.stringify(phone)).toBe(serverAccepts);
+    }
+  });
+});
+
 describe("GET /api/v2/openapi.json", () => {
-  it("serves the document as JSON, built once", async () => {
-    const first = getDocument();
+  const fetchDocument = () => getDocument(new Request("http://shop.test:8080/api/v2/openapi.json"));
+
+  it("serves the document as JSON, with the request's origin as its server", async () => {
+    const first = await fetchDocument();
     expect(first.status).toBe(200);
     expect(first.headers.get("content-type")).toBe("application/json");
     const text = await first.text();
-    expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
-    expect(await getDocument().text()).toBe(text);
+    const { servers, ...rest } = JSON.parse(text) as DocumentJson;
+    expect(servers).toEqual([{ url: "http://shop.test:8080", description: "This server" }]);
+    expect(rest).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+    expect(await (await fetchDocument()).text()).toBe(text);
+  });
+
+  it("refuses an unknown query parameter", async () => {
+    const response = await getDocument(new Request("http://localhost/api/v2/openapi.json?format=yaml"));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ errors: [{ field: "format" }] });
   });
 });
 
@@ -305,6 +448,7 @@ describe("real answers match the schemas the document names", () => {
     }
     const body: unknown = await response.json();
     expect(componentSchemas[componentOf(media)]!.parse(body)).toEqual(body);
+    expect(schemaErrors(media!.schema!, body), `${key} ${response.status} against the document's JSON Schema`).toBe("");
     return body;
   }
 

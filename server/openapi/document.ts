@@ -8,6 +8,7 @@ import { registerHealth } from "./paths/health";
 import { registerOrdersAndLabels } from "./paths/orders-and-labels";
 import { registerPrivate } from "./paths/private";
 import { registerShippingOrders } from "./paths/shipping-orders";
+import { withUnknownQuery, type Responses } from "./responses";
 import { registerSecuritySchemes } from "./security";
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
@@ -37,6 +38,10 @@ const TAGS = [
 /** The OpenAPI 3.1 document of the partner API, generated from the zod schemas the services validate with. */
 export function buildOpenApiDocument(): OpenApiDocument {
   const registry = new OpenAPIRegistry();
+  // Every route refuses query parameters it does not declare: each operation documents that 400.
+  const registerPath = registry.registerPath.bind(registry);
+  registry.registerPath = (route) =>
+    registerPath({ ...route, responses: withUnknownQuery(route.responses as Responses) as typeof route.responses });
   registerSecuritySchemes(registry);
   registerShippingOrders(registry);
   registerOrdersAndLabels(registry);
@@ -59,10 +64,19 @@ export function buildOpenApiDocument(): OpenApiDocument {
   });
 }
 
-let json: string | undefined;
+let built: OpenApiDocument | undefined;
 
-/** The document as JSON text. It cannot change while the process runs, so it is built once. */
-export function openApiJson(): string {
-  json ??= JSON.stringify(buildOpenApiDocument());
-  return json;
+/** The document without `servers`; it cannot change while the process runs, so it is built once. */
+export function openApiDocument(): OpenApiDocument {
+  built ??= buildOpenApiDocument();
+  return built;
+}
+
+/**
+ * The document as JSON text, with the origin it is served from (PUBLIC_URL, else the request's) as its one
+ * server: the paths carry `/api/v2`, so clients and validators resolve them against the origin.
+ */
+export function openApiJson(origin: string): string {
+  const { openapi, info, ...rest } = openApiDocument();
+  return JSON.stringify({ openapi, info, servers: [{ url: origin, description: "This server" }], ...rest });
 }

@@ -62,6 +62,10 @@ export const shippingOrder = {
   created: "2026-11-21T23:52:17",
   codPrice: 499.9,
   codCurrency: "CZK",
+  variableSymbol: "20260042",
+  insurancePrice: null,
+  note: "Ring twice",
+  pickupPoint: null,
   recipient: {
     name: "Jana Nováková",
     company: null,

@@ -120,6 +120,42 @@ export const serverErrors = (): Responses => ({
   ),
 });
 
+export const unknownQueryParameter = problemExample(
+  "Unknown query parameter",
+  "bad_request",
+  "Unknown query parameter referenceSourc. This operation accepts page, pageSize.",
+  [{ field: "referenceSourc", message: "is not a parameter of this operation" }],
+);
+
+/**
+ * Every operation answers 400 to a query parameter it does not take (see `RouteOptions` in
+ * server/http/handler.ts): adds that example to the operation's 400, or a 400 when it has none.
+ */
+export function withUnknownQuery(responses: Responses): Responses {
+  const existing = responses[400];
+  if (!existing) {
+    return {
+      ...responses,
+      400: problemResponse("A query parameter this operation does not take.", { unknownQueryParameter }),
+    };
+  }
+  const problem = existing.content?.[PROBLEM_TYPE];
+  if (!problem || !("schema" in problem)) {
+    return {
+      ...responses,
+      400: {
+        ...existing,
+        content: { ...existing.content, ...content(ProblemSchema, { unknownQueryParameter }, PROBLEM_TYPE) },
+      },
+    };
+  }
+  const examples = { ...(problem.examples as Examples | undefined), unknownQueryParameter };
+  return {
+    ...responses,
+    400: { ...existing, content: { ...existing.content, [PROBLEM_TYPE]: { ...problem, examples } } },
+  };
+}
+
 /** On every answer of the shipping-order API after the key is known (not on 401). */
 const rateLimitHeaders: HeaderMap = {
   "RateLimit-Limit": integerHeader("The key's `rateLimitPerMinute`.", 600),
@@ -173,7 +209,7 @@ export function apiKeyResponses(permission: ApiKeyPermission, responses: Respons
     ...responses,
   };
   return Object.fromEntries(
-    Object.entries(all).map(([status, response]) => [
+    Object.entries(withUnknownQuery(all)).map(([status, response]) => [
       status,
       status === "401" ? response : withHeaders(response, rateLimitHeaders),
     ]),

@@ -29,8 +29,9 @@ export type Page<T> = {
   page: number;
   pageSize: number;
   totalPages: number;
-  nextPage: number | null;
-  previousPage: number | null;
+  /** Whether a next (previous) page exists: booleans, as the original interface defines them. */
+  nextPage: boolean;
+  previousPage: boolean;
   itemsCount: number;
   items: T[];
 };
@@ -41,8 +42,8 @@ export function envelope<T>(items: T[], total: number, { page, pageSize }: Pagin
     page,
     pageSize,
     totalPages,
-    nextPage: page < totalPages ? page + 1 : null,
-    previousPage: page > 1 ? Math.min(page - 1, Math.max(totalPages, 1)) : null,
+    nextPage: page < totalPages,
+    previousPage: page > 1,
     itemsCount: total,
     items,
   };

@@ -6,7 +6,7 @@ process.env.DATABASE_URL = "postgres://postgres@127.0.0.1:1/nothing";
 
 describe("GET /api/health without a database", () => {
   it("answers 503", async () => {
-    const response = await health.GET();
+    const response = await health.GET(new Request("http://localhost/api/health"));
     expect(response.status).toBe(503);
     expect(await response.json()).toEqual({ status: "unavailable" });
   });

@@ -1,8 +1,9 @@
+import { handler, json } from "@/server/http/handler";
 import { checkHealth } from "@/server/services/health/check-health";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(): Promise<Response> {
+export const GET = handler(async () => {
   const healthy = await checkHealth();
-  return Response.json(healthy ? { status: "ok" } : { status: "unavailable" }, { status: healthy ? 200 : 503 });
-}
+  return json(healthy ? { status: "ok" } : { status: "unavailable" }, healthy ? 200 : 503);
+});

@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { Health } from "../components";
-import { jsonResponse } from "../responses";
+import { jsonResponse, problemExample, problemResponse } from "../responses";
 import { noSecurity } from "../security";
 
 export function registerHealth(registry: OpenAPIRegistry): void {
@@ -15,6 +15,14 @@ export function registerHealth(registry: OpenAPIRegistry): void {
     security: noSecurity,
     responses: {
       200: jsonResponse("Healthy.", Health, { ok: { summary: "Healthy", value: { status: "ok" } } }),
+      400: problemResponse("A query parameter was given; this operation takes none.", {
+        unknownParameter: problemExample(
+          "Unknown query parameter",
+          "bad_request",
+          "Unknown query parameter verbose. This operation takes none.",
+          [{ field: "verbose", message: "is not a parameter of this operation" }],
+        ),
+      }),
       503: jsonResponse(
         "The database does not answer (a plain JSON body, not a problem: monitors read `status`).",
         Health,

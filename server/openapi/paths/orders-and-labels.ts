@@ -28,12 +28,23 @@ const orderNotFound = problemResponse(
 const repeatable = (name: string) =>
   `Repeat the parameter (\`?${name}=a&${name}=b\`) or separate values with commas (\`?${name}=a,b\`); both mean the same.`;
 
-/** An array parameter: `style: form, explode: true`, and the comma form the API also reads. */
-const list = (name: string, what: string) => ({
-  description: `${what} ${repeatable(name)} Values are OR-ed; at most 100.`,
-  style: "form" as const,
-  explode: true,
-});
+/**
+ * An array parameter: `style: form, explode: true` for the repeated form, and a plain string alternative
+ * for the comma form (`?ids=a,b` arrives as the one value `a,b`), so a validator built from the document
+ * accepts both forms the API reads.
+ */
+const list = <T extends z.ZodType>(items: z.ZodArray<T>, name: string, what: string, example: unknown[]) =>
+  z
+    .union([items, z.string().describe("Comma-separated values.")])
+    .optional()
+    .meta({
+      param: {
+        description: `${what} ${repeatable(name)} Values are OR-ed; at most 100.`,
+        style: "form",
+        explode: true,
+      },
+      example,
+    });
 
 const DATE_TIME =
   "UTC, no zone suffix: `yyyy-MM-ddTHH:mm:ss`. Also accepted: `yyyy-MM-ddTHH:mm`, a fraction `.fff` (1 to 3 digits), the date alone `yyyy-MM-dd`, and a trailing `Z`. " +
@@ -52,29 +63,48 @@ const listQuery = listShippingOrdersQuery.extend({
     param: { description: `Orders created at or before this instant. ${DATE_TIME} After createdFrom → 400.` },
     example: "2026-11-30",
   }),
-  referenceNumbers: shape.referenceNumbers.meta({
-    param: list("referenceNumbers", "Orders with these ReferenceNumbers (exact match)."),
-    example: ["ORDER-1001", "ORDER-1002"],
+  referenceNumbers: list(
+    shape.referenceNumbers.unwrap(),
+    "referenceNumbers",
+    "Orders with these ReferenceNumbers (exact match).",
+    ["ORDER-1001", "ORDER-1002"],
+  ),
+  ids: list(shape.ids.unwrap(), "ids", "Orders with these ids; a value that is no UUID → 400.", [ORDER_ID]),
+  shippingNumbers: list(
+    shape.shippingNumbers.unwrap(),
+    "shippingNumbers",
+    "Orders with a parcel of these shipping numbers.",
+    ["SBX0000000001"],
+  ),
+  status: list(shape.status.unwrap(), "status", "Orders in these shipping statuses; an unknown status → 400.", [
+    "CREATED",
+    "IN_TRANSIT",
+  ]),
+  courier: list(
+    shape.courier.unwrap(),
+    "courier",
+    "Orders of these couriers (ids as in `GET /api/v2/couriers`); an unknown courier id → 400.",
+    ["sandbox"],
+  ),
+  courierProfile: list(
+    shape.courierProfile.unwrap(),
+    "courierProfile",
+    "Orders created with these courier profiles; a value that is no UUID → 400.",
+    [PROFILE_ID],
+  ),
+  referenceSource: shape.referenceSource.meta({
+    param: {
+      description:
+        "Orders of this ReferenceSource (exact match, case included); usable alone or with `sourceIdentifier`. `api` for orders sent without a pair.",
+    },
+    example: "shoptet",
   }),
-  ids: shape.ids.meta({
-    param: list("ids", "Orders with these ids; a value that is no UUID → 400."),
-    example: [ORDER_ID],
-  }),
-  shippingNumbers: shape.shippingNumbers.meta({
-    param: list("shippingNumbers", "Orders with a parcel of these shipping numbers."),
-    example: ["SBX0000000001"],
-  }),
-  status: shape.status.meta({
-    param: list("status", "Orders in these shipping statuses; an unknown status → 400."),
-    example: ["CREATED", "IN_TRANSIT"],
-  }),
-  courier: shape.courier.meta({
-    param: list("courier", "Orders of these couriers (ids as in `GET /api/v2/couriers`); an unknown courier id → 400."),
-    example: ["sandbox"],
-  }),
-  courierProfile: shape.courierProfile.meta({
-    param: list("courierProfile", "Orders created with these courier profiles; a value that is no UUID → 400."),
-    example: [PROFILE_ID],
+  sourceIdentifier: shape.sourceIdentifier.meta({
+    param: {
+      description:
+        "Orders of this SourceIdentifier (exact match, case included); usable alone or with `referenceSource`. `default` for orders sent without a pair.",
+    },
+    example: "eshop-1",
   }),
 });
 
@@ -107,15 +137,23 @@ export function registerOrdersAndLabels(registry: OpenAPIRegistry): void {
             page: 1,
             pageSize: 20,
             totalPages: 1,
-            nextPage: null,
-            previousPage: null,
+            nextPage: false,
+            previousPage: false,
             itemsCount: 1,
             items: [shippingOrder],
           },
         },
         empty: {
           summary: "Nothing matches",
-          value: { page: 1, pageSize: 20, totalPages: 0, nextPage: null, previousPage: null, itemsCount: 0, items: [] },
+          value: {
+            page: 1,
+            pageSize: 20,
+            totalPages: 0,
+            nextPage: false,
+            previousPage: false,
+            itemsCount: 0,
+            items: [],
+          },
         },
       }),
       400: problemResponse("A malformed filter or paging parameter.", {
@@ -233,9 +271,7 @@ export function registerOrdersAndLabels(registry: OpenAPIRegistry): void {
     request: {
       query: z.object({
         shippingNumbers: z
-          .array(z.string())
-          .min(1)
-          .max(MAX_LABELS)
+          .union([z.array(z.string()).min(1).max(MAX_LABELS), z.string().min(1).describe("Comma-separated values.")])
           .meta({
             param: {
               description: `Shipping numbers of parcels, 1 to ${MAX_LABELS}. ${repeatable("shippingNumbers")}`,

@@ -111,8 +111,8 @@ function registerApiKeys(registry: OpenAPIRegistry): void {
             page: 1,
             pageSize: 20,
             totalPages: 1,
-            nextPage: null,
-            previousPage: null,
+            nextPage: false,
+            previousPage: false,
             itemsCount: 1,
             items: [apiKey],
           },
@@ -434,8 +434,8 @@ function registerAuditEvents(registry: OpenAPIRegistry): void {
             page: 1,
             pageSize: 20,
             totalPages: 1,
-            nextPage: null,
-            previousPage: null,
+            nextPage: false,
+            previousPage: false,
             itemsCount: 1,
             items: [
               {

@@ -5,6 +5,7 @@ import { accounts, memberships, users, type MembershipRole } from "@/db/schema";
 import { hashPassword } from "@/server/auth/passwords";
 import { AppError, notFound } from "@/server/errors";
 import { isUuid, parseInput } from "@/server/validation";
+import { createAccount } from "./create-account";
 
 export const createUserInput = z
   .object({
@@ -24,7 +25,8 @@ export const createUserInput = z
 export type CreateUserInput = z.input<typeof createUserInput>;
 
 /**
- * Creates a user and either a new account (the user becomes its owner) or a membership of an existing one
+ * Creates a user and either a new account (the user becomes its owner; the account starts with a default
+ * sandbox courier profile) or a membership of an existing one
  * (a member unless `role` says otherwise). A user that exists already is added to the account.
  */
 export async function createUser(db: Db, raw: CreateUserInput): Promise<{ userId: string; accountId: string }> {
@@ -40,8 +42,7 @@ export async function createUser(db: Db, raw: CreateUserInput): Promise<{ userId
       accountId = account.id;
       role = input.role ?? "member";
     } else {
-      const [account] = await tx.insert(accounts).values({ name: input.accountName! }).returning({ id: accounts.id });
-      accountId = account!.id;
+      ({ accountId } = await createAccount(tx, input.accountName!));
       role = input.role ?? "owner";
     }
     const [existing] = await tx

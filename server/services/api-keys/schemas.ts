@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { millisTime } from "@/server/time";
 
 export const API_KEY_PERMISSIONS = [
   "shipping-orders:read",
@@ -47,8 +48,8 @@ export const apiKeyView = z.object({
   id: z.uuid(),
   name: z.string(),
   key: z.string().describe("Masked: `svc_****` and the key's last 4 characters."),
-  created: z.string().describe("UTC, `yyyy-MM-ddTHH:mm:ss.fff`"),
-  lastUsed: z.string().nullable().describe("UTC, `yyyy-MM-ddTHH:mm:ss.fff`; null when never used"),
+  created: millisTime,
+  lastUsed: millisTime.nullable().describe("UTC, `yyyy-MM-ddTHH:mm:ss.fff`; null when never used"),
   permissions: z.array(permissionSchema),
   preventDuplicateOrders: z.boolean(),
   rateLimitPerMinute: z.number().int(),

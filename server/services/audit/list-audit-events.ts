@@ -6,6 +6,7 @@ import { AppError } from "@/server/errors";
 import { formatMillis } from "@/server/time";
 import { accountAccess, type Actor } from "../actor";
 import { envelope, offsetOf, type Page, type Paging } from "../pagination";
+import { millisTime } from "@/server/time";
 
 export const auditEventView = z.object({
   id: z.uuid(),
@@ -18,7 +19,7 @@ export const auditEventView = z.object({
   targetId: z.string().nullable(),
   details: z.record(z.string(), z.unknown()),
   ip: z.string().nullable(),
-  created: z.string().describe("UTC, `yyyy-MM-ddTHH:mm:ss.fff`"),
+  created: millisTime,
 });
 
 export type AuditEventView = z.infer<typeof auditEventView>;

@@ -44,7 +44,12 @@ export const listShippingOrdersQuery = pagingQuery.extend({
   ).optional(),
   courier: listOf(z.string().refine((c) => courierIds().includes(c), "is not a known courier id")).optional(),
   courierProfile: listOf(z.uuid("must be UUIDs")).optional(),
+  referenceSource: z.string().max(64).optional().describe("Exact match (case included); usable alone."),
+  sourceIdentifier: z.string().max(64).optional().describe("Exact match (case included); usable alone."),
 });
+
+/** Every query parameter of the list, for the route's declaration (anything else answers 400). */
+export const LIST_PARAMS = Object.keys(listShippingOrdersQuery.shape);
 
 export type ListShippingOrdersQuery = z.output<typeof listShippingOrdersQuery>;
 export const LIST_ARRAY_PARAMS = [
@@ -79,6 +84,8 @@ function conditions(db: Db, accountId: string, q: ListShippingOrdersQuery): SQL[
   if (q.status?.length) c.push(inArray(shippingOrders.status, q.status));
   if (q.courier?.length) c.push(inArray(shippingOrders.courier, q.courier));
   if (q.courierProfile?.length) c.push(inArray(shippingOrders.courierProfileId, q.courierProfile));
+  if (q.referenceSource !== undefined) c.push(eq(shippingOrders.referenceSource, q.referenceSource));
+  if (q.sourceIdentifier !== undefined) c.push(eq(shippingOrders.sourceIdentifier, q.sourceIdentifier));
   if (q.shippingNumbers?.length) {
     c.push(
       inArray(

@@ -16,6 +16,16 @@ const optionalText = (max: number) =>
 
 const requiredText = (max: number) => z.string().trim().min(1).max(max);
 
+/** An optional field: null means the same as leaving it out (the contract's rule for every optional field). */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === null ? undefined : v), schema.optional());
+
+/**
+ * `+` and 7..15 digits, with spaces, hyphens and parentheses anywhere (`+420 777 123 456`); stored
+ * without them. The same pattern is the OpenAPI document's, so a gateway built from it accepts what we do.
+ */
+const PHONE_PATTERN = /^[\s()-]*\+(?:[\s()-]*\d){7,15}[\s()-]*$/;
+
 const positiveNumber = z.number().positive();
 /** What the columns hold (numeric(8,2) for dimensions, numeric(12,2) for prices): beyond it PostgreSQL fails the insert. */
 const MAX_DIMENSION_CM = 999_999.99;
@@ -44,10 +54,11 @@ export const recipientSchema = z
       z.email().max(254).optional(),
     ),
     Phone: z.preprocess(
-      (v) => (typeof v === "string" ? (v.trim() === "" ? undefined : v.replace(/[\s()-]/g, "")) : (v ?? undefined)),
+      (v) => (typeof v === "string" && v.trim() === "" ? undefined : (v ?? undefined)),
       z
         .string()
-        .regex(/^\+\d{7,15}$/, "must be + and 7 to 15 digits")
+        .regex(PHONE_PATTERN, "must be + and 7 to 15 digits (spaces, hyphens and parentheses allowed)")
+        .transform((v) => v.replace(/[\s()-]/g, ""))
         .optional(),
     ),
   })
@@ -65,9 +76,9 @@ export const recipientSchema = z
 
 export const parcelSchema = z.object({
   Weight: positiveNumber.describe("kg, more than 0 and at most the courier's limit"),
-  Length: dimension.optional().describe("cm"),
-  Width: dimension.optional().describe("cm"),
-  Height: dimension.optional().describe("cm"),
+  Length: optional(dimension.describe("cm")),
+  Width: optional(dimension.describe("cm")),
+  Height: optional(dimension.describe("cm")),
   Reference: optionalText(64),
 });
 
@@ -82,12 +93,13 @@ export const orderRequestSchema = z
     Service: optionalText(32).describe("Courier service code; default from the courier profile."),
     Recipient: recipientSchema,
     Parcels: z.array(parcelSchema).min(1).max(MAX_PARCELS),
-    CodPrice: z
-      .number()
-      .min(0)
-      .max(MAX_PRICE)
-      .refine(twoDecimals, { message: "must have at most 2 decimals", params: { code: "INVALID_FORMAT" } })
-      .optional(),
+    CodPrice: optional(
+      z
+        .number()
+        .min(0)
+        .max(MAX_PRICE)
+        .refine(twoDecimals, { message: "must have at most 2 decimals", params: { code: "INVALID_FORMAT" } }),
+    ),
     CodCurrency: optionalText(3)
       .transform((v) => v?.toUpperCase())
       .refine((v) => v === undefined || ISO_CURRENCIES.has(v), {
@@ -106,7 +118,7 @@ export const orderRequestSchema = z
         .regex(/^\d{1,10}$/, "must be 1 to 10 digits")
         .optional(),
     ),
-    InsurancePrice: z.number().min(0).max(MAX_PRICE).optional(),
+    InsurancePrice: optional(z.number().min(0).max(MAX_PRICE)),
     Note: optionalText(300),
     PickupPoint: optionalText(64).describe("Required by services that deliver to a pickup point; ignored otherwise."),
   })

@@ -2,7 +2,7 @@ import { asc, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db/client";
 import { parcels, shippingStatus, trackingEvents, type ShippingOrderRow } from "@/db/schema";
-import { formatSeconds } from "@/server/time";
+import { formatSeconds, secondsTime } from "@/server/time";
 
 const status = z.enum(shippingStatus.enumValues);
 
@@ -17,9 +17,13 @@ export const shippingOrderView = z.object({
   service: z.string(),
   status,
   shippingNumber: z.array(z.string()).describe("One shipping number per parcel, in parcel order."),
-  created: z.string().describe("UTC, `yyyy-MM-ddTHH:mm:ss`"),
+  created: secondsTime,
   codPrice: z.number().nullable(),
   codCurrency: z.string().nullable(),
+  variableSymbol: z.string().nullable(),
+  insurancePrice: z.number().nullable(),
+  note: z.string().nullable(),
+  pickupPoint: z.string().nullable().describe("As sent; null when not sent or the service does not use it."),
   recipient: z.object({
     name: z.string(),
     company: z.string().nullable(),
@@ -43,8 +47,8 @@ export const shippingOrderView = z.object({
   shipmentTracking: z.object({
     status,
     trackingUrl: z.string().nullable(),
-    updated: z.string().nullable().describe("UTC, `yyyy-MM-ddTHH:mm:ss`"),
-    events: z.array(z.object({ time: z.string(), status, description: z.string(), location: z.string().nullable() })),
+    updated: secondsTime.nullable(),
+    events: z.array(z.object({ time: secondsTime, status, description: z.string(), location: z.string().nullable() })),
   }),
   labelUrl: z.string().describe("Absolute URL of the order's label PDF."),
 });
@@ -88,6 +92,10 @@ export async function toShippingOrderViews(
       created: formatSeconds(row.createdAt),
       codPrice: num(row.codPrice),
       codCurrency: row.codCurrency,
+      variableSymbol: row.variableSymbol,
+      insurancePrice: num(row.insurancePrice),
+      note: row.note,
+      pickupPoint: row.pickupPoint,
       recipient: {
         name: row.recipientName,
         company: row.recipientCompany,

@@ -22,6 +22,31 @@ describe("validateOrder: the contract's field rules", () => {
     expect(result.response).toEqual({ status: "OK", referenceNumber: expect.any(String), messages: [] });
   });
 
+  it("reads null in every optional field as absent, numbers included", () => {
+    const withNulls = order({
+      ExternalReference: null,
+      ReferenceSource: null,
+      SourceIdentifier: null,
+      Service: null,
+      Recipient: recipient({ Company: null, Phone: null }),
+      Parcels: [{ Weight: 1, Length: null, Width: null, Height: null, Reference: null }],
+      CodPrice: null,
+      CodCurrency: null,
+      VariableSymbol: null,
+      InsurancePrice: null,
+      Note: null,
+      PickupPoint: null,
+    });
+    expect(codes(withNulls)).toEqual([]);
+    const parsed = validate(withNulls).order!;
+    expect(parsed.CodPrice).toBeUndefined();
+    expect(parsed.InsurancePrice).toBeUndefined();
+    expect(parsed.Parcels[0]).toEqual({ Weight: 1 });
+    expect(codes(order({ CodPrice: null, CodCurrency: "CZK" }))).toEqual([]);
+    // Null is not a value of a required field.
+    expect(codes(order({ Parcels: [{ Weight: null }] }))).toContain("REQUIRED@Parcels[0].Weight");
+  });
+
   it("ReferenceNumber: required, 1..64 after trimming", () => {
     expect(codes(order({ ReferenceNumber: undefined }))).toContain("REQUIRED@ReferenceNumber");
     expect(codes(order({ ReferenceNumber: "   " }))).toContain("REQUIRED@ReferenceNumber");
@@ -51,6 +76,11 @@ describe("validateOrder: the contract's field rules", () => {
       "INVALID_FORMAT@Recipient.Phone",
     );
     expect(codes(order({ Recipient: recipient({ Phone: "+1234567" }) }))).toEqual([]);
+    expect(codes(order({ Recipient: recipient({ Phone: "+420 777 123 456" }) }))).toEqual([]);
+    expect(codes(order({ Recipient: recipient({ Phone: "+49 (30) 123-456" }) }))).toEqual([]);
+    expect(validate(order({ Recipient: recipient({ Phone: "+420 777 123 456" }) })).order?.Recipient.Phone).toBe(
+      "+420777123456",
+    );
     expect(codes(order({ Recipient: recipient({ Country: "XX" }) }))).toContain("INVALID_FORMAT@Recipient.Country");
   });
 

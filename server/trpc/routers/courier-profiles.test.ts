@@ -1,4 +1,7 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { courierProfiles } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { callerFor, failure, suiteUsers } from "@/test/trpc";
 
@@ -12,6 +15,8 @@ describe("tRPC courierProfiles", () => {
   });
 
   it("creates profiles, makes the first the default and moves the default on request", async () => {
+    // An account without a profile for the courier (the starting one removed), as for a courier added later.
+    await (await getDb()).delete(courierProfiles).where(eq(courierProfiles.accountId, users.owner.accountId));
     const api = await callerFor(users.owner);
     const first = await api.courierProfiles.create({
       accountId: users.owner.accountId,

@@ -51,8 +51,10 @@ describe("configurations", () => {
     const body = await readJson<{ items: { id: string; isDefault: boolean }[] }>(
       await as(partner)(profiles.GET, "/api/v2/configurations/courier-profiles"),
     );
+    // The test partner's default profile, then the one the account started with.
     expect(body.items).toEqual([
       expect.objectContaining({ id: partner.profileId, courier: "sandbox", isDefault: true, service: "STANDARD" }),
+      expect.objectContaining({ courier: "sandbox", isDefault: false, name: "Sandbox" }),
     ]);
     const limited = await createPartner({ permissions: ["shipping-orders:read"] });
     expect((await as(limited)(profiles.GET, "/api/v2/configurations/courier-profiles")).status).toBe(403);

@@ -1,7 +1,9 @@
+import { handler } from "@/server/http/handler";
 import { openApiJson } from "@/server/openapi/document";
 
-export function GET(): Response {
-  return new Response(openApiJson(), {
-    headers: { "content-type": "application/json", "cache-control": "public, max-age=300" },
-  });
-}
+export const GET = handler(
+  async ({ baseUrl }) =>
+    new Response(openApiJson(baseUrl), {
+      headers: { "content-type": "application/json", "cache-control": "public, max-age=300" },
+    }),
+);

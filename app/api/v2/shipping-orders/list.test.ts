@@ -20,8 +20,8 @@ type Envelope = {
   page: number;
   pageSize: number;
   totalPages: number;
-  nextPage: number | null;
-  previousPage: number | null;
+  nextPage: boolean;
+  previousPage: boolean;
   itemsCount: number;
   items: Order[];
 };
@@ -37,6 +37,7 @@ describe("GET /shipping-orders", () => {
   beforeAll(async () => {
     partner = await createPartner();
     await activatePair(partner, "shop", "eu");
+    await activatePair(partner, "market", "eu");
     secondProfile = (
       await createCourierProfile(
         await getDb(),
@@ -50,6 +51,7 @@ describe("GET /shipping-orders", () => {
       const body = order({
         ReferenceNumber: `L-${i}`,
         ...(i === 4 ? { ReferenceSource: "shop", SourceIdentifier: "eu" } : {}),
+        ...(i === 2 ? { ReferenceSource: "market", SourceIdentifier: "eu" } : {}),
       });
       const response = await as(partner)(create.POST, `/api/v2/couriers/sandbox/shipping-orders${query}`, {
         body,
@@ -77,8 +79,8 @@ describe("GET /shipping-orders", () => {
       page: 1,
       pageSize: 20,
       totalPages: 1,
-      nextPage: null,
-      previousPage: null,
+      nextPage: false,
+      previousPage: false,
       itemsCount: 5,
     });
     expect(page.items.map((o) => o.referenceNumber)).toEqual(["L-5", "L-4", "L-3", "L-2", "L-1"]);
@@ -87,14 +89,34 @@ describe("GET /shipping-orders", () => {
 
   it("pages: size, next and previous, a page past the end is empty", async () => {
     const p2 = await readJson<Envelope>(await get("?pageSize=2&page=2"));
-    expect(p2).toMatchObject({ page: 2, pageSize: 2, totalPages: 3, nextPage: 3, previousPage: 1, itemsCount: 5 });
+    expect(p2).toMatchObject({
+      page: 2,
+      pageSize: 2,
+      totalPages: 3,
+      nextPage: true,
+      previousPage: true,
+      itemsCount: 5,
+    });
     expect(p2.items.map((o) => o.referenceNumber)).toEqual(["L-3", "L-2"]);
     const p3 = await readJson<Envelope>(await get("?pageSize=2&page=3"));
-    expect(p3).toMatchObject({ nextPage: null, previousPage: 2 });
+    expect(p3).toMatchObject({ nextPage: false, previousPage: true });
     expect(p3.items).toHaveLength(1);
     const past = await readJson<Envelope>(await get("?pageSize=2&page=9"));
     expect(past.items).toEqual([]);
-    expect(past.nextPage).toBeNull();
+    expect(past).toMatchObject({ nextPage: false, previousPage: true });
+  });
+
+  it("filters by referenceSource and sourceIdentifier, exactly, each usable alone", async () => {
+    expect(await refs("?referenceSource=shop")).toEqual(["L-4"]);
+    expect(await refs("?sourceIdentifier=eu")).toEqual(["L-4", "L-2"]);
+    expect(await refs("?referenceSource=market&sourceIdentifier=eu")).toEqual(["L-2"]);
+    expect(await refs("?referenceSource=api")).toEqual(["L-5", "L-3", "L-1"]);
+    expect(await refs("?sourceIdentifier=default")).toEqual(["L-5", "L-3", "L-1"]);
+    expect(await refs("?referenceSource=Shop")).toEqual([]);
+    expect(await refs("?referenceSource=shop&sourceIdentifier=default")).toEqual([]);
+    const twice = await get("?referenceSource=shop&referenceSource=api");
+    expect(twice.status).toBe(400);
+    expect(await readJson(twice)).toMatchObject({ errors: [{ field: "referenceSource" }] });
   });
 
   it("filters by inclusive date bounds at second precision", async () => {

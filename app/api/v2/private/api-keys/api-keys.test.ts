@@ -20,8 +20,8 @@ type Envelope<T> = {
   page: number;
   pageSize: number;
   totalPages: number;
-  nextPage: number | null;
-  previousPage: number | null;
+  nextPage: boolean;
+  previousPage: boolean;
   itemsCount: number;
   items: T[];
 };
@@ -144,8 +144,8 @@ describe("private API: api keys", () => {
       page: 1,
       pageSize: 2,
       totalPages: 2,
-      nextPage: 2,
-      previousPage: null,
+      nextPage: true,
+      previousPage: false,
       itemsCount: 3,
     });
     expect(page1.items.map((k) => k.name)).toEqual(["k3", "k2"]);
@@ -154,7 +154,7 @@ describe("private API: api keys", () => {
         token: user.token,
       }),
     );
-    expect(page2).toMatchObject({ page: 2, nextPage: null, previousPage: 1 });
+    expect(page2).toMatchObject({ page: 2, nextPage: false, previousPage: true });
     expect(page2.items.map((k) => k.name)).toEqual(["k1"]);
     for (const q of ["page=0", "pageSize=0", "pageSize=51", "page=abc"]) {
       const response = await call(collection.GET, `/api/v2/private/api-keys?accountId=${user.accountId}&${q}`, {
@@ -168,7 +168,7 @@ describe("private API: api keys", () => {
     const none = await readJson<Envelope<Key>>(
       await call(collection.GET, `/api/v2/private/api-keys?accountId=${empty.accountId}`, { token: empty.token }),
     );
-    expect(none).toMatchObject({ totalPages: 0, itemsCount: 0, items: [], nextPage: null, previousPage: null });
+    expect(none).toMatchObject({ totalPages: 0, itemsCount: 0, items: [], nextPage: false, previousPage: false });
   });
 
   it("patches name, duplicate prevention and permissions and answers the key masked", async () => {

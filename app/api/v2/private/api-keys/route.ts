@@ -1,14 +1,17 @@
 import { readJson } from "@/server/http/body";
 import { json } from "@/server/http/handler";
-import { accountIdFrom, pagingFrom } from "@/server/http/private-query";
+import { accountIdFrom, ACCOUNT_PARAM, PAGING_PARAMS, pagingFrom } from "@/server/http/private-query";
 import { withAccessToken } from "@/server/http/with-access-token";
 import { createApiKey } from "@/server/services/api-keys/create-api-key";
 import { listApiKeys } from "@/server/services/api-keys/list-api-keys";
 
-export const GET = withAccessToken(async ({ url, db, actor }) => {
-  const paging = pagingFrom(url);
-  return json(await listApiKeys(db, actor, await accountIdFrom(url, db, actor), paging));
-});
+export const GET = withAccessToken(
+  async ({ url, db, actor }) => {
+    const paging = pagingFrom(url);
+    return json(await listApiKeys(db, actor, await accountIdFrom(url, db, actor), paging));
+  },
+  { query: [ACCOUNT_PARAM, ...PAGING_PARAMS] },
+);
 
 export const POST = withAccessToken(async ({ request, db, actor, ip }) =>
   json(await createApiKey(db, actor, await readJson(request), { ip }), 201, { "cache-control": "no-store" }),

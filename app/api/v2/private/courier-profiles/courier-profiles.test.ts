@@ -1,4 +1,7 @@
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { courierProfiles } from "@/db/schema";
 import { call, createTestUser, readJson, type TestUser } from "@/test/helpers";
 import * as collection from "./route";
 
@@ -30,7 +33,15 @@ describe("private API: courier profiles", () => {
       )
     ).items;
 
+  it("starts every account with a default sandbox profile", async () => {
+    expect(await list()).toEqual([
+      expect.objectContaining({ courier: "sandbox", name: "Sandbox", service: "STANDARD", isDefault: true }),
+    ]);
+  });
+
   it("makes the first profile of a courier its default, and a later isDefault take over", async () => {
+    // An account without a profile for the courier (the starting one removed), as for a courier added later.
+    await (await getDb()).delete(courierProfiles).where(eq(courierProfiles.accountId, owner.accountId));
     const first = await create({ name: "Main", service: "STANDARD", settings: { trackingStepMinutes: 5 } });
     expect(first.status).toBe(201);
     expect(await readJson<Profile>(first)).toMatchObject({

@@ -9,12 +9,15 @@ import { renderOrderLabelForUser } from "@/server/services/labels/render-order-l
  * cookie instead. `?account=` names the account as on every dashboard page; `download` asks the browser
  * to save the file rather than show it.
  */
-export const GET = handler<{ id: string }>(async ({ url, params, db }) => {
-  const session = await getSession();
-  if (!session) throw new AppError("unauthorized", "Sign in to continue.");
-  const bytes = await renderOrderLabelForUser(db, session.user.id, url.searchParams.get("account") ?? "", params.id);
-  const response = pdf(bytes, `label-${params.id}.pdf`);
-  if (url.searchParams.has("download"))
-    response.headers.set("content-disposition", `attachment; filename="label-${params.id}.pdf"`);
-  return response;
-});
+export const GET = handler<{ id: string }>(
+  async ({ url, params, db }) => {
+    const session = await getSession();
+    if (!session) throw new AppError("unauthorized", "Sign in to continue.");
+    const bytes = await renderOrderLabelForUser(db, session.user.id, url.searchParams.get("account") ?? "", params.id);
+    const response = pdf(bytes, `label-${params.id}.pdf`);
+    if (url.searchParams.has("download"))
+      response.headers.set("content-disposition", `attachment; filename="label-${params.id}.pdf"`);
+    return response;
+  },
+  { query: ["account", "download"] },
+);

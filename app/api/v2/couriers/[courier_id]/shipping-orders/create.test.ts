@@ -5,6 +5,7 @@ import { shippingOrders, validationResults } from "@/db/schema";
 import { readJson } from "@/test/helpers";
 import { activatePair, as, createPartner, order, type Partner } from "@/test/partner";
 import * as item from "../../../shipping-orders/[id]/route";
+import * as list from "../../../shipping-orders/route";
 import * as create from "./route";
 
 type Created = {
@@ -81,6 +82,81 @@ describe("POST /couriers/{courier}/shipping-orders", () => {
     expect(await readJson(got)).toMatchObject({
       id: created!.id,
       shipmentTracking: { status: "CREATED", events: [expect.objectContaining({ status: "CREATED" })] },
+    });
+  });
+
+  it("returns the data that was sent, in the create answer, GET and the list; null where it was not sent", async () => {
+    const full = order({
+      ReferenceNumber: "FULL-1",
+      ExternalReference: "INV-42",
+      Service: "PICKUP_POINT",
+      PickupPoint: "PP-PRAHA-7",
+      Recipient: {
+        Name: "Jana Nováková",
+        Company: "Nováková s.r.o.",
+        Street: "Dlouhá 12",
+        City: "Praha",
+        Zip: "110 00",
+        Country: "cz",
+        Email: "jana@example.com",
+        Phone: "+420 777 123 456",
+      },
+      Parcels: [{ Weight: 1.25, Length: 30, Width: 20.5, Height: 10, Reference: "BOX-A" }],
+      CodPrice: 499.9,
+      CodCurrency: "CZK",
+      VariableSymbol: "20260042",
+      InsurancePrice: 1500,
+      Note: "Ring twice",
+    });
+    const expected = {
+      referenceNumber: "FULL-1",
+      externalReference: "INV-42",
+      service: "PICKUP_POINT",
+      pickupPoint: "PP-PRAHA-7",
+      codPrice: 499.9,
+      codCurrency: "CZK",
+      variableSymbol: "20260042",
+      insurancePrice: 1500,
+      note: "Ring twice",
+      recipient: {
+        name: "Jana Nováková",
+        company: "Nováková s.r.o.",
+        street: "Dlouhá 12",
+        city: "Praha",
+        zip: "110 00",
+        country: "CZ",
+        email: "jana@example.com",
+        phone: "+420777123456",
+      },
+      parcels: [
+        { weight: 1.25, length: 30, width: 20.5, height: 10, reference: "BOX-A", shippingNumber: expect.any(String) },
+      ],
+    };
+    const created = (await readJson<Created>(await send(full))).items[0]!;
+    expect(created).toMatchObject(expected);
+    const got = await as(partner)(item.GET, `/api/v2/shipping-orders/${created.id}`, { params: { id: created.id } });
+    expect(await readJson(got)).toMatchObject(expected);
+    const listed = await as(partner)(list.GET, `/api/v2/shipping-orders?ids=${created.id}`);
+    expect((await readJson<{ items: unknown[] }>(listed)).items[0]).toMatchObject(expected);
+
+    const bare = order({
+      ReferenceNumber: "BARE-1",
+      Recipient: { ...(full.Recipient as object), Company: null, Email: null, Phone: "+420777123456" },
+      Parcels: [{ Weight: 1, Length: null }],
+      CodPrice: null,
+      InsurancePrice: null,
+    });
+    const minimal = (await readJson<Created>(await send(bare))).items[0]!;
+    expect(minimal).toMatchObject({
+      externalReference: null,
+      pickupPoint: null,
+      codPrice: null,
+      codCurrency: null,
+      variableSymbol: null,
+      insurancePrice: null,
+      note: null,
+      recipient: { company: null, email: null },
+      parcels: [{ weight: 1, length: null, width: null, height: null, reference: null }],
     });
   });
 

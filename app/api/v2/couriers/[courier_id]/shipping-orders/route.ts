@@ -28,4 +28,5 @@ export const POST = withApiKey<{ courier_id: string }>(
       ),
     );
   },
+  { query: ["profile"] },
 );

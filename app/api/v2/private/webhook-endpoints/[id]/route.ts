@@ -1,13 +1,11 @@
 import { readJson } from "@/server/http/body";
 import { json, noContent } from "@/server/http/handler";
-import { rejectUnknownQuery } from "@/server/http/query";
 import { withAccessToken } from "@/server/http/with-access-token";
 import { deleteWebhookEndpoint } from "@/server/services/webhooks/delete-webhook-endpoint";
 import { updateWebhookEndpoint } from "@/server/services/webhooks/update-webhook-endpoint";
 
-export const PATCH = withAccessToken<{ id: string }>(async ({ request, url, params, db, actor, ip }) => {
-  rejectUnknownQuery(url, []);
-  return json(
+export const PATCH = withAccessToken<{ id: string }>(async ({ request, params, db, actor, ip }) =>
+  json(
     await updateWebhookEndpoint(
       db,
       actor,
@@ -15,11 +13,10 @@ export const PATCH = withAccessToken<{ id: string }>(async ({ request, url, para
       await readJson(request, ["application/json", "application/merge-patch+json"]),
       { ip },
     ),
-  );
-});
+  ),
+);
 
-export const DELETE = withAccessToken<{ id: string }>(async ({ url, params, db, actor, ip }) => {
-  rejectUnknownQuery(url, []);
+export const DELETE = withAccessToken<{ id: string }>(async ({ params, db, actor, ip }) => {
   await deleteWebhookEndpoint(db, actor, params.id, { ip });
   return noContent();
 });

@@ -17,4 +17,5 @@ export const POST = withApiKey<{ courier_id: string }>(
     );
     return json(result);
   },
+  { query: ["profile"] },
 );

@@ -2,8 +2,11 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { validationResults } from "@/db/schema";
-import { readJson } from "@/test/helpers";
+import { createApiKey } from "@/server/services/api-keys/create-api-key";
+import { listAccountCourierProfiles } from "@/server/services/courier-profiles/list-courier-profiles";
+import { call, createTestUser, readJson } from "@/test/helpers";
 import { activatePair, as, createPartner, order, type Partner } from "@/test/partner";
+import * as create from "../route";
 import * as validate from "./route";
 
 const path = (courier = "sandbox", query = "") => `/api/v2/couriers/${courier}/shipping-orders/validate${query}`;
@@ -26,6 +29,36 @@ describe("POST /couriers/{courier}/shipping-orders/validate", () => {
       headers: { "content-type": contentType },
       params: { courier_id: courier },
     });
+
+  it("works on a new account without ?profile=: every account starts with a default sandbox profile", async () => {
+    // The account as the admin CLI (and the seed) create it, with nothing but an API key added.
+    const user = await createTestUser();
+    const key = await createApiKey(
+      await getDb(),
+      { userId: user.userId, isStaff: false },
+      {
+        accountId: user.accountId,
+        name: "fresh",
+      },
+    );
+    const fresh = (handler: unknown, url: string) =>
+      call(handler, url, {
+        apiKey: key.key,
+        body: order({ ReferenceNumber: "FRESH-1" }),
+        params: { courier_id: "sandbox" },
+      });
+    const validated = await fresh(validate.POST, path());
+    expect(validated.status).toBe(200);
+    expect(await readJson(validated)).toMatchObject({ status: "OK" });
+    const created = await fresh(create.POST, "/api/v2/couriers/sandbox/shipping-orders");
+    expect(created.status).toBe(200);
+    const body = await readJson<{ items: { courierProfile: string; service: string }[] }>(created);
+    expect(body.items[0]!.service).toBe("STANDARD");
+    const profiles = await listAccountCourierProfiles(await getDb(), user.accountId);
+    expect(profiles).toEqual([
+      expect.objectContaining({ id: body.items[0]!.courierProfile, courier: "sandbox", isDefault: true }),
+    ]);
+  });
 
   it("answers 200 with OK for a valid order and 200 with ERROR for an invalid one", async () => {
     const ok = await send(order({ ReferenceNumber: "V-OK" }));

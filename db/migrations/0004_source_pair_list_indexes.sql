@@ -1,0 +1,2 @@
+CREATE INDEX "shipping_orders_account_source_pair_idx" ON "shipping_orders" USING btree ("account_id","reference_source","source_identifier","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "shipping_orders"."deleted_at" is null;--> statement-breakpoint
+CREATE INDEX "shipping_orders_account_source_identifier_idx" ON "shipping_orders" USING btree ("account_id","source_identifier","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "shipping_orders"."deleted_at" is null;
