@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, like, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "@/db/client";
+import { rowsOf, type Db } from "@/db/client";
 import { events } from "@/db/schema";
 import { badField } from "@/server/errors";
 import { ORDER_EVENT_TYPES, orderEventType, type EventView } from "./event-types";
@@ -33,13 +33,33 @@ export type ListEventsQuery = z.output<typeof listEventsQuery>;
 
 export type EventPage = { items: EventView[]; next: string | null };
 
+/** How long a read waits for transactions older than the account's newest events to end (see listEvents). */
+const SETTLE_TRIES = 40;
+const SETTLE_STEP_MS = 25;
+
+/** Whether the account has committed events that older, still running transactions keep out of the feed. */
+async function eventsBehindHorizon(db: Db, accountId: string): Promise<boolean> {
+  const rows = rowsOf<{ waiting: boolean }>(
+    await db.execute(sql`select exists(
+      select 1 from ${events}
+      where ${events.accountId} = ${accountId} and ${events.txId} >= pg_snapshot_xmin(pg_current_snapshot())
+    ) as waiting`),
+  );
+  return rows[0]?.waiting ?? false;
+}
+
 /**
  * The pull feed: the account's order events, oldest first, after a cursor. Only events of transactions that
  * ended before every transaction still running are shown, so an event that commits late can never appear
- * before a cursor a client already holds; it shows a moment later, after it. `next` is the id to pass as
- * `after` for the following page when more events are already there, else null.
+ * before a cursor a client already holds; it shows a moment later, after it. Such transactions last
+ * milliseconds, so a read first waits (up to a second) until none holds back an event of the account: an
+ * event is in the feed as soon as its change has been answered. `next` is the id to pass as `after` for the
+ * following page when more events are already there, else null.
  */
 export async function listEvents(db: Db, accountId: string, q: ListEventsQuery): Promise<EventPage> {
+  for (let i = 0; i < SETTLE_TRIES && (await eventsBehindHorizon(db, accountId)); i++) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_STEP_MS));
+  }
   let cursor: { txId: string; seq: number } | undefined;
   if (q.after) {
     const [row] = await db
