@@ -1,109 +1,171 @@
 /**
- * The benchmark's baseline: the same services the app's create and get routes call (verifyApiKey,
- * createShippingOrders, getShippingOrder), behind a bare `node:http` server with no framework. The ratio
- * app ÷ baseline is what the framework (Next's router, Web Request/Response, middleware) costs.
+ * The benchmark's baseline: the work the app's create and get routes do, through the same functions, behind a
+ * bare `node:http` server with no framework, so that app ÷ baseline measures the framework (Next's router, Web
+ * Request/Response, AsyncLocalStorage) and nothing else. Per request, as the app: the API key and a rate-limit
+ * token (`authenticateApiKey`), the permission, unknown query parameters (`checkQuery`), the RateLimit-* headers and next.config's security headers on
+ * every answer; for create the media type, the 1 MiB limit while streaming, the JSON walk (`parseJsonBody`),
+ * the batch's extra tokens, the Idempotency-Key (looked up when sent), then `createShippingOrders`.
  *
  * Started by bench/run.ts as `node --import tsx bench/baseline-server.ts` with PORT, DATABASE_URL,
  * AUTH_SECRET and NODE_ENV=production in the environment. Same pool settings as the app (db/client.ts).
  */
 import http from "node:http";
-import { getDb } from "@/db/client";
-import { AppError, httpStatusOf } from "@/server/errors";
-import type { ApiKeyPermission } from "@/server/services/api-keys/schemas";
-import { verifyApiKey, type ApiKeyPrincipal } from "@/server/services/api-keys/verify-api-key";
+import { getDb, type Db } from "@/db/client";
+import nextConfig from "@/next.config.mjs";
+import { AppError } from "@/server/errors";
+import { checkQuery } from "@/server/http/handler";
+import { assertAccepted, MAX_BODY_BYTES, parseJsonBody, readLimited, tooLarge } from "@/server/http/body";
+import { assertIdempotencyKey, idempotencyFingerprint } from "@/server/http/idempotent";
+import { errorResponse, rateLimitHeaders } from "@/server/http/problem";
+import { authenticateApiKey, type ApiKeyAuthentication } from "@/server/http/with-api-key";
+import {
+  beginIdempotentRequest,
+  completeIdempotentRequest,
+  abandonIdempotentRequest,
+} from "@/server/services/idempotency/idempotent-requests";
 import { createShippingOrders } from "@/server/services/shipping-orders/create-shipping-orders";
 import { getShippingOrder } from "@/server/services/shipping-orders/get-shipping-order";
-import { orderBatch } from "@/server/services/shipping-orders/order-batch";
+import { ORDER_CONTENT_TYPES, orderBatch } from "@/server/services/shipping-orders/order-batch";
 
-const MAX_BODY = 1024 * 1024;
 const CREATE = /^\/api\/v2\/couriers\/([^/]+)\/shipping-orders$/;
 const GET_ONE = /^\/api\/v2\/shipping-orders\/([^/]+)$/;
 
-function send(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+type Answer = { status: number; body: unknown; contentType?: string; headers?: Record<string, string> };
+
+/** The headers next.config adds to every answer (its `/:path*` rule). */
+const securityHeaders: Record<string, string> = Object.fromEntries(
+  ((await nextConfig.headers?.()) ?? [])
+    .filter((rule) => rule.source === "/:path*")
+    .flatMap((rule) => rule.headers.map((h) => [h.key.toLowerCase(), h.value])),
+);
+
+function send(res: http.ServerResponse, answer: Answer): void {
+  const text = JSON.stringify(answer.body);
+  res.writeHead(answer.status, {
+    ...securityHeaders,
+    ...answer.headers,
+    "content-type": answer.contentType ?? "application/json",
+    "content-length": Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) reject(new AppError("payload_too_large", "body over 1 MiB"));
-      else chunks.push(chunk);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
+const header = (req: http.IncomingMessage, name: string): string | null => {
+  const v = req.headers[name];
+  return typeof v === "string" ? v : null;
+};
 
-async function principalOf(req: http.IncomingMessage, permission: ApiKeyPermission): Promise<ApiKeyPrincipal> {
-  const header = req.headers["x-api-key"];
+async function authenticated(db: Db, req: http.IncomingMessage): Promise<ApiKeyAuthentication> {
   const key =
-    (typeof header === "string" ? header.trim() : "") ||
-    /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1];
-  const principal = key ? await verifyApiKey(await getDb(), key) : null;
-  if (!principal) throw new AppError("unauthorized", "The API key is unknown or revoked.");
-  if (!principal.permissions.includes(permission))
-    throw new AppError("forbidden", `The API key lacks the permission ${permission}.`);
-  return principal;
+    header(req, "x-api-key")?.trim() || /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1] || null;
+  return authenticateApiKey(db, key);
 }
 
-async function route(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function readJson(req: http.IncomingMessage): Promise<unknown> {
+  assertAccepted(mediaTypeOf(req), ORDER_CONTENT_TYPES);
+  if (Number(header(req, "content-length") ?? "0") > MAX_BODY_BYTES) throw tooLarge();
+  return parseJsonBody(await readLimited(req));
+}
+
+const mediaTypeOf = (req: http.IncomingMessage) =>
+  (header(req, "content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+
+/** The route's Idempotency-Key handling, through the same services. */
+async function idempotent(
+  db: Db,
+  req: http.IncomingMessage,
+  url: URL,
+  accountId: string,
+  body: unknown,
+  run: () => Promise<Answer>,
+): Promise<Answer> {
+  const key = header(req, "idempotency-key");
+  if (key === null) return run();
+  assertIdempotencyKey(key);
+  const fingerprint = idempotencyFingerprint(req.method ?? "POST", url, header(req, "content-type"), body);
+  const start = await beginIdempotentRequest(db, accountId, key, fingerprint);
+  if (start.kind === "replay")
+    return {
+      status: start.response.status,
+      body: start.response.body,
+      contentType: start.response.contentType,
+      headers: { "idempotent-replayed": "true" },
+    };
+  let answer: Answer;
+  try {
+    answer = await run();
+  } catch (error) {
+    answer = await errorAnswer(error);
+  }
+  if (answer.status >= 500) await abandonIdempotentRequest(db, accountId, key);
+  else
+    await completeIdempotentRequest(db, accountId, key, {
+      status: answer.status,
+      contentType: answer.contentType ?? "application/json",
+      body: answer.body,
+    });
+  return answer;
+}
+
+async function route(req: http.IncomingMessage): Promise<Answer> {
   const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
   const baseUrl = url.origin;
-  if (req.method === "GET" && url.pathname === "/health") return send(res, 200, { status: "ok" });
+  if (req.method === "GET" && url.pathname === "/health") return { status: 200, body: { status: "ok" } };
+  const db = await getDb();
 
   const create = req.method === "POST" ? CREATE.exec(url.pathname) : null;
-  if (create) {
-    const principal = await principalOf(req, "shipping-orders:write");
-    const mediaType = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-    let body: unknown;
-    try {
-      body = JSON.parse(await readBody(req));
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      throw new AppError("bad_request", "The request body is not valid JSON.");
-    }
-    const result = await createShippingOrders(
-      await getDb(),
-      { accountId: principal.accountId, apiKeyId: principal.keyId },
-      {
-        courierId: decodeURIComponent(create[1]!),
-        profileId: url.searchParams.get("profile"),
-        batch: orderBatch(mediaType, body),
-        preventDuplicateOrders: principal.preventDuplicateOrders,
-        baseUrl,
-      },
-    );
-    return send(res, 200, result);
-  }
-
   const getOne = req.method === "GET" ? GET_ONE.exec(url.pathname) : null;
-  if (getOne) {
-    const principal = await principalOf(req, "shipping-orders:read");
-    return send(
-      res,
-      200,
-      await getShippingOrder(await getDb(), principal.accountId, decodeURIComponent(getOne[1]!), baseUrl),
-    );
+  if (!create && !getOne) return { status: 404, body: { status: 404, detail: "not found" } };
+
+  const { principal, rateLimit } = await authenticated(db, req);
+  let answer: Answer;
+  try {
+    const permission = create ? "shipping-orders:write" : "shipping-orders:read";
+    if (!principal.permissions.includes(permission))
+      throw new AppError("forbidden", `The API key lacks the permission ${permission}.`);
+    checkQuery(url, { query: create ? ["profile"] : [] });
+    if (create) {
+      const body = await readJson(req);
+      const batch = orderBatch(mediaTypeOf(req), body);
+      await rateLimit.take(batch.orders.length - 1);
+      answer = await idempotent(db, req, url, principal.accountId, body, async () => ({
+        status: 200,
+        body: await createShippingOrders(
+          db,
+          { accountId: principal.accountId, apiKeyId: principal.keyId },
+          {
+            courierId: decodeURIComponent(create[1]!),
+            profileId: url.searchParams.get("profile"),
+            batch,
+            preventDuplicateOrders: principal.preventDuplicateOrders,
+            baseUrl,
+          },
+        ),
+      }));
+    } else {
+      answer = {
+        status: 200,
+        body: await getShippingOrder(db, principal.accountId, decodeURIComponent(getOne![1]!), baseUrl),
+      };
+    }
+  } catch (error) {
+    answer = await errorAnswer(error);
   }
-  send(res, 404, { status: 404, detail: "not found" });
+  answer.headers = { ...rateLimitHeaders(rateLimit.state()), ...answer.headers };
+  return answer;
+}
+
+/** An error as the app answers it: the same function renders it (status, problem or result body, headers). */
+async function errorAnswer(error: unknown): Promise<Answer> {
+  const response = errorResponse(error);
+  const { "content-type": contentType, ...headers } = Object.fromEntries(response.headers);
+  return { status: response.status, body: await response.json(), contentType, headers };
 }
 
 const server = http.createServer((req, res) => {
-  route(req, res).catch((error: unknown) => {
-    if (error instanceof AppError)
-      return send(
-        res,
-        httpStatusOf[error.code],
-        error.details.result ?? { status: httpStatusOf[error.code], detail: error.message },
-      );
-    console.error(error);
-    send(res, 500, { status: 500, detail: "internal error" });
-  });
+  route(req)
+    .catch(errorAnswer)
+    .then((answer) => send(res, answer));
 });
 server.keepAliveTimeout = 65_000;
 

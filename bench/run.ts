@@ -7,7 +7,7 @@
  * scenarios with autocannon, prints a table, writes bench/results.md and drops the database.
  *
  * `--quick`: 10k orders and 1–2 s per scenario; checks that every scenario ran without errors (exit 1
- * otherwise), not speed. `--profile`: the app runs under `node --cpu-prof` (bench/.tmp) and the report
+ * otherwise), not speed. Full mode also exits 2 when a target is missed; both print the table of targets. `--profile`: the app runs under `node --cpu-prof` (bench/.tmp) and the report
  * gets its top self-time functions. `--orders=N`, `--duration=S` override the data size and run length.
  */
 import { spawnSync } from "node:child_process";
@@ -517,38 +517,7 @@ async function main(): Promise<number> {
     const profile = profileDir ? summariseProfiles(path.join(profileDir, "app")) : null;
     const baselineProfile = profileDir ? summariseProfiles(path.join(profileDir, "baseline")) : null;
 
-    const targets: Target[] = [];
-    const createRatio = ratios.find((r) => r.scenario === "create c16");
-    if (createRatio)
-      targets.push({
-        name: "create ≥ 60 % of baseline req/s at c16",
-        figure: `${(createRatio.ratio * 100).toFixed(0)} % (${createRatio.appRps.toFixed(0)} vs ${createRatio.baselineRps.toFixed(0)} req/s)`,
-        met: createRatio.ratio >= 0.6,
-      });
-    const appBatch = batches.find((b) => b.server === "app");
-    if (appBatch)
-      targets.push({
-        name: "batch of 500 < 1.5 s",
-        figure: `${appBatch.medianMs.toFixed(0)} ms median (${appBatch.msPerOrder.toFixed(2)} ms/order)`,
-        met: appBatch.medianMs < 1500,
-      });
-    if (list.length) {
-      const worst = list.reduce((a, b) => (b.p99 > a.p99 ? b : a));
-      const floor = Math.max(...listFloor.map((l) => l.p99));
-      targets.push({
-        name: `list p99 < 25 ms for every filter (${fixtures.orders.toLocaleString("en")}-order account of ${cfg.orders.toLocaleString("en")}, HTTP, 1 connection)`,
-        figure: `worst: ${worst.name} p99 ${worst.p99.toFixed(2)} ms (machine noise floor, /api/health p99: ${floor.toFixed(2)} ms)`,
-        met: list.every((l) => l.p99 < 25),
-      });
-    }
-    if (verify) {
-      // Judged on the median: on a shared machine the mean carries scheduler stalls (see select 1's mean vs p50).
-      targets.push({
-        name: "key verification < 0.5 ms added (verifyApiKey in-process, median)",
-        figure: `p50 ${verify.verify.p50.toFixed(3)} ms, mean ${verify.verify.mean.toFixed(3)} ms (select 1: p50 ${verify.selectOne.p50.toFixed(3)}, mean ${verify.selectOne.mean.toFixed(3)} ms)`,
-        met: verify.verify.p50 < 0.5,
-      });
-    }
+    const targets = targetsOf({ ratios, loads, batches, list, listLoaded, listFloor, fixtures, verify });
     if (events)
       targets.push({
         name: "server CPU per create with one subscribed endpoint ≤ +0.3 ms (vs none, c16)",
@@ -613,11 +582,90 @@ async function main(): Promise<number> {
       console.error(`\n${failures.length} scenario(s) had errors:\n${failures.map((f) => `  - ${f}`).join("\n")}`);
       return 1;
     }
+    // Quick mode (CI) runs too briefly, on too little data, for its figures to judge a target.
+    const missed = targets.filter((t) => !t.met);
+    if (!QUICK && missed.length) {
+      console.error(
+        `\n${missed.length} target(s) missed:\n${missed.map((t) => `  - ${t.name}: ${t.figure}`).join("\n")}`,
+      );
+      return 2;
+    }
     log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     return 0;
   } finally {
     await cleanup();
   }
+}
+
+const CPU_TARGETS_MS = { create: 3.5, get: 1.8, list: 3.0, pgPerCreate: 1.2 };
+const BATCH_TARGET_MS = 300;
+const LIST_P99_TARGET_MS = 25;
+
+/** The targets of the figures a run produced (bench/results.md explains where each comes from). */
+function targetsOf(r: {
+  ratios: Ratio[];
+  loads: LoadResult[];
+  batches: BatchFigures[];
+  list: LoadResult[];
+  listLoaded: LoadResult[];
+  listFloor: LoadResult[];
+  fixtures: { orders: number };
+  verify: Awaited<ReturnType<typeof import("./lib/verify-cost").verifyCost>> | null;
+}): Target[] {
+  const targets: Target[] = [];
+  const cpu = (xs: LoadResult[], pick: (x: LoadResult) => number | undefined) => median(xs.map((x) => pick(x) ?? NaN));
+  for (const scenario of ["create", "get"] as const) {
+    const ratio = r.ratios.find((x) => x.scenario === `${scenario} c16`);
+    if (!ratio) continue;
+    const app = cpu(ratio.app, (x) => x.serverCpuPerRequest);
+    const baseline = cpu(ratio.baseline, (x) => x.serverCpuPerRequest);
+    targets.push({
+      name: `${scenario} c16: app server CPU ≤ ${CPU_TARGETS_MS[scenario]} ms per request (median of rounds)`,
+      figure: `${app.toFixed(2)} ms (baseline ${baseline.toFixed(2)} ms; req/s app ÷ baseline ${(ratio.ratio * 100).toFixed(0)} %)`,
+      met: app <= CPU_TARGETS_MS[scenario],
+    });
+    if (scenario === "create") {
+      const pg = cpu(ratio.app, (x) => x.pgCpuPerRequest);
+      targets.push({
+        name: `create c16: PostgreSQL CPU ≤ ${CPU_TARGETS_MS.pgPerCreate} ms per create (app, median of rounds)`,
+        figure: `${pg.toFixed(2)} ms (baseline ${cpu(ratio.baseline, (x) => x.pgCpuPerRequest).toFixed(2)} ms)`,
+        met: pg <= CPU_TARGETS_MS.pgPerCreate,
+      });
+    }
+  }
+  if (r.listLoaded.length) {
+    const worst = r.listLoaded.reduce((a, b) => ((b.serverCpuPerRequest ?? 0) > (a.serverCpuPerRequest ?? 0) ? b : a));
+    targets.push({
+      name: `list: app server CPU ≤ ${CPU_TARGETS_MS.list} ms per request for every filter (${worst.connections} connections)`,
+      figure: `worst: ${worst.name} ${(worst.serverCpuPerRequest ?? NaN).toFixed(2)} ms`,
+      met: r.listLoaded.every((l) => (l.serverCpuPerRequest ?? Infinity) <= CPU_TARGETS_MS.list),
+    });
+  }
+  const appBatch = r.batches.find((b) => b.server === "app");
+  if (appBatch)
+    targets.push({
+      name: `batch of 500 ≤ ${BATCH_TARGET_MS} ms (median)`,
+      figure: `${appBatch.medianMs.toFixed(0)} ms median (${appBatch.msPerOrder.toFixed(2)} ms/order)`,
+      met: appBatch.medianMs <= BATCH_TARGET_MS,
+    });
+  if (r.list.length) {
+    const worst = r.list.reduce((a, b) => (b.p99 > a.p99 ? b : a));
+    const floor = Math.max(...r.listFloor.map((l) => l.p99));
+    targets.push({
+      name: `list p99 < ${LIST_P99_TARGET_MS} ms for every filter (${r.fixtures.orders.toLocaleString("en")}-order account, HTTP, 1 connection)`,
+      figure: `worst: ${worst.name} p99 ${worst.p99.toFixed(2)} ms (machine noise floor, /api/health p99: ${floor.toFixed(2)} ms)`,
+      met: r.list.every((l) => l.p99 < LIST_P99_TARGET_MS),
+    });
+  }
+  if (r.verify) {
+    // Judged on the median: on a shared machine the mean carries scheduler stalls (see select 1's mean vs p50).
+    targets.push({
+      name: "key verification < 0.5 ms added (verifyApiKey in-process, median)",
+      figure: `p50 ${r.verify.verify.p50.toFixed(3)} ms, mean ${r.verify.verify.mean.toFixed(3)} ms (select 1: p50 ${r.verify.selectOne.p50.toFixed(3)}, mean ${r.verify.selectOne.mean.toFixed(3)} ms)`,
+      met: r.verify.verify.p50 < 0.5,
+    });
+  }
+  return targets;
 }
 
 let interrupted = false;

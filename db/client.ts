@@ -119,6 +119,39 @@ async function open(): Promise<Handle> {
   return { db: drizzle({ client, schema }) as unknown as Db, close: () => client.close(), kind: "pglite" };
 }
 
+const preparedQueries = new WeakMap<object, Map<string, unknown>>();
+
+/**
+ * A drizzle query built once per database handle (or per transaction) and reused with new placeholder values:
+ * drizzle's query building (its `is()` checks, buildQueryFromSourceParams) was the largest JavaScript cost of a
+ * request (bench/results.md). `name` identifies the call site.
+ */
+export function prepared<T>(db: Executor, name: string, build: (db: Executor) => T): T {
+  let queries = preparedQueries.get(db);
+  if (!queries) preparedQueries.set(db, (queries = new Map()));
+  let query = queries.get(name) as T | undefined;
+  if (query === undefined) queries.set(name, (query = build(db)));
+  return query;
+}
+
+/** `{a,b,c}`: ids (uuids, never quoted) as one array parameter, so a statement's text does not vary with their count. */
+export const uuidArray = (ids: readonly string[]): string => `{${ids.join(",")}}`;
+
+type PostgresJsClient = { unsafe: (query: string, params: unknown[]) => Promise<unknown[]> };
+type PGliteClient = { query: (query: string, params: unknown[]) => Promise<{ rows: unknown[] }> };
+
+/**
+ * Runs a statement written once as text straight on the driver: no drizzle query building or result mapping
+ * per call (drizzle's `is()` checks were the largest JavaScript cost per request, bench/results.md), and on
+ * postgres.js a named statement. Only for hot statements on the process-wide database (not in a transaction),
+ * whose results hold no timestamps (drizzle's postgres.js driver turns off their parsing).
+ */
+export async function queryRows<T>(db: Db, text: string, params: unknown[]): Promise<T[]> {
+  const client = (db as unknown as { $client: PostgresJsClient | PGliteClient }).$client;
+  if ("unsafe" in client) return (await client.unsafe(text, params)) as T[];
+  return (await client.query(text, params)).rows as T[];
+}
+
 /** Rows of a raw `db.execute`, whose result shape differs between postgres.js (an array) and PGlite (`{ rows }`). */
 export function rowsOf<T>(result: unknown): T[] {
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];

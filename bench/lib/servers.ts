@@ -85,9 +85,10 @@ function start(
   port: number,
   readyPath: string,
   logDir: string,
+  cwd = process.cwd(),
 ): Promise<Server> {
   const log = createWriteStream(path.join(logDir, `${name}.log`));
-  const child = spawn(command[0]!, command.slice(1), { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command[0]!, command.slice(1), { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   // Two sources into one file: neither may end it (the second would then write after the end and crash the bench).
   child.stdout!.pipe(log, { end: false });
   child.stderr!.pipe(log, { end: false });
@@ -145,15 +146,15 @@ function baseEnv(e: ServerEnv, port: number): NodeJS.ProcessEnv {
  * `next start` of a built app directory (see preparedBuild in run.ts), in production mode, against the bench
  * database. BENCH_APP_NODE_FLAGS are extra node flags for it (e.g. `--trace-gc --max-old-space-size=256`).
  */
-export async function startApp(e: ServerEnv, logDir: string, appDir: string): Promise<Server> {
+export async function startApp(e: ServerEnv, logDir: string, appDir: string, name = "app"): Promise<Server> {
   const port = await freePort();
   const nextBin = path.resolve("node_modules/next/dist/bin/next");
   const extra = process.env.BENCH_APP_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
   return start(
-    "app",
+    name,
     [
       process.execPath,
-      ...nodeFlags(e, "app"),
+      ...nodeFlags(e, name),
       ...extra,
       nextBin,
       "start",
@@ -170,16 +171,25 @@ export async function startApp(e: ServerEnv, logDir: string, appDir: string): Pr
   );
 }
 
-/** bench/baseline-server.ts: the same services behind bare node:http. */
-export async function startBaseline(e: ServerEnv, logDir: string): Promise<Server> {
+/**
+ * bench/baseline-server.ts: the same services behind bare node:http. `root`: another checkout of the project to
+ * serve (its own sources and tsconfig paths), to compare two versions under the same load.
+ */
+export async function startBaseline(
+  e: ServerEnv,
+  logDir: string,
+  root = process.cwd(),
+  name = "baseline",
+): Promise<Server> {
   const port = await freePort();
   return start(
-    "baseline",
-    [process.execPath, ...nodeFlags(e, "baseline"), "--import", "tsx", path.resolve("bench/baseline-server.ts")],
+    name,
+    [process.execPath, ...nodeFlags(e, name), "--import", "tsx", path.join(root, "bench/baseline-server.ts")],
     baseEnv(e, port),
     port,
     "/health",
     logDir,
+    root,
   );
 }
 

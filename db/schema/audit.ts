@@ -15,5 +15,12 @@ export const auditEvents = pgTable(
     ip: text("ip"),
     createdAt: createdAt(),
   },
-  (t) => [index("audit_events_account_created_idx").on(t.accountId, t.createdAt.desc())],
+  // The list orders by `created_at desc, id desc` (NULLS FIRST): a bare `.desc()` (NULLS LAST) cannot serve it.
+  (t) => [
+    index("audit_events_account_created_idx").on(
+      t.accountId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+  ],
 );

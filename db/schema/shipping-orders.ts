@@ -81,7 +81,8 @@ export const shippingOrders = pgTable(
   // sorted all of the account's matching orders; and with `id` in every one, the page's ids come from an
   // index-only scan however deep the page (see bench/results.md).
   (t) => [
-    // One live order per reference number and source pair.
+    // One live order per reference number and source pair. Its leading columns also serve the lookups by
+    // reference number (filter, duplicate prevention, predecessors), so no second index is written per order.
     uniqueIndex("shipping_orders_live_reference_key")
       .on(t.accountId, t.referenceNumber, t.referenceSource, t.sourceIdentifier)
       .where(sql`${t.deletedAt} is null`),
@@ -101,9 +102,6 @@ export const shippingOrders = pgTable(
     index("shipping_orders_tracking_due_all_idx")
       .on(t.trackingNextAt)
       .where(sql`${t.deletedAt} is null and ${t.trackingNextAt} is not null`),
-    index("shipping_orders_account_reference_idx")
-      .on(t.accountId, t.referenceNumber)
-      .where(sql`${t.deletedAt} is null`),
     // The source-pair filters: referenceSource alone or with sourceIdentifier use the first, sourceIdentifier
     // alone the second.
     index("shipping_orders_account_source_pair_idx")

@@ -32,8 +32,13 @@ export const validationResults = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index("validation_results_account_created_idx").on(t.accountId, t.createdAt.desc()),
-    index("validation_results_created_idx").on(t.createdAt.desc()),
+    // Both lists order by `created_at desc, id desc` (NULLS FIRST): a bare `.desc()` (NULLS LAST) cannot serve it.
+    index("validation_results_account_created_idx").on(
+      t.accountId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index("validation_results_created_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   ],
 );
 

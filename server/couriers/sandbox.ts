@@ -69,20 +69,24 @@ const stepMs = (settings: Record<string, unknown>) =>
 const NUMBER_BLOCK = 100;
 const numberPools = new WeakMap<object, { spare: string[]; refill: Promise<void> | null }>();
 
-async function takeNumbers(db: Executor, count: number): Promise<string[]> {
+/**
+ * Makes sure `count` numbers are spare, fetching what is missing (at least a block) in one query, and hands
+ * them out when `take`: in the same turn as the check, so no concurrent caller takes them in between.
+ */
+async function reserveNumbers(db: Executor, count: number, take: boolean): Promise<string[]> {
   let pool = numberPools.get(db);
   if (!pool) numberPools.set(db, (pool = { spare: [], refill: null }));
   while (pool.spare.length < count) {
     const p = pool;
     p.refill ??= db
       .execute(
-        sql`select nextval('sandbox_shipping_number_seq')::text as n from generate_series(1, ${Math.max(NUMBER_BLOCK, count)})`,
+        sql`select nextval('sandbox_shipping_number_seq')::text as n from generate_series(1, ${Math.max(NUMBER_BLOCK, count - p.spare.length)})`,
       )
       .then((result) => void p.spare.push(...rowsOf<{ n: string }>(result).map((r) => r.n)))
       .finally(() => (p.refill = null));
     await p.refill;
   }
-  return pool.spare.splice(0, count);
+  return take ? pool.spare.splice(0, count) : [];
 }
 
 /**
@@ -106,6 +110,10 @@ export const sandboxCourier: CourierAdapter = {
 
   timeoutMs: (settings) => Number(settings.timeoutMs ?? env().COURIER_TIMEOUT_MS),
 
+  async prepareShipments(parcels, { db }) {
+    await reserveNumbers(db, parcels, false);
+  },
+
   async createShipment(request, { db, signal }) {
     const note = request.note ?? "";
     if (request.referenceNumber.startsWith("COURIER-FAIL") || note.includes("[courier-fail]")) {
@@ -119,7 +127,9 @@ export const sandboxCourier: CourierAdapter = {
         else signal.addEventListener("abort", onAbort, { once: true });
       });
     }
-    const shippingNumbers = (await takeNumbers(db, request.parcels.length)).map((n) => `SBX${n.padStart(10, "0")}`);
+    const shippingNumbers = (await reserveNumbers(db, request.parcels.length, true)).map(
+      (n) => `SBX${n.padStart(10, "0")}`,
+    );
     return {
       shippingNumbers,
       trackingUrl: `https://sandbox-courier.example/track/${shippingNumbers[0]}`,

@@ -59,6 +59,11 @@ export interface CourierAdapter {
   readonly settingsSchema: z.ZodType<Record<string, unknown>>;
   /** Answer time allowed for this profile, in ms. */
   timeoutMs(settings: Record<string, unknown>): number;
+  /**
+   * Called once before a request's createShipment calls with the number of parcels they carry, so that what
+   * each shipment takes from a shared source (the sandbox: shipping numbers) is fetched in one call per batch.
+   */
+  prepareShipments?(parcels: number, ctx: Omit<CourierContext, "signal">): Promise<void>;
   createShipment(request: CourierShipmentRequest, ctx: CourierContext): Promise<CourierShipment>;
   cancelShipment(shippingNumbers: readonly string[], ctx: CourierContext): Promise<void>;
   /** Every tracking event of the shipment up to `now`, oldest first. */

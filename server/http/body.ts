@@ -16,7 +16,14 @@ export function mediaTypeOf(request: Request): string {
  * lying or absent Content-Length cannot get past it), malformed JSON → 400.
  */
 export async function readJson(request: Request, accepted: readonly string[] = ["application/json"]): Promise<unknown> {
-  const type = mediaTypeOf(request);
+  assertAccepted(mediaTypeOf(request), accepted);
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  return parseJsonBody(await readLimited(request.body));
+}
+
+/** 415 unless the media type is one of `accepted`. */
+export function assertAccepted(type: string, accepted: readonly string[]): void {
   if (!accepted.includes(type)) {
     throw new AppError(
       "unsupported_media_type",
@@ -26,9 +33,10 @@ export async function readJson(request: Request, accepted: readonly string[] = [
       },
     );
   }
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const text = await readLimited(request);
+}
+
+/** JSON text → value: malformed → 400, and what PostgreSQL could not store → 400 naming the place. */
+export function parseJsonBody(text: string): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -49,23 +57,38 @@ const storable = (s: string) => !s.includes("\u0000") && s.isWellFormed();
  * store, and nesting deeper than MAX_JSON_DEPTH. Iterative, so no body can exhaust the stack here either.
  */
 function assertStorable(root: unknown): void {
-  const pending: { value: unknown; path: (string | number)[] }[] = [{ value: root, path: [] }];
-  for (let item = pending.pop(); item; item = pending.pop()) {
-    const { value, path } = item;
+  // A node links to its parent instead of carrying its path: the path is built only for the error, so walking a
+  // 500-order batch allocates one small object per value rather than a copied path per value.
+  type Node = { value: unknown; key: string | number; parent: Node | null; depth: number };
+  const pending: Node[] = [{ value: root, key: "", parent: null, depth: 0 }];
+  for (let node = pending.pop(); node; node = pending.pop()) {
+    const value = node.value;
     if (typeof value === "string") {
-      if (!storable(value)) throw unstorable(path);
+      if (!storable(value)) throw unstorable(pathOf(node));
     } else if (typeof value === "object" && value !== null) {
-      if (path.length >= MAX_JSON_DEPTH) {
+      const depth = node.depth;
+      if (depth >= MAX_JSON_DEPTH) {
         throw new AppError("bad_request", `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`, {
           errors: [{ field: "body", message: `nested more than ${MAX_JSON_DEPTH} levels deep` }],
         });
       }
-      const entries: [string | number, unknown][] = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-      for (const [key, child] of entries) {
-        if (typeof key === "string" && !storable(key)) throw unstorable([...path, key]);
-        pending.push({ value: child, path: [...path, key] });
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++)
+          pending.push({ value: value[i], key: i, parent: node, depth: depth + 1 });
+      } else {
+        for (const key in value) {
+          if (!Object.hasOwn(value, key)) continue;
+          if (!storable(key)) throw unstorable([...pathOf(node), key]);
+          pending.push({ value: (value as Record<string, unknown>)[key], key, parent: node, depth: depth + 1 });
+        }
       }
     }
+  }
+
+  function pathOf(node: Node): (string | number)[] {
+    const path: (string | number)[] = [];
+    for (let n: Node | null = node; n?.parent; n = n.parent) path.push(n.key);
+    return path.reverse();
   }
 }
 
@@ -80,25 +103,34 @@ const unstorable = (path: (string | number)[]) => {
   );
 };
 
-async function readLimited(request: Request): Promise<string> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
+/** Reads a body (a Web stream, or a Node request) to text, refusing it as soon as it passes MAX_BODY_BYTES. */
+export async function readLimited(
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null,
+): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+  const add = (chunk: Uint8Array) => {
+    size += chunk.byteLength;
+    if (size > MAX_BODY_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  };
+  if (body === null) return "";
+  if ("getReader" in body) {
+    const reader = body.getReader();
+    try {
+      for (let r = await reader.read(); !r.done; r = await reader.read()) add(r.value);
+    } catch (error) {
       await reader.cancel();
-      throw tooLarge();
+      throw error;
     }
-    chunks.push(value);
+  } else {
+    // Leaving the loop by the throw destroys the stream.
+    for await (const chunk of body) add(chunk);
   }
   return Buffer.concat(chunks).toString("utf8");
 }
 
-const tooLarge = () =>
+export const tooLarge = () =>
   new AppError("payload_too_large", `The request body exceeds ${MAX_BODY_BYTES} bytes (1 MiB).`, {
     errors: [{ field: "body", message: "larger than 1 MiB" }],
   });

@@ -10,6 +10,16 @@ import { errorResponse } from "./problem";
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
+export function assertIdempotencyKey(key: string): void {
+  if (!KEY_PATTERN.test(key)) throw badField("Idempotency-Key", "must be 1 to 255 visible ASCII characters");
+}
+
+/** What makes two requests "the same request" for one Idempotency-Key. */
+export const idempotencyFingerprint = (method: string, url: URL, contentType: string | null, body: unknown) =>
+  createHash("sha256")
+    .update(`${method} ${url.pathname}?${url.searchParams.toString()}\n${contentType ?? ""}\n${JSON.stringify(body)}`)
+    .digest("hex");
+
 /**
  * Runs a create under its `Idempotency-Key` (if any): a repeat with the same request within 24 hours gets
  * the stored answer (same status and body) without running again. 5xx answers are not stored.
@@ -23,13 +33,9 @@ export async function idempotent(
 ): Promise<Response> {
   const key = request.headers.get("idempotency-key");
   if (key === null) return run();
-  if (!KEY_PATTERN.test(key)) throw badField("Idempotency-Key", "must be 1 to 255 visible ASCII characters");
+  assertIdempotencyKey(key);
   const url = new URL(request.url);
-  const fingerprint = createHash("sha256")
-    .update(
-      `${request.method} ${url.pathname}?${url.searchParams.toString()}\n${request.headers.get("content-type") ?? ""}\n${JSON.stringify(body)}`,
-    )
-    .digest("hex");
+  const fingerprint = idempotencyFingerprint(request.method, url, request.headers.get("content-type"), body);
   const start = await beginIdempotentRequest(db, accountId, key, fingerprint);
   if (start.kind === "replay") {
     const { status, contentType, body: stored } = start.response;

@@ -40,9 +40,14 @@ export async function takeTokens(
         updated_at = greatest(b.updated_at, ${now}::timestamptz)
       returning tokens, allowed`),
   );
-  const tokens = Number(row!.tokens);
+  return bucketState(Number(row!.tokens), row!.allowed, limitPerMinute, cost);
+}
+
+/** The state of a bucket holding `tokens` after a request of `cost`, as the RateLimit-* headers tell it. */
+export function bucketState(tokens: number, allowed: boolean, limitPerMinute: number, cost: number): RateLimitState {
+  const perSecond = limitPerMinute / 60;
   return {
-    allowed: row!.allowed,
+    allowed,
     limit: limitPerMinute,
     remaining: Math.max(0, Math.floor(tokens)),
     resetSeconds: Math.ceil((limitPerMinute - tokens) / perSecond),

@@ -1,5 +1,5 @@
-import { and, desc, eq, inArray, isNull, lte, max, type SQL } from "drizzle-orm";
-import type { Db, Tx } from "@/db/client";
+import { and, desc, eq, inArray, isNull, lte, max, sql, type SQL } from "drizzle-orm";
+import { prepared, type Db, type Tx } from "@/db/client";
 import { courierProfiles, events, shippingOrders, trackingEvents, type ShippingStatus } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
 import { env } from "@/server/env";
@@ -8,6 +8,23 @@ import { orderEvent } from "./persist-orders";
 import { toShippingOrderViews } from "./shipping-order-view";
 
 const BATCH = 500;
+
+/** Whether any order of the account has a tracking step due: built once, it runs before every list. */
+const anyDue = (db: Db) =>
+  prepared(db, "tracking-due", (d) =>
+    d
+      .select({ id: shippingOrders.id })
+      .from(shippingOrders)
+      .where(
+        and(
+          eq(shippingOrders.accountId, sql.placeholder("accountId")),
+          isNull(shippingOrders.deletedAt),
+          lte(shippingOrders.trackingNextAt, sql.placeholder("now")),
+        ),
+      )
+      .limit(1)
+      .prepare("tracking_due"),
+  );
 
 export type AdvanceOptions = {
   now?: Date;
@@ -28,7 +45,8 @@ export async function advanceTracking(db: Db, accountId: string, options: Advanc
     isNull(shippingOrders.deletedAt),
     lte(shippingOrders.trackingNextAt, now),
   );
-  const due = await db.select({ id: shippingOrders.id }).from(shippingOrders).where(dueInAccount).limit(1);
+  // An ISO string: a placeholder skips the column's encoder, and drizzle's postgres.js driver sends a Date untouched.
+  const due = await anyDue(db).execute({ accountId, now: now.toISOString() });
   if (due.length === 0) return;
   await db.transaction((tx) => advanceLocked(tx, dueInAccount!, now, BATCH, options.baseUrl));
 }

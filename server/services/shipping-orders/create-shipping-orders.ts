@@ -1,10 +1,10 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { shippingOrders } from "@/db/schema";
+import { shippingOrders, type CourierProfileRow } from "@/db/schema";
 import { mapLimit } from "@/server/concurrency";
 import { findCourier } from "@/server/couriers/registry";
-import type { CourierShipmentRequest } from "@/server/couriers/types";
+import type { CourierAdapter, CourierShipmentRequest } from "@/server/couriers/types";
 import { AppError } from "@/server/errors";
 import { callCourier, cancelQuietly } from "./call-courier";
 import type { OrderRequest } from "./order-request";
@@ -16,7 +16,7 @@ import {
   type AcceptedOrder,
   type RejectedOrder,
 } from "./persist-orders";
-import { recordValidationResults, type ValidationOrigin } from "./record-validation-results";
+import { validationResultsInsert, type ValidationOrigin } from "./record-validation-results";
 import { shippingOrderView } from "./shipping-order-view";
 import { responseOf, validateBatch, type ValidateCommand } from "./validate-shipping-orders";
 import type { ValidatedOrder } from "./validate-order";
@@ -57,8 +57,7 @@ export async function createShippingOrders(
   command: CreateCommand,
 ): Promise<CreateResponse> {
   const { courier, profile, orders } = await validateBatch(db, origin, command);
-  await recordValidationResults(
-    db,
+  const validationRecord = validationResultsInsert(
     origin,
     "create",
     courier.capabilities.id,
@@ -66,6 +65,28 @@ export async function createShippingOrders(
     command.batch.orders,
     orders,
   );
+  // Recorded in the statement that stores the orders (one commit per create, not two); on every other way out
+  // (invalid, 409, all refused by the courier, storing failed) on its own.
+  let recorded = false;
+  try {
+    return await createValidated(db, origin, command, courier, profile, orders, validationRecord, () => {
+      recorded = true;
+    });
+  } finally {
+    if (!recorded) await db.execute(validationRecord);
+  }
+}
+
+async function createValidated(
+  db: Db,
+  origin: ValidationOrigin,
+  command: CreateCommand,
+  courier: CourierAdapter,
+  profile: CourierProfileRow,
+  orders: ValidatedOrder[],
+  validationRecord: SQL,
+  onRecorded: () => void,
+): Promise<CreateResponse> {
   if (orders.some((o) => o.response.status === "ERROR")) {
     throw new AppError("validation_failed", "One or more orders are invalid; nothing was created.", {
       details: { result: responseOf(orders, command.batch.many) },
@@ -75,6 +96,10 @@ export async function createShippingOrders(
   if (command.preventDuplicateOrders) await assertNoDuplicateOrders(db, origin.accountId, valid);
 
   const settings = profile.settings;
+  await courier.prepareShipments?.(
+    valid.reduce((n, o) => n + o.order.Parcels.length, 0),
+    { db, settings },
+  );
   const outcomes = await mapLimit(valid, COURIER_CONCURRENCY, (o) =>
     callCourier(courier, toCourierRequest(o), db, settings),
   );
@@ -117,6 +142,7 @@ export async function createShippingOrders(
         baseUrl: command.baseUrl,
       },
       accepted,
+      [validationRecord],
       rejected,
     );
   } catch (error) {
@@ -129,14 +155,12 @@ export async function createShippingOrders(
     );
     throw error;
   }
+  if (accepted.length > 0) onRecorded();
   for (const p of stored.predecessors) {
     const adapter = findCourier(p.courier);
     if (adapter) await cancelQuietly(adapter, [p.shippingNumbers], db, {});
   }
-  return {
-    items: stored.views.map((v, i) => ({ ...v, replaced: stored.replaced[i] ?? null })),
-    failed,
-  };
+  return { items: stored.views.map((v, i) => ({ ...v, replaced: stored.replaced[i] ?? null })), failed };
 }
 
 /** Duplicate prevention before any courier call: a ReferenceNumber live under another source pair → 409. */

@@ -1,10 +1,26 @@
-import { and, eq, isNull } from "drizzle-orm";
-import type { Db, Executor } from "@/db/client";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { prepared, type Db, type Executor } from "@/db/client";
 import { shippingOrders, type ShippingOrderRow } from "@/db/schema";
 import { notFound } from "@/server/errors";
 import { isUuid } from "@/server/validation";
 import { advanceTracking } from "./advance-tracking";
 import { toShippingOrderViews, type ShippingOrderView } from "./shipping-order-view";
+
+const liveOrder = (db: Executor) =>
+  prepared(db, "live-order", (d) =>
+    d
+      .select()
+      .from(shippingOrders)
+      .where(
+        and(
+          eq(shippingOrders.id, sql.placeholder("id")),
+          eq(shippingOrders.accountId, sql.placeholder("accountId")),
+          isNull(shippingOrders.deletedAt),
+        ),
+      )
+      .limit(1)
+      .prepare("live_order"),
+  );
 
 /** A live order of the account; malformed ids, other accounts' orders and removed orders are all 404. */
 export async function findLiveOrder(
@@ -14,12 +30,16 @@ export async function findLiveOrder(
   { lock = false } = {},
 ): Promise<ShippingOrderRow> {
   if (!isUuid(id)) throw notFound("Shipping order");
-  const query = db
-    .select()
-    .from(shippingOrders)
-    .where(and(eq(shippingOrders.id, id), eq(shippingOrders.accountId, accountId), isNull(shippingOrders.deletedAt)))
-    .limit(1);
-  const [row] = lock ? await query.for("update") : await query;
+  const [row] = lock
+    ? await db
+        .select()
+        .from(shippingOrders)
+        .where(
+          and(eq(shippingOrders.id, id), eq(shippingOrders.accountId, accountId), isNull(shippingOrders.deletedAt)),
+        )
+        .limit(1)
+        .for("update")
+    : await liveOrder(db).execute({ id, accountId });
   if (!row) throw notFound("Shipping order");
   return row;
 }

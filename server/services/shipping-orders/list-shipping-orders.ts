@@ -1,6 +1,6 @@
-import { and, count, desc, eq, gte, inArray, isNull, lte, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "@/db/client";
+import { prepared, uuidArray, type Db } from "@/db/client";
 import { parcels, shippingOrders, shippingStatus } from "@/db/schema";
 import { courierIds } from "@/server/couriers/registry";
 import { AppError } from "@/server/errors";
@@ -73,28 +73,79 @@ function bounds(value: string): { start: Date; endExclusive: Date } {
   return { start, endExclusive: new Date(start.getTime() + step) };
 }
 
-function conditions(db: Db, accountId: string, q: ListShippingOrdersQuery): SQL[] {
-  const c: SQL[] = [eq(shippingOrders.accountId, accountId), isNull(shippingOrders.deletedAt)];
-  if (q.createdFrom) c.push(gte(shippingOrders.createdAt, bounds(q.createdFrom).start));
+type Filter = Exclude<keyof ListShippingOrdersQuery, "page" | "pageSize">;
+
+/** Each filter's condition, its value as one parameter (arrays as one array literal), in the order they are ANDed. */
+const FILTERS: {
+  [F in Filter]-?: {
+    condition: (p: Placeholder) => SQL;
+    value: (v: NonNullable<ListShippingOrdersQuery[F]>) => string;
+  };
+} = {
+  createdFrom: {
+    condition: (p) => sql`${shippingOrders.createdAt} >= ${p}::timestamptz`,
+    value: (v) => bounds(v).start.toISOString(),
+  },
   // `<=` the bound's last millisecond (the column's precision), not `<` the next instant: after 9999-12-31T23:59:59.999
   // comes the year 10000, which PostgreSQL does not accept as a parameter.
-  if (q.createdTo) c.push(lte(shippingOrders.createdAt, new Date(bounds(q.createdTo).endExclusive.getTime() - 1)));
-  if (q.referenceNumbers?.length) c.push(inArray(shippingOrders.referenceNumber, q.referenceNumbers));
-  if (q.ids?.length) c.push(inArray(shippingOrders.id, q.ids));
-  if (q.status?.length) c.push(inArray(shippingOrders.status, q.status));
-  if (q.courier?.length) c.push(inArray(shippingOrders.courier, q.courier));
-  if (q.courierProfile?.length) c.push(inArray(shippingOrders.courierProfileId, q.courierProfile));
-  if (q.referenceSource !== undefined) c.push(eq(shippingOrders.referenceSource, q.referenceSource));
-  if (q.sourceIdentifier !== undefined) c.push(eq(shippingOrders.sourceIdentifier, q.sourceIdentifier));
-  if (q.shippingNumbers?.length) {
-    c.push(
-      inArray(
-        shippingOrders.id,
-        db.select({ id: parcels.orderId }).from(parcels).where(inArray(parcels.shippingNumber, q.shippingNumbers)),
-      ),
+  createdTo: {
+    condition: (p) => sql`${shippingOrders.createdAt} <= ${p}::timestamptz`,
+    value: (v) => new Date(bounds(v).endExclusive.getTime() - 1).toISOString(),
+  },
+  referenceNumbers: {
+    condition: (p) => sql`${shippingOrders.referenceNumber} = any(${p}::text[])`,
+    value: textArray,
+  },
+  ids: { condition: (p) => sql`${shippingOrders.id} = any(${p}::uuid[])`, value: uuidArray },
+  status: { condition: (p) => sql`${shippingOrders.status} = any(${p}::shipping_status[])`, value: textArray },
+  courier: { condition: (p) => sql`${shippingOrders.courier} = any(${p}::text[])`, value: textArray },
+  courierProfile: { condition: (p) => sql`${shippingOrders.courierProfileId} = any(${p}::uuid[])`, value: uuidArray },
+  referenceSource: { condition: (p) => sql`${shippingOrders.referenceSource} = ${p}::text`, value: (v) => v },
+  sourceIdentifier: { condition: (p) => sql`${shippingOrders.sourceIdentifier} = ${p}::text`, value: (v) => v },
+  shippingNumbers: {
+    condition: (p) =>
+      sql`${shippingOrders.id} in (select ${parcels.orderId} from ${parcels} where ${parcels.shippingNumber} = any(${p}::text[]))`,
+    value: textArray,
+  },
+};
+const FILTER_NAMES = Object.keys(FILTERS) as Filter[];
+
+/** `{"a","b\"c"}`: text values as one array parameter. */
+function textArray(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`;
+}
+
+/**
+ * The page and count statements of one combination of filters, built once per database handle: drizzle builds
+ * nothing per request, and PostgreSQL parses each combination once per connection (its values are parameters).
+ */
+function statementsFor(db: Db, filters: Filter[]) {
+  return prepared(db, `list-orders:${filters.join(",")}`, (d) => {
+    const where = and(
+      eq(shippingOrders.accountId, sql.placeholder("accountId")),
+      isNull(shippingOrders.deletedAt),
+      ...filters.map((f) => FILTERS[f].condition(sql.placeholder(f))),
     );
-  }
-  return c;
+    const newestFirst = [desc(shippingOrders.createdAt), desc(shippingOrders.id)];
+    // The page's ids first (an index-only scan, however deep the page), then only those rows: paging with
+    // OFFSET over whole rows would read every skipped order from the heap.
+    const pageIds = d
+      .select({ id: shippingOrders.id })
+      .from(shippingOrders)
+      .where(where)
+      .orderBy(...newestFirst)
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"));
+    return {
+      page: d
+        .select()
+        .from(shippingOrders)
+        .where(inArray(shippingOrders.id, pageIds))
+        .orderBy(...newestFirst)
+        .prepare("list_orders_page"),
+      count: d.select({ n: count() }).from(shippingOrders).where(where).prepare("list_orders_count"),
+    };
+  });
 }
 
 /** The account's live orders, newest first, filtered and paged. */
@@ -110,24 +161,16 @@ export async function listShippingOrders(
     });
   }
   await advanceTracking(db, accountId, { baseUrl });
-  const where = and(...conditions(db, accountId, q));
-  const newestFirst = [desc(shippingOrders.createdAt), desc(shippingOrders.id)];
-  // The page's ids first (an index-only scan, however deep the page), then only those rows: paging with
-  // OFFSET over whole rows would read every skipped order from the heap.
-  const pageIds = db
-    .select({ id: shippingOrders.id })
-    .from(shippingOrders)
-    .where(where)
-    .orderBy(...newestFirst)
-    .limit(q.pageSize)
-    .offset(offsetOf(q));
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(shippingOrders)
-      .where(inArray(shippingOrders.id, pageIds))
-      .orderBy(...newestFirst),
-    db.select({ n: count() }).from(shippingOrders).where(where),
+  const filters = FILTER_NAMES.filter((f) => {
+    const v = q[f];
+    return v !== undefined && (!Array.isArray(v) || v.length > 0);
+  });
+  const values: Record<string, unknown> = { accountId };
+  for (const f of filters) values[f] = (FILTERS[f].value as (v: unknown) => string)(q[f]);
+  const { page, count: total } = statementsFor(db, filters);
+  const [rows, [n]] = await Promise.all([
+    page.execute({ ...values, limit: q.pageSize, offset: offsetOf(q) }),
+    total.execute(values),
   ]);
-  return envelope(await toShippingOrderViews(db, rows, baseUrl), total?.n ?? 0, q);
+  return envelope(await toShippingOrderViews(db, rows, baseUrl), n?.n ?? 0, q);
 }

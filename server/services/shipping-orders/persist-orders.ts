@@ -1,12 +1,19 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import type { Db, Tx } from "@/db/client";
+import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { rowsOf, type Db, type Tx } from "@/db/client";
+import { insertRows } from "@/db/insert-rows";
 import { parcels, shippingOrders, trackingEvents, type ShippingOrderRow } from "@/db/schema";
 import type { CourierAdapter, CourierShipment } from "@/server/couriers/types";
 import { AppError } from "@/server/errors";
 import { recordEvents, type EventDraft } from "../events/record-events";
 import type { OrderRequest } from "./order-request";
-import { toShippingOrderViews, type ShippingOrderView } from "./shipping-order-view";
+import {
+  shapeShippingOrderViews,
+  toShippingOrderViews,
+  type ParcelView,
+  type ShippingOrderView,
+  type TrackingEventValues,
+} from "./shipping-order-view";
 
 export type AcceptedOrder = {
   order: OrderRequest;
@@ -38,37 +45,36 @@ export type PersistContext = {
   baseUrl: string;
 };
 
-const CHUNK = 1000;
+/** What the create answers from: the stored rows, without reading them back. */
+export type Stored = { rows: ShippingOrderRow[]; parcels: ParcelView[]; events: TrackingEventValues[] };
 
 /**
  * Stores accepted orders in one transaction: each successor and the removal of its predecessor (same
- * ReferenceNumber and source pair) commit together, or nothing does, and so do their events (`created`,
- * `cancelled` of the predecessor, `courier_rejected` of the refused orders). A transaction-level advisory
- * lock per (account, ReferenceNumber) serialises concurrent creates of one reference, so exactly one stays
- * live; the partial unique index is the backstop.
+ * ReferenceNumber and source pair) commit together, or nothing does. A transaction-level advisory lock per
+ * (account, ReferenceNumber) serialises concurrent creates of one reference, so exactly one stays live;
+ * the partial unique index is the backstop. Their events commit with them: `created`, `cancelled` of each
+ * predecessor, and `courier_rejected` of each order the courier refused.
  */
 export async function persistOrders(
   db: Db,
   ctx: PersistContext,
   accepted: AcceptedOrder[],
+  alsoInsert: SQL[] = [],
   rejected: RejectedOrder[] = [],
-): Promise<{
-  rows: ShippingOrderRow[];
-  views: ShippingOrderView[];
-  replaced: (string | null)[];
-  predecessors: Predecessor[];
-}> {
+): Promise<Stored & { views: ShippingOrderView[]; replaced: (string | null)[]; predecessors: Predecessor[] }> {
   const rejections = rejected.map((r) => rejectionEvent(ctx, r));
   if (accepted.length === 0) {
     if (rejections.length > 0) await db.transaction((tx) => recordEvents(tx, ctx.accountId, rejections));
-    return { rows: [], views: [], replaced: [], predecessors: [] };
+    return { rows: [], parcels: [], events: [], views: [], replaced: [], predecessors: [] };
   }
   const refs = [...new Set(accepted.map((a) => a.order.ReferenceNumber))];
+  // One array parameter, so the statements' text does not vary with the batch (they are named, db/client.ts).
+  const refArray = `{${refs.map(pgArrayItem).join(",")}}`;
   return db.transaction(async (tx) => {
     await tx.execute(sql`
       select pg_advisory_xact_lock(h) from (
         select distinct hashtextextended(${ctx.accountId}::text || ':' || r, 0) as h
-        from unnest(${`{${refs.map(pgArrayItem).join(",")}}`}::text[]) as r
+        from unnest(${refArray}::text[]) as r
         order by h
       ) locks`);
     const live = await tx
@@ -84,7 +90,7 @@ export async function persistOrders(
         and(
           eq(shippingOrders.accountId, ctx.accountId),
           isNull(shippingOrders.deletedAt),
-          inArray(shippingOrders.referenceNumber, refs),
+          sql`${shippingOrders.referenceNumber} = any(${refArray}::text[])`,
         ),
       );
     if (ctx.preventDuplicateOrders) {
@@ -101,21 +107,17 @@ export async function persistOrders(
     );
 
     const retired = await retire(tx, ids, replaced, live);
-    const rows = await insertOrders(tx, ctx, accepted, ids, now);
-    const [views, retiredViews] = await Promise.all([
-      toShippingOrderViews(tx, rows, ctx.baseUrl),
-      toShippingOrderViews(tx, retired.rows, ctx.baseUrl),
-    ]);
+    const stored = await insertOrders(tx, ctx, accepted, ids, now, alsoInsert);
+    // Shaped from what was just stored (the parcels as PostgreSQL rounded them), not read back.
+    const parcelsInOrder = stored.parcels.toSorted((a, b) => a.position - b.position);
+    const views = shapeShippingOrderViews(stored.rows, parcelsInOrder, stored.events, ctx.baseUrl);
+    const retiredViews = await toShippingOrderViews(tx, retired.rows, ctx.baseUrl);
     await recordEvents(tx, ctx.accountId, [
-      ...retiredViews.map((shippingOrder) =>
-        orderEvent("shipping_order.cancelled", shippingOrder, { reason: "replaced" }),
-      ),
-      ...views.map((shippingOrder, i) =>
-        orderEvent("shipping_order.created", shippingOrder, { replaced: replaced[i] ?? null }),
-      ),
+      ...retiredViews.map((v) => orderEvent("shipping_order.cancelled", v, { reason: "replaced" })),
+      ...views.map((v, i) => orderEvent("shipping_order.created", v, { replaced: replaced[i] ?? null })),
       ...rejections,
     ]);
-    return { rows, views, replaced, predecessors: retired.predecessors };
+    return { ...stored, views, replaced, predecessors: retired.predecessors };
   });
 }
 
@@ -225,14 +227,65 @@ async function retire(
   return { rows, predecessors };
 }
 
+const ORDER_COLUMNS = [
+  "id",
+  "accountId",
+  "apiKeyId",
+  "courier",
+  "courierProfileId",
+  "referenceNumber",
+  "externalReference",
+  "referenceSource",
+  "sourceIdentifier",
+  "service",
+  "status",
+  "codPrice",
+  "codCurrency",
+  "variableSymbol",
+  "insurancePrice",
+  "note",
+  "pickupPoint",
+  "recipientName",
+  "recipientCompany",
+  "recipientStreet",
+  "recipientCity",
+  "recipientZip",
+  "recipientCountry",
+  "recipientEmail",
+  "recipientPhone",
+  "trackingUrl",
+  "trackingUpdatedAt",
+  "trackingNextAt",
+  "createdAt",
+] as const;
+const PARCEL_COLUMNS = [
+  "orderId",
+  "position",
+  "weight",
+  "length",
+  "width",
+  "height",
+  "reference",
+  "shippingNumber",
+] as const;
+const EVENT_COLUMNS = ["orderId", "time", "status", "description", "location"] as const;
+
+/**
+ * `alsoInsert` (what is written with the orders in their transaction: their validation results), then the
+ * orders, their parcels and their first tracking events in one statement: one CTE per table, each a single
+ * multi-row insert (db/insert-rows.ts), whatever the batch size. The order rows are known here
+ * (nothing but defaults is added by the database), so only the parcels come back, as PostgreSQL stored them
+ * (their numeric columns round what was sent).
+ */
 async function insertOrders(
   tx: Tx,
   ctx: PersistContext,
   accepted: AcceptedOrder[],
   ids: string[],
   now: Date,
-): Promise<ShippingOrderRow[]> {
-  const orderValues = accepted.map((a, i) => {
+  alsoInsert: SQL[],
+): Promise<Stored> {
+  const rows: ShippingOrderRow[] = accepted.map((a, i) => {
     const o = a.order;
     return {
       id: ids[i]!,
@@ -266,17 +319,10 @@ async function insertOrders(
       trackingUpdatedAt: now,
       trackingNextAt: ctx.courier.nextTrackingAt({ createdAt: now }, ctx.settings, now),
       createdAt: now,
+      deletedAt: null,
+      replacedById: null,
     };
   });
-  const rows: ShippingOrderRow[] = [];
-  for (let i = 0; i < orderValues.length; i += CHUNK) {
-    rows.push(
-      ...(await tx
-        .insert(shippingOrders)
-        .values(orderValues.slice(i, i + CHUNK))
-        .returning()),
-    );
-  }
   const parcelValues = accepted.flatMap((a, i) =>
     a.order.Parcels.map((p, position) => ({
       orderId: ids[i]!,
@@ -289,14 +335,26 @@ async function insertOrders(
       shippingNumber: a.shipment.shippingNumbers[position]!,
     })),
   );
-  for (let i = 0; i < parcelValues.length; i += CHUNK)
-    await tx.insert(parcels).values(parcelValues.slice(i, i + CHUNK));
-  const eventValues = accepted.flatMap((_, i) =>
+  // Tracking events are numbered (bigserial) in this order, which is the order the view lists them in at equal times.
+  const events: TrackingEventValues[] = accepted.flatMap((_, i) =>
     ctx.courier
       .tracking({ createdAt: now, shippingNumbers: [] }, ctx.settings, now)
       .map((e) => ({ orderId: ids[i]!, ...e })),
   );
-  for (let i = 0; i < eventValues.length; i += CHUNK)
-    await tx.insert(trackingEvents).values(eventValues.slice(i, i + CHUNK));
-  return rows;
+  for (const insert of alsoInsert) await tx.execute(insert);
+  const stored = rowsOf<ParcelView>(
+    await tx.execute(sql`
+      with inserted_orders as (${insertRows(shippingOrders, ORDER_COLUMNS, rows)}),
+      inserted_parcels as (${insertRows(
+        parcels,
+        PARCEL_COLUMNS,
+        parcelValues,
+        sql.raw(
+          `order_id as "orderId", position, weight::text as weight, length::text as length, width::text as width, height::text as height, reference, shipping_number as "shippingNumber"`,
+        ),
+      )}),
+      inserted_events as (${insertRows(trackingEvents, EVENT_COLUMNS, events)})
+      select * from inserted_parcels`),
+  );
+  return { rows, parcels: stored, events };
 }

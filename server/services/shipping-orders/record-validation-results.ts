@@ -1,11 +1,12 @@
-import { sql } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
+import { insertRows } from "@/db/insert-rows";
 import { validationResults } from "@/db/schema";
 import type { ValidatedOrder } from "./validate-order";
 
 export type ValidationOrigin = { accountId: string; apiKeyId?: string | null; userId?: string | null };
 
-/** Stores one review record per order, in one statement. */
+/** Stores one review record per order, in one statement whose text does not vary with their number. */
 export async function recordValidationResults(
   db: Executor,
   origin: ValidationOrigin,
@@ -16,7 +17,21 @@ export async function recordValidationResults(
   orders: ValidatedOrder[],
 ): Promise<void> {
   if (orders.length === 0) return;
-  await db.insert(validationResults).values(
+  await db.execute(validationResultsInsert(origin, operation, courier, courierProfileId, raws, orders));
+}
+
+/** The insert of recordValidationResults, for a caller that runs it as part of a statement of its own. */
+export function validationResultsInsert(
+  origin: ValidationOrigin,
+  operation: "validate" | "create",
+  courier: string,
+  courierProfileId: string | null,
+  raws: unknown[],
+  orders: ValidatedOrder[],
+): SQL {
+  return insertRows(
+    validationResults,
+    COLUMNS,
     orders.map((o, i) => ({
       accountId: origin.accountId,
       apiKeyId: origin.apiKeyId ?? null,
@@ -28,7 +43,20 @@ export async function recordValidationResults(
       status: o.response.status,
       messages: o.response.messages,
       // A JSON null (a body of `null`, or `[null]`) is kept as the jsonb value null: SQL NULL would break the not-null column.
-      requestBody: raws[i] === null || raws[i] === undefined ? sql`'null'::jsonb` : (raws[i] as object),
+      requestBody: raws[i] === undefined ? null : raws[i],
     })),
   );
 }
+
+const COLUMNS = [
+  "accountId",
+  "apiKeyId",
+  "userId",
+  "operation",
+  "courier",
+  "courierProfileId",
+  "referenceNumber",
+  "status",
+  "messages",
+  "requestBody",
+] as const;

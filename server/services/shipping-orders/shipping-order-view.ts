@@ -1,7 +1,14 @@
-import { asc, inArray } from "drizzle-orm";
+import { asc, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Executor } from "@/db/client";
-import { parcels, shippingStatus, trackingEvents, type ShippingOrderRow } from "@/db/schema";
+import { prepared, uuidArray, type Executor } from "@/db/client";
+import {
+  parcels,
+  shippingStatus,
+  trackingEvents,
+  type ParcelRow,
+  type ShippingOrderRow,
+  type TrackingEventRow,
+} from "@/db/schema";
 import { formatSeconds, secondsTime } from "@/server/time";
 
 const status = z.enum(shippingStatus.enumValues);
@@ -57,6 +64,31 @@ export type ShippingOrderView = z.infer<typeof shippingOrderView>;
 
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
 
+/** A parcel as the view needs it (a stored row without its id). */
+export type ParcelView = Omit<ParcelRow, "id">;
+/** A tracking event as the view needs it (a stored row without its id). */
+export type TrackingEventValues = Omit<TrackingEventRow, "id">;
+
+const parcelsOf = (db: Executor) =>
+  prepared(db, "view-parcels", (d) =>
+    d
+      .select()
+      .from(parcels)
+      .where(sql`${parcels.orderId} = any(${sql.placeholder("ids")}::uuid[])`)
+      .orderBy(asc(parcels.orderId), asc(parcels.position))
+      .prepare("view_parcels"),
+  );
+
+const eventsOf = (db: Executor) =>
+  prepared(db, "view-events", (d) =>
+    d
+      .select()
+      .from(trackingEvents)
+      .where(sql`${trackingEvents.orderId} = any(${sql.placeholder("ids")}::uuid[])`)
+      .orderBy(asc(trackingEvents.orderId), asc(trackingEvents.time), asc(trackingEvents.id))
+      .prepare("view_events"),
+  );
+
 /** Loads parcels and tracking of orders in two queries and shapes them as the API returns them, in `rows` order. */
 export async function toShippingOrderViews(
   db: Executor,
@@ -64,15 +96,21 @@ export async function toShippingOrderViews(
   baseUrl: string,
 ): Promise<ShippingOrderView[]> {
   if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const [parcelRows, eventRows] = await Promise.all([
-    db.select().from(parcels).where(inArray(parcels.orderId, ids)).orderBy(asc(parcels.orderId), asc(parcels.position)),
-    db
-      .select()
-      .from(trackingEvents)
-      .where(inArray(trackingEvents.orderId, ids))
-      .orderBy(asc(trackingEvents.orderId), asc(trackingEvents.time), asc(trackingEvents.id)),
-  ]);
+  const ids = uuidArray(rows.map((r) => r.id));
+  const [parcelRows, eventRows] = await Promise.all([parcelsOf(db).execute({ ids }), eventsOf(db).execute({ ids })]);
+  return shapeShippingOrderViews(rows, parcelRows, eventRows, baseUrl);
+}
+
+/**
+ * The API's view of orders, in `rows` order, from their parcels (ordered by order and position) and tracking
+ * events (ordered by order, time and id).
+ */
+export function shapeShippingOrderViews(
+  rows: ShippingOrderRow[],
+  parcelRows: ParcelView[],
+  eventRows: TrackingEventValues[],
+  baseUrl: string,
+): ShippingOrderView[] {
   const parcelsBy = groupBy(parcelRows, (p) => p.orderId);
   const eventsBy = groupBy(eventRows, (e) => e.orderId);
   return rows.map((row) => {

@@ -85,6 +85,31 @@ describe("POST /couriers/{courier}/shipping-orders", () => {
     });
   });
 
+  it("answers each created order exactly as GET reads it back, parcels rounded as stored", async () => {
+    const response = await send(
+      [
+        order({
+          ReferenceNumber: "ROUND-1",
+          Parcels: [{ Weight: 1.23456 }, { Weight: 2, Length: 30.5, Width: 20, Height: 10.25, Reference: "B" }],
+          CodPrice: 10,
+          CodCurrency: "EUR",
+          Note: 'a "quoted" note \\ with a backslash',
+        }),
+        order({ ReferenceNumber: "ROUND-2", Parcels: [{ Weight: 0.0005 }, { Weight: 3 }, { Weight: 4 }] }),
+      ],
+      "application/svc.shipping-orders+json",
+    );
+    expect(response.status).toBe(200);
+    const { items } = await readJson<Created>(response);
+    expect(items.map((i) => i.referenceNumber)).toEqual(["ROUND-1", "ROUND-2"]);
+    for (const { replaced, ...created } of items) {
+      expect(replaced).toBeNull();
+      const got = await as(partner)(item.GET, `/api/v2/shipping-orders/${created.id}`, { params: { id: created.id } });
+      expect(await readJson(got)).toEqual(created);
+    }
+    expect((items[0] as unknown as { parcels: { weight: number }[] }).parcels[0]!.weight).toBe(1.235);
+  });
+
   it("returns the data that was sent, in the create answer, GET and the list; null where it was not sent", async () => {
     const full = order({
       ReferenceNumber: "FULL-1",
@@ -184,6 +209,27 @@ describe("POST /couriers/{courier}/shipping-orders", () => {
       .from(validationResults)
       .where(eq(validationResults.accountId, p.accountId));
     expect(recorded.filter((r) => r.operation === "create")).toHaveLength(3);
+  });
+
+  it("records each order's validation once on every way out: stored, refused by the courier, 409, invalid", async () => {
+    const p = await createPartner({ preventDuplicateOrders: true });
+    const send = poster(p);
+    await activatePair(p, "eshop", "one");
+    const recorded = async () =>
+      (await getDb())
+        .select({ ref: validationResults.referenceNumber, status: validationResults.status })
+        .from(validationResults)
+        .where(and(eq(validationResults.accountId, p.accountId), eq(validationResults.operation, "create")));
+    expect((await send(order({ ReferenceNumber: "REC-1" }))).status).toBe(200);
+    expect(await recorded()).toEqual([{ ref: "REC-1", status: "OK" }]);
+    const refused = await send(order({ ReferenceNumber: "COURIER-FAIL-REC" }));
+    expect((await readJson<Created>(refused)).failed).toHaveLength(1);
+    expect((await recorded()).map((r) => r.ref).sort()).toEqual(["COURIER-FAIL-REC", "REC-1"]);
+    const clash = await send(order({ ReferenceNumber: "REC-1", ReferenceSource: "eshop", SourceIdentifier: "one" }));
+    expect(clash.status).toBe(409);
+    expect(await liveOrders(p.accountId)).toHaveLength(1);
+    expect((await send(order({ ReferenceNumber: "REC-BAD", Parcels: [] }))).status).toBe(400);
+    expect((await recorded()).map((r) => r.ref).sort()).toEqual(["COURIER-FAIL-REC", "REC-1", "REC-1", "REC-BAD"]);
   });
 
   it("checks in the contract's order: 422 before 400, 400 before 409", async () => {
