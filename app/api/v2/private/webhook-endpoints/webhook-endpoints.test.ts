@@ -57,7 +57,7 @@ describe("/private/webhook-endpoints", () => {
     );
     expect(list.items).toHaveLength(1);
     expect(list.items[0]).not.toHaveProperty("secret");
-    expect(list).toMatchObject({ totalPages: 1 });
+    expect(list).toMatchObject({ totalPages: 1, nextPage: false, previousPage: false });
   });
 
   it("keeps the given types and pairs, and PATCH changes them, disables and enables", async () => {
