@@ -38,7 +38,7 @@ const labelFrameHeaders = [
 const nextConfig = {
   // PGlite ships WASM and a data bundle that must be loaded from node_modules, not bundled; the others are
   // native or large server-only modules.
-  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "bwip-js", "postgres"],
+  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "bwip-js", "postgres", "pg-boss", "pg"],
   poweredByHeader: false,
   async headers() {
     // Later entries override earlier ones for the same header.

@@ -1,12 +1,13 @@
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import { prepareJobs } from "@/server/jobs/boss";
 import { env } from "@/server/env";
-import { handle } from "./client";
+import { handle, type Db } from "./client";
 
 export const migrationsFolder = path.resolve(process.cwd(), "db/migrations");
 
 /**
- * Applies the committed drizzle-kit migrations. On PostgreSQL a dedicated single connection holds an
+ * Applies the committed drizzle-kit migrations and installs the job queue's schema. On PostgreSQL a dedicated single connection holds an
  * advisory lock so app instances starting together do not race; PGlite has one process by construction.
  */
 export async function migrate(): Promise<void> {
@@ -15,6 +16,7 @@ export async function migrate(): Promise<void> {
     const h = await handle();
     const { migrate: run } = await import("drizzle-orm/pglite/migrator");
     await run(h.db as never, { migrationsFolder });
+    await prepareJobs(h.db);
     return;
   }
   const { default: postgres } = await import("postgres");
@@ -25,6 +27,7 @@ export async function migrate(): Promise<void> {
   try {
     await db.execute(sql`select pg_advisory_lock(727274)`);
     await run(db, { migrationsFolder });
+    await prepareJobs(db as unknown as Db);
     await db.execute(sql`select pg_advisory_unlock(727274)`);
   } finally {
     await client.end({ timeout: 5 });

@@ -20,6 +20,8 @@ export function e2eEnvironment() {
     AUTH_SECRET: E2E_AUTH_SECRET,
     NEXTAUTH_URL: E2E_BASE_URL,
     PORT: String(E2E_PORT),
+    // The specs' webhook receivers listen on 127.0.0.1.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
   });
   return { serverUrl: server.toString(), databaseName: process.env.E2E_DATABASE_NAME };
 }

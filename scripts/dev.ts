@@ -23,6 +23,8 @@ const child = spawn(process.execPath, [nextBin, "dev", "--port", port, ...proces
     AUTH_SECRET,
     NEXTAUTH_SECRET: AUTH_SECRET,
     NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
+    // A receiver on this machine (http://localhost:...) is the usual development target; production never defaults to it.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? "true",
   },
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));

@@ -13,6 +13,24 @@ const schema = z.object({
   COURIER_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   DATABASE_POOL_MAX: z.coerce.number().int().positive().default(10),
   PUBLIC_URL: z.string().url().optional(),
+  /** `off`: this web process runs no background jobs (run `npm run worker` somewhere). */
+  WORKER: z.enum(["on", "off"]).default("on"),
+  /** Webhook targets on loopback, private and link-local addresses, and plain http://: development and tests only. */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** Seconds before each retry of a failed delivery; after the last one the delivery is marked failed. */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, "a comma-separated list of seconds")
+    .default("5,300,1800,7200,18000,36000,36000")
+    .transform((v) => v.split(",").map(Number)),
+  /** How often an idle worker asks for jobs, in seconds (pg-boss allows 0.5 and more). */
+  WORKER_POLLING_SECONDS: z.coerce.number().min(0.5).default(1),
+  /** How often expired jobs (a worker that died mid-job) are failed over to a retry, in seconds. */
+  WORKER_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(60),
 });
 
 export type Env = z.infer<typeof schema> & { AUTH_SECRET: string };

@@ -12,12 +12,21 @@ import * as sources from "@/app/api/v2/private/sources/route";
 import * as label from "@/app/api/v2/shipping-orders/[id]/label/route";
 import * as orderItem from "@/app/api/v2/shipping-orders/[id]/route";
 import * as list from "@/app/api/v2/shipping-orders/route";
+import * as events from "@/app/api/v2/events/route";
+import * as webhookDeliveryResend from "@/app/api/v2/private/webhook-deliveries/[id]/resend/route";
+import * as webhookDeliveriesOf from "@/app/api/v2/private/webhook-endpoints/[id]/deliveries/route";
+import * as webhookEndpointItem from "@/app/api/v2/private/webhook-endpoints/[id]/route";
+import * as webhookRotate from "@/app/api/v2/private/webhook-endpoints/[id]/rotate-secret/route";
+import * as webhookTest from "@/app/api/v2/private/webhook-endpoints/[id]/test/route";
+import * as webhookEndpoints from "@/app/api/v2/private/webhook-endpoints/route";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { refusedAttempts, validationResults } from "@/db/schema";
+import { refusedAttempts, validationResults, webhookDeliveries } from "@/db/schema";
 import { createApiKey } from "@/server/services/api-keys/create-api-key";
 import { createCourierProfile } from "@/server/services/courier-profiles/create-courier-profile";
 import { activateSource } from "@/server/services/sources/activate-source";
+import { createWebhookEndpoint } from "@/server/services/webhooks/create-webhook-endpoint";
+import { sendTestWebhook } from "@/server/services/webhooks/send-test-webhook";
 import { appRouter } from "@/server/trpc/root";
 import { accountDigest, type AccountDigest } from "@/test/account-digest";
 import { printFigures } from "@/test/figures";
@@ -52,6 +61,9 @@ let aSecondProfileId: string;
 let snapshot: AccountDigest;
 let aValidationResultId: string;
 let aRefusedAttemptId: string;
+let aEndpointId: string;
+let aDeliveryId: string;
+let aEventId: string;
 
 beforeAll(async () => {
   a = await createPartner();
@@ -76,6 +88,10 @@ beforeAll(async () => {
       service: "EXPRESS",
     })
   ).id;
+  // Public IP literal: no DNS, and no worker runs here, so the test delivery stays queued.
+  aEndpointId = (await createWebhookEndpoint(db, actor, { accountId: a.accountId, url: "https://93.184.216.34/a" })).id;
+  aEventId = (await sendTestWebhook(db, actor, aEndpointId)).eventId;
+  aDeliveryId = (await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, aEndpointId)))[0]!.id;
   snapshot = await accountDigest(a.accountId);
 });
 
@@ -139,6 +155,14 @@ describe("REST, shipping-order API: B's key with A's ids", () => {
     const response = await byB(list.GET, `/api/v2/shipping-orders?${query()}`);
     expect(response.status).toBe(200);
     expect(await readJson(response)).toMatchObject({ itemsCount: 0, totalPages: 0, items: [] });
+  });
+
+  it("GET /events?after= A's event → 400 naming after, and B's feed holds none of A's events", async () => {
+    const response = await byB(events.GET, `/api/v2/events?after=${aEventId}`);
+    expect(response.status).toBe(400);
+    expect((await readJson<{ errors: { field: string }[] }>(response)).errors[0]!.field).toBe("after");
+    const feed = await readJson<{ items: { id: string }[] }>(await byB(events.GET, "/api/v2/events?limit=100"));
+    expect(feed.items.map((e) => e.id)).not.toContain(aEventId);
   });
 
   it("B creating A's ReferenceNumber replaces nothing of A's", async () => {
@@ -246,6 +270,65 @@ describe("REST, private API: B's access token with A's ids and account", () => {
       () =>
         byB(sources.POST, "/api/v2/private/sources", {
           body: { accountId: a.accountId, referenceSource: "evil", sourceIdentifier: "x" },
+        }),
+    ],
+    [
+      "GET /private/webhook-endpoints?accountId=A",
+      () => byB(webhookEndpoints.GET, `/api/v2/private/webhook-endpoints?accountId=${a.accountId}`),
+    ],
+    [
+      "POST /private/webhook-endpoints {accountId: A}",
+      () =>
+        byB(webhookEndpoints.POST, "/api/v2/private/webhook-endpoints", {
+          body: { accountId: a.accountId, url: "https://93.184.216.34/b" },
+        }),
+    ],
+    [
+      "PATCH /private/webhook-endpoints/{id}",
+      () =>
+        byB(webhookEndpointItem.PATCH, `/api/v2/private/webhook-endpoints/${aEndpointId}`, {
+          method: "PATCH",
+          body: { url: "https://93.184.216.34/stolen" },
+          params: { id: aEndpointId },
+        }),
+    ],
+    [
+      "DELETE /private/webhook-endpoints/{id}",
+      () =>
+        byB(webhookEndpointItem.DELETE, `/api/v2/private/webhook-endpoints/${aEndpointId}`, {
+          method: "DELETE",
+          params: { id: aEndpointId },
+        }),
+    ],
+    [
+      "POST /private/webhook-endpoints/{id}/rotate-secret",
+      () =>
+        byB(webhookRotate.POST, `/api/v2/private/webhook-endpoints/${aEndpointId}/rotate-secret`, {
+          method: "POST",
+          params: { id: aEndpointId },
+        }),
+    ],
+    [
+      "POST /private/webhook-endpoints/{id}/test",
+      () =>
+        byB(webhookTest.POST, `/api/v2/private/webhook-endpoints/${aEndpointId}/test`, {
+          method: "POST",
+          params: { id: aEndpointId },
+        }),
+    ],
+    [
+      "GET /private/webhook-endpoints/{id}/deliveries",
+      () =>
+        byB(webhookDeliveriesOf.GET, `/api/v2/private/webhook-endpoints/${aEndpointId}/deliveries`, {
+          params: { id: aEndpointId },
+        }),
+    ],
+    [
+      "POST /private/webhook-deliveries/{id}/resend",
+      () =>
+        byB(webhookDeliveryResend.POST, `/api/v2/private/webhook-deliveries/${aDeliveryId}/resend`, {
+          method: "POST",
+          params: { id: aDeliveryId },
         }),
     ],
     [
@@ -464,6 +547,25 @@ const matrix: Record<string, Row> = {
   "refusedAttempts.get": { call: (api) => api.refusedAttempts.get({ id: aRefusedAttemptId }), member: "resolved" },
   "overview.get": { call: (api) => api.overview.get({ accountId: a.accountId }), member: "resolved" },
   "auditEvents.list": { call: (api) => api.auditEvents.list({ accountId: a.accountId }), member: "FORBIDDEN" },
+  "webhooks.list": { call: (api) => api.webhooks.list({ accountId: a.accountId }), member: "resolved" },
+  "webhooks.create": {
+    call: (api) => api.webhooks.create({ accountId: a.accountId, url: "https://93.184.216.34/c" }),
+    member: "FORBIDDEN",
+  },
+  "webhooks.update": { call: (api) => api.webhooks.update({ id: aEndpointId, enabled: false }), member: "FORBIDDEN" },
+  "webhooks.delete": { call: (api) => api.webhooks.delete({ id: aEndpointId }), member: "FORBIDDEN" },
+  "webhooks.rotateSecret": { call: (api) => api.webhooks.rotateSecret({ id: aEndpointId }), member: "FORBIDDEN" },
+  "webhooks.sendTest": { call: (api) => api.webhooks.sendTest({ id: aEndpointId }), member: "FORBIDDEN" },
+  "webhooks.deliveries": { call: (api) => api.webhooks.deliveries({ id: aEndpointId }), member: "resolved" },
+  "webhooks.resend": { call: (api) => api.webhooks.resend({ id: aDeliveryId }), member: "FORBIDDEN" },
+  "webhooks.orderEvents": {
+    call: (api) => api.webhooks.orderEvents({ accountId: a.accountId, orderId: aOrder.id }),
+    member: "resolved",
+  },
+  "webhooks.orderEvents (B's account, A's order)": {
+    call: (api) => api.webhooks.orderEvents({ accountId: b.accountId, orderId: aOrder.id }),
+    member: null,
+  },
 };
 
 /** Procedures with no id or account in their input: nothing of another tenant to name. */

@@ -2,6 +2,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import type { Db } from "@/db/client";
+import { prepareJobs } from "@/server/jobs/boss";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -28,6 +30,7 @@ export default async function setup(project: TestProject) {
     url.pathname = `/${name}`;
     const client = postgres(url.toString(), { max: 1, onnotice: () => {} });
     await migrate(drizzle({ client }), { migrationsFolder });
+    await prepareJobs(drizzle({ client }) as unknown as Db);
     await client.end();
     project.provide("databaseUrl", url.toString());
     project.provide("pgliteSnapshot", null);
@@ -41,6 +44,7 @@ export default async function setup(project: TestProject) {
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   const pg = await PGlite.create();
   await migrate(drizzle({ client: pg }), { migrationsFolder });
+  await prepareJobs(drizzle({ client: pg }) as unknown as Db);
   const dump = await pg.dumpDataDir("none");
   await pg.close();
   const file = path.join(mkdtempSync(path.join(tmpdir(), "sop-pglite-")), "snapshot.tar");

@@ -122,6 +122,8 @@ export async function migrateCluster(url: string): Promise<void> {
   const client = postgres(url, { max: 1, onnotice: () => {} });
   try {
     await migrate(drizzle({ client }), { migrationsFolder: path.resolve("db/migrations") });
+    const { prepareJobs } = await import("@/server/jobs/boss");
+    await prepareJobs(drizzle({ client }) as never);
   } finally {
     await client.end({ timeout: 5 });
   }

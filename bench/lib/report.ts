@@ -4,6 +4,8 @@ import { median, type LoadResult } from "./load";
 import type { ProfileSummary } from "./profile";
 import type { VerifyCost } from "./verify-cost";
 
+import type { EventFigures } from "./events";
+
 export type Ratio = {
   scenario: string;
   app: LoadResult[];
@@ -14,6 +16,9 @@ export type Ratio = {
 };
 export type BatchFigures = { server: string; runsMs: number[]; medianMs: number; msPerOrder: number };
 export type Target = { name: string; figure: string; met: boolean };
+
+/** The event path: create with and without a subscribed endpoint, one worker's throughput, commit-to-receiver lag. */
+export type EventReport = EventFigures & { cpuNone: number; cpuOne: number; pgNone: number; pgOne: number };
 
 export type Report = {
   date: string;
@@ -52,12 +57,21 @@ export type Report = {
     appMaxDuringBatch: number | null;
   };
   targets: Target[];
+  events: EventReport | null;
   profile: ProfileSummary | null;
   baselineProfile: ProfileSummary | null;
   failures: string[];
 };
 
 const f = (v: number, d = 1) => (Number.isFinite(v) ? v.toFixed(d) : "–");
+
+function eventLines(e: EventReport): string[] {
+  return [
+    `create c16, server CPU per request: ${f(e.cpuNone, 2)} ms with no endpoint, ${f(e.cpuOne, 2)} ms with one subscribed endpoint (+${f(e.cpuOne - e.cpuNone, 2)} ms); PostgreSQL ${f(e.pgNone, 2)} → ${f(e.pgOne, 2)} ms`,
+    `one dedicated worker drained ${e.delivered} queued deliveries to a loopback receiver at ${f(e.deliveriesPerSecond, 0)} deliveries/s`,
+    `lag from the event's transaction to the receiver, ${e.lag.rate} creates/s: p50 ${f(e.lag.p50, 0)} ms, p99 ${f(e.lag.p99, 0)} ms, max ${f(e.lag.max, 0)} ms over ${e.lag.events} events (${e.lag.lost} not delivered)`,
+  ];
+}
 const row = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
 
 export function loadTable(results: LoadResult[], title = "scenario"): string[] {
@@ -135,6 +149,7 @@ export function markdown(r: Report, notes: string): string {
     row(["---", "---", "---"]),
     ...r.targets.map((t) => row([t.name, t.figure, t.met ? "yes" : "**no**"])),
     "",
+    ...(r.events ? ["## Event path", "", ...eventLines(r.events).map((l) => `- ${l}`), ""] : []),
     NOTES_BEGIN,
     "",
     notes.trim() || "_No analysis written yet._",
@@ -359,6 +374,7 @@ export function consoleTable(r: Report): string {
     `RSS max: app c64 ${f(r.rss.appMaxDuringC64 ?? NaN, 0)} MiB, app overall ${f(r.rss.appMaxOverall ?? NaN, 0)} MiB, baseline ${f(r.rss.baselineMaxOverall ?? NaN, 0)} MiB`,
     "",
     ...r.targets.map((t) => `${t.met ? "MET    " : "NOT MET"} ${t.name}: ${t.figure}`),
+    ...(r.events ? ["", ...eventLines(r.events)] : []),
   ];
   return lines.join("\n");
 }

@@ -8,4 +8,5 @@ export const permissionDescriptions: Record<ApiKeyPermission, string> = {
   "shipping-orders:validate": "Validate orders without creating them",
   "labels:read": "Download shipping labels",
   "configurations:read": "Read couriers, sources and courier profiles",
+  "events:read": "Read the feed of order events",
 };

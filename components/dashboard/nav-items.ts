@@ -7,6 +7,7 @@ import {
   ScrollText,
   Truck,
   Waypoints,
+  Webhook,
   type LucideIcon,
 } from "lucide-react";
 import type { AccountChoice } from "./account";
@@ -23,5 +24,6 @@ export const navItems: NavItem[] = [
   { href: "/dashboard/api-keys", label: "API keys", icon: KeyRound },
   { href: "/dashboard/sources", label: "Sources", icon: Waypoints },
   { href: "/dashboard/courier-profiles", label: "Courier profiles", icon: Truck },
+  { href: "/dashboard/webhooks", label: "Webhooks", icon: Webhook },
   { href: "/dashboard/audit-log", label: "Audit log", icon: ScrollText, roles: ["owner", "staff"] },
 ];

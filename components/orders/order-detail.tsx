@@ -6,6 +6,7 @@ import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { api } from "@/trpc/react";
 import { DeleteOrderButton } from "./delete-order-button";
 import { LabelActions } from "./label-actions";
+import { OrderEvents } from "./order-events";
 import { StatusBadge } from "./status-badge";
 import { TrackingTimeline } from "./tracking-timeline";
 
@@ -142,6 +143,9 @@ export function OrderDetail({ account, id }: { account: AccountChoice; id: strin
         </section>
         <div className="lg:col-span-2">
           <TrackingTimeline tracking={order.shipmentTracking} />
+        </div>
+        <div className="lg:col-span-2">
+          <OrderEvents accountId={account.id} orderId={order.id} />
         </div>
       </div>
     </>

@@ -7,3 +7,4 @@ export * from "./sources";
 export * from "./validation-results";
 export * from "./limits";
 export * from "./refused-attempts";
+export * from "./events";

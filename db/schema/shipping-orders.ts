@@ -98,6 +98,10 @@ export const shippingOrders = pgTable(
     index("shipping_orders_tracking_due_idx")
       .on(t.accountId, t.trackingNextAt)
       .where(sql`${t.deletedAt} is null and ${t.trackingNextAt} is not null`),
+    // The tracking worker's scan across accounts: the earliest due orders first.
+    index("shipping_orders_tracking_due_all_idx")
+      .on(t.trackingNextAt)
+      .where(sql`${t.deletedAt} is null and ${t.trackingNextAt} is not null`),
     // The source-pair filters: referenceSource alone or with sourceIdentifier use the first, sourceIdentifier
     // alone the second.
     index("shipping_orders_account_source_pair_idx")

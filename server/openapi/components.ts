@@ -27,6 +27,15 @@ import { orderRequestSchema } from "@/server/services/shipping-orders/order-requ
 import { shippingOrderView } from "@/server/services/shipping-orders/shipping-order-view";
 import { validationResponseSchema } from "@/server/services/shipping-orders/validation-messages";
 import { activateSourceInput, sourceView } from "@/server/services/sources/schemas";
+import { eventView } from "@/server/services/events/event-types";
+import {
+  createdWebhookEndpointView,
+  createWebhookEndpointInput,
+  rotatedSecretView,
+  updateWebhookEndpointInput,
+  webhookDeliveryView,
+  webhookEndpointView,
+} from "@/server/services/webhooks/schemas";
 
 /**
  * The named schemas of the document. Request and response shapes are the services' own zod schemas, given
@@ -201,6 +210,41 @@ export const Health = named(
  * Every named schema, by component name: the document's `components.schemas` come from these, and the
  * tests parse examples and real answers with the very schema a response names.
  */
+export const EventSchema = named("Event", eventView);
+export const EventFeed = named(
+  "EventFeed",
+  z.object({
+    items: z.array(EventSchema).describe("Oldest first."),
+    next: z
+      .uuid()
+      .nullable()
+      .describe(
+        "When more events follow this page: the id to pass as `after` for the next page (the last item's). Null when the feed is read to its end for now.",
+      ),
+  }),
+  "A page of the event feed.",
+);
+export const WebhookEndpoint = named("WebhookEndpoint", webhookEndpointView, "A webhook endpoint, without its secret.");
+export const WebhookEndpointPage = page("WebhookEndpointPage", WebhookEndpoint, "webhook endpoints");
+export const CreatedWebhookEndpoint = named(
+  "CreatedWebhookEndpoint",
+  createdWebhookEndpointView,
+  "The new endpoint with its signing secret, shown only here.",
+);
+export const CreateWebhookEndpointRequest = named("CreateWebhookEndpointRequest", createWebhookEndpointInput);
+export const UpdateWebhookEndpointRequest = named("UpdateWebhookEndpointRequest", updateWebhookEndpointInput);
+export const RotatedWebhookSecret = named("RotatedWebhookSecret", rotatedSecretView);
+export const WebhookDelivery = named("WebhookDelivery", webhookDeliveryView, "One event's delivery to one endpoint.");
+export const WebhookDeliveryPage = page("WebhookDeliveryPage", WebhookDelivery, "deliveries");
+export const TestWebhookAccepted = named(
+  "TestWebhookAccepted",
+  z.object({ eventId: z.uuid().describe("The `webhook.test` event queued for the endpoint (its `webhook-id`).") }),
+);
+export const ResendAccepted = named(
+  "ResendAccepted",
+  z.object({ id: z.uuid().describe("The delivery."), status: z.literal("pending") }),
+);
+
 export const componentSchemas: Record<string, z.ZodType> = {
   Problem: ProblemSchema,
   ShippingOrderRequest,
@@ -232,4 +276,16 @@ export const componentSchemas: Record<string, z.ZodType> = {
   AuditEvent,
   AuditEventPage,
   Health,
+  Event: EventSchema,
+  EventFeed,
+  WebhookEndpoint,
+  WebhookEndpointPage,
+  CreatedWebhookEndpoint,
+  CreateWebhookEndpointRequest,
+  UpdateWebhookEndpointRequest,
+  RotatedWebhookSecret,
+  WebhookDelivery,
+  WebhookDeliveryPage,
+  TestWebhookAccepted,
+  ResendAccepted,
 };

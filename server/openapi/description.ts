@@ -9,7 +9,7 @@ All paths are under \`/api/v2\` except the health check. Request fields of order
 ## Authentication
 - **Shipping-order API** (everything outside \`/private\` and \`/auth\`): an API key, as \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\`.
   Missing, unknown or revoked → 401 with \`WWW-Authenticate: Bearer\`. A key lacking the operation's permission → 403. Permissions:
-  \`shipping-orders:read\`, \`shipping-orders:write\`, \`shipping-orders:validate\`, \`labels:read\`, \`configurations:read\`; a new key has all of them.
+  \`shipping-orders:read\`, \`shipping-orders:write\`, \`shipping-orders:validate\`, \`labels:read\`, \`configurations:read\`, \`events:read\`; a new key has all of them.
   Revocation takes effect on the next request.
 - **Private API** (\`/private/...\`): a dashboard user's access token from \`POST /api/v2/auth/token\`, as \`Authorization: Bearer <accessToken>\`.
   An API key is not an access token (401). Members of an account can read its keys, sources and profiles; only owners (and staff users) change them (403).
@@ -64,4 +64,23 @@ Every shipping-API answer after authentication carries \`RateLimit-Limit\`, \`Ra
 - A deleted order is cancelled with the courier, its status becomes \`CANCELLED\`, and its id answers 404 from then on; if the courier cannot cancel,
   nothing changes and the answer is 503.
 - \`failed[].code\` of create is \`COURIER_REJECTED\`, \`COURIER_TIMEOUT\` or \`COURIER_UNAVAILABLE\`.
+
+## Events and webhooks: decisions where the contract is silent
+- Keys made before the feed existed got \`events:read\` if they could read shipping orders (the feed shows the same orders).
+- \`GET /events\`: \`limit\` defaults to 50. \`next\` is the id of the page's last event when more events are already waiting, else null; a polling client
+  keeps the id of the last event it processed and passes it as \`after\`. An event shows once every transaction that began before it has ended, so a
+  cursor never steps over an event that commits late. \`webhook.test\` events are not in the feed. Unknown parameters → 400 naming them.
+- \`shipping_order.cancelled\` of a replaced order carries it with status \`CANCELLED\` (a replaced order's shipment is cancelled with the courier), and comes
+  just before the successor's \`shipping_order.created\` (same transaction). \`courier_rejected\` is also written for \`COURIER_UNAVAILABLE\`.
+- When one look at the courier finds several tracking steps at once (e.g. after the worker was down), one \`status_changed\` event carries the latest
+  status (and \`previousStatus\` the one before the look); the order's \`shipmentTracking.events\` lists every step.
+- Event \`created\` is the time of the transaction that made the change, \`yyyy-MM-ddTHH:mm:ss.fff\` UTC; the order inside keeps its own formats.
+- \`status_changed\` events written by the tracking worker (no request) carry \`labelUrl\` on the origin the order's earlier events used (PUBLIC_URL if set).
+- Webhook endpoints: \`eventTypes\` omitted = every order event type, listed in full in answers; \`sources\` omitted or null = every pair, shown as null; an
+  empty \`eventTypes\` or \`sources\` list → 400. Endpoints also show \`disabledReason\`, \`lastSuccess\` and \`failureStreak\`. \`description\` ≤ 500 characters,
+  \`url\` ≤ 2048 characters with no credentials.
+- A disabled endpoint gets no new deliveries; attempts due while it is disabled are marked \`failed\` (resend them after enabling). \`test\` reaches
+  disabled endpoints too. A resend starts a fresh retry schedule; \`attempts\` keeps counting.
+- Deliveries carry \`lastError\` (why an attempt got no answer). At most 4 KiB of a receiver's answer is read; only the status counts.
+- \`POST .../test\` answers 202 \`{ eventId }\`; \`POST /private/webhook-deliveries/{id}/resend\` answers 202 \`{ id, status: "pending" }\`.
 `.trim();

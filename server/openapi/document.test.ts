@@ -80,6 +80,15 @@ const CONTRACT: Record<string, number[]> = {
   "GET /api/v2/shipping-orders/{id}/label": [400, 401, 403, 404, 429, 500, 503],
   "GET /api/v2/labels": [400, 401, 403, 404, 429, 500, 503],
   "GET /api/health": [400, 503],
+  "GET /api/v2/events": [400, 401, 403, 429, 500, 503],
+  "GET /api/v2/private/webhook-endpoints": [400, 401, 404, 500, 503],
+  "POST /api/v2/private/webhook-endpoints": [400, 401, 403, 404, 413, 415, 500, 503],
+  "PATCH /api/v2/private/webhook-endpoints/{id}": [400, 401, 403, 404, 413, 415, 500, 503],
+  "DELETE /api/v2/private/webhook-endpoints/{id}": [400, 401, 403, 404, 500, 503],
+  "POST /api/v2/private/webhook-endpoints/{id}/rotate-secret": [400, 401, 403, 404, 500, 503],
+  "POST /api/v2/private/webhook-endpoints/{id}/test": [400, 401, 403, 404, 500, 503],
+  "GET /api/v2/private/webhook-endpoints/{id}/deliveries": [400, 401, 404, 500, 503],
+  "POST /api/v2/private/webhook-deliveries/{id}/resend": [400, 401, 403, 404, 500, 503],
 };
 
 /** The component a media type's schema references; every JSON body of the document references one. */

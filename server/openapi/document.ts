@@ -3,6 +3,7 @@ import { componentSchemas } from "./components";
 import { API_DESCRIPTION } from "./description";
 import { registerAuth } from "./paths/auth";
 import { registerConfigurations } from "./paths/configurations";
+import { EVENTS_TAGS, registerEventsAndWebhooks } from "./paths/events-and-webhooks";
 import { registerHealth } from "./paths/health";
 import { registerOrdersAndLabels } from "./paths/orders-and-labels";
 import { registerPrivate } from "./paths/private";
@@ -30,6 +31,7 @@ const TAGS = [
     name: "Private: audit trail",
     description: "Who changed an account's integration, and who signed in (access token, owners).",
   },
+  ...EVENTS_TAGS,
   { name: "Health", description: "Liveness of the service and its database." },
 ];
 
@@ -46,6 +48,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
   registerConfigurations(registry);
   registerAuth(registry);
   registerPrivate(registry);
+  registerEventsAndWebhooks(registry);
   registerHealth(registry);
   const generator = new OpenApiGeneratorV31([...registry.definitions, ...Object.values(componentSchemas)], {
     sortComponents: "alphabetically",

@@ -111,6 +111,7 @@ const allPermissions = [
   "shipping-orders:validate",
   "labels:read",
   "configurations:read",
+  "events:read",
 ];
 
 export const apiKey = {

@@ -8,6 +8,7 @@ import { refusedAttemptsRouter } from "./routers/refused-attempts";
 import { shippingOrdersRouter } from "./routers/shipping-orders";
 import { sourcesRouter } from "./routers/sources";
 import { validationResultsRouter } from "./routers/validation-results";
+import { webhooksRouter } from "./routers/webhooks";
 
 export const appRouter = createTRPCRouter({
   accounts: accountsRouter,
@@ -19,6 +20,7 @@ export const appRouter = createTRPCRouter({
   validationResults: validationResultsRouter,
   refusedAttempts: refusedAttemptsRouter,
   auditEvents: auditEventsRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

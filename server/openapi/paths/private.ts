@@ -230,12 +230,12 @@ function registerApiKeys(registry: OpenAPIRegistry): void {
         permission: problemExample(
           "Unknown permission",
           "bad_request",
-          'permissions[0]: Invalid option: expected one of "shipping-orders:read"|"shipping-orders:write"|"shipping-orders:validate"|"labels:read"|"configurations:read"',
+          'permissions[0]: Invalid option: expected one of "shipping-orders:read"|"shipping-orders:write"|"shipping-orders:validate"|"labels:read"|"configurations:read"|"events:read"',
           [
             {
               field: "permissions[0]",
               message:
-                'Invalid option: expected one of "shipping-orders:read"|"shipping-orders:write"|"shipping-orders:validate"|"labels:read"|"configurations:read"',
+                'Invalid option: expected one of "shipping-orders:read"|"shipping-orders:write"|"shipping-orders:validate"|"labels:read"|"configurations:read"|"events:read"',
             },
           ],
         ),

@@ -7,6 +7,7 @@ export const API_KEY_PERMISSIONS = [
   "shipping-orders:validate",
   "labels:read",
   "configurations:read",
+  "events:read",
 ] as const;
 
 export type ApiKeyPermission = (typeof API_KEY_PERMISSIONS)[number];

@@ -27,7 +27,7 @@ export async function getAccountOverview(
 ): Promise<AccountOverview> {
   await accountAccess(db, actor, accountId);
   // Statuses move on as the courier reports; without this the figures would lag behind the orders list, which advances them.
-  await advanceTracking(db, accountId, now);
+  await advanceTracking(db, accountId, { now });
   const live = and(eq(shippingOrders.accountId, accountId), isNull(shippingOrders.deletedAt));
   const weekAgo = new Date(now.getTime() - 7 * 86_400_000);
   const day = sql<string>`to_char(date_trunc('day', ${validationResults.createdAt} at time zone 'UTC'), 'YYYY-MM-DD')`;

@@ -15,10 +15,11 @@ import {
   incomingReferences,
   persistOrders,
   type AcceptedOrder,
+  type RejectedOrder,
 } from "./persist-orders";
 import { recordRefusedAttempts, type RefusedAttempt } from "./record-refused-attempts";
 import { validationResultsInsert, type ValidationOrigin } from "./record-validation-results";
-import { shapeShippingOrderViews, shippingOrderView } from "./shipping-order-view";
+import { shippingOrderView } from "./shipping-order-view";
 import { responseOf, validateBatch, type ValidateCommand } from "./validate-shipping-orders";
 import type { ValidatedOrder } from "./validate-order";
 
@@ -112,6 +113,7 @@ async function createValidated(
   const accepted: AcceptedOrder[] = [];
   const failed: CreateResponse["failed"] = [];
   const refused: RefusedAttempt[] = [];
+  const rejected: RejectedOrder[] = [];
   outcomes.forEach((outcome, i) => {
     const o = valid[i]!;
     if (outcome.ok)
@@ -133,6 +135,13 @@ async function createValidated(
         code: outcome.code,
         message: outcome.message,
       });
+      rejected.push({
+        order: o.order,
+        referenceSource: o.referenceSource,
+        sourceIdentifier: o.sourceIdentifier,
+        code: outcome.code,
+        message: outcome.message,
+      });
     }
   });
   await recordRefusedAttempts(db, origin, courier.capabilities.id, profile.id, refused);
@@ -148,9 +157,11 @@ async function createValidated(
         courierProfileId: profile.id,
         settings,
         preventDuplicateOrders: command.preventDuplicateOrders,
+        baseUrl: command.baseUrl,
       },
       accepted,
       [validationRecord],
+      rejected,
     );
   } catch (error) {
     // Nothing was stored: the courier must not keep shipments nobody will ever see.
@@ -167,10 +178,7 @@ async function createValidated(
     const adapter = findCourier(p.courier);
     if (adapter) await cancelQuietly(adapter, [p.shippingNumbers], db, {});
   }
-  // Answered from what was just stored (the parcels as PostgreSQL rounded them), not read back.
-  const parcelsInOrder = stored.parcels.toSorted((a, b) => a.position - b.position);
-  const views = shapeShippingOrderViews(stored.rows, parcelsInOrder, stored.events, command.baseUrl);
-  return { items: views.map((v, i) => ({ ...v, replaced: stored.replaced[i] ?? null })), failed };
+  return { items: stored.views.map((v, i) => ({ ...v, replaced: stored.replaced[i] ?? null })), failed };
 }
 
 /** Duplicate prevention before any courier call: a ReferenceNumber live under another source pair → 409. */

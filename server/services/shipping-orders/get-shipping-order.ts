@@ -52,7 +52,7 @@ export async function getShippingOrder(
 ): Promise<ShippingOrderView> {
   const row = await findLiveOrder(db, accountId, id);
   if (row.trackingNextAt && row.trackingNextAt <= new Date()) {
-    await advanceTracking(db, accountId);
+    await advanceTracking(db, accountId, { baseUrl });
     return (await toShippingOrderViews(db, [await findLiveOrder(db, accountId, id)], baseUrl))[0]!;
   }
   return (await toShippingOrderViews(db, [row], baseUrl))[0]!;

@@ -160,7 +160,7 @@ export async function listShippingOrders(
       errors: [{ field: "createdFrom", message: "after createdTo" }],
     });
   }
-  await advanceTracking(db, accountId);
+  await advanceTracking(db, accountId, { baseUrl });
   const filters = FILTER_NAMES.filter((f) => {
     const v = q[f];
     return v !== undefined && (!Array.isArray(v) || v.length > 0);

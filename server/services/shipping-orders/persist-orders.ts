@@ -5,8 +5,15 @@ import { insertRows } from "@/db/insert-rows";
 import { parcels, shippingOrders, trackingEvents, type ShippingOrderRow } from "@/db/schema";
 import type { CourierAdapter, CourierShipment } from "@/server/couriers/types";
 import { AppError } from "@/server/errors";
+import { recordEvents, type EventDraft } from "../events/record-events";
 import type { OrderRequest } from "./order-request";
-import type { ParcelView, TrackingEventValues } from "./shipping-order-view";
+import {
+  shapeShippingOrderViews,
+  toShippingOrderViews,
+  type ParcelView,
+  type ShippingOrderView,
+  type TrackingEventValues,
+} from "./shipping-order-view";
 
 export type AcceptedOrder = {
   order: OrderRequest;
@@ -18,6 +25,15 @@ export type AcceptedOrder = {
 
 export type Predecessor = { id: string; courier: string; shippingNumbers: string[] };
 
+/** An order the courier refused or did not answer: no order, but a `courier_rejected` event. */
+export type RejectedOrder = {
+  order: OrderRequest;
+  referenceSource: string;
+  sourceIdentifier: string;
+  code: string;
+  message: string;
+};
+
 export type PersistContext = {
   accountId: string;
   apiKeyId: string | null;
@@ -25,6 +41,8 @@ export type PersistContext = {
   courierProfileId: string;
   settings: Record<string, unknown>;
   preventDuplicateOrders: boolean;
+  /** Origin of `labelUrl` in the orders the events carry. */
+  baseUrl: string;
 };
 
 /** What the create answers from: the stored rows, without reading them back. */
@@ -34,15 +52,21 @@ export type Stored = { rows: ShippingOrderRow[]; parcels: ParcelView[]; events: 
  * Stores accepted orders in one transaction: each successor and the removal of its predecessor (same
  * ReferenceNumber and source pair) commit together, or nothing does. A transaction-level advisory lock per
  * (account, ReferenceNumber) serialises concurrent creates of one reference, so exactly one stays live;
- * the partial unique index is the backstop.
+ * the partial unique index is the backstop. Their events commit with them: `created`, `cancelled` of each
+ * predecessor, and `courier_rejected` of each order the courier refused.
  */
 export async function persistOrders(
   db: Db,
   ctx: PersistContext,
   accepted: AcceptedOrder[],
   alsoInsert: SQL[] = [],
-): Promise<Stored & { replaced: (string | null)[]; predecessors: Predecessor[] }> {
-  if (accepted.length === 0) return { rows: [], parcels: [], events: [], replaced: [], predecessors: [] };
+  rejected: RejectedOrder[] = [],
+): Promise<Stored & { views: ShippingOrderView[]; replaced: (string | null)[]; predecessors: Predecessor[] }> {
+  const rejections = rejected.map((r) => rejectionEvent(ctx, r));
+  if (accepted.length === 0) {
+    if (rejections.length > 0) await db.transaction((tx) => recordEvents(tx, ctx.accountId, rejections));
+    return { rows: [], parcels: [], events: [], views: [], replaced: [], predecessors: [] };
+  }
   const refs = [...new Set(accepted.map((a) => a.order.ReferenceNumber))];
   // One array parameter, so the statements' text does not vary with the batch (they are named, db/client.ts).
   const refArray = `{${refs.map(pgArrayItem).join(",")}}`;
@@ -82,11 +106,47 @@ export async function persistOrders(
       (a) => liveByPair.get(pairKey(a.order.ReferenceNumber, a.referenceSource, a.sourceIdentifier))?.id ?? null,
     );
 
-    const predecessors = await retire(tx, ids, replaced, live);
+    const retired = await retire(tx, ids, replaced, live);
     const stored = await insertOrders(tx, ctx, accepted, ids, now, alsoInsert);
-    return { ...stored, replaced, predecessors };
+    // Shaped from what was just stored (the parcels as PostgreSQL rounded them), not read back.
+    const parcelsInOrder = stored.parcels.toSorted((a, b) => a.position - b.position);
+    const views = shapeShippingOrderViews(stored.rows, parcelsInOrder, stored.events, ctx.baseUrl);
+    const retiredViews = await toShippingOrderViews(tx, retired.rows, ctx.baseUrl);
+    await recordEvents(tx, ctx.accountId, [
+      ...retiredViews.map((v) => orderEvent("shipping_order.cancelled", v, { reason: "replaced" })),
+      ...views.map((v, i) => orderEvent("shipping_order.created", v, { replaced: replaced[i] ?? null })),
+      ...rejections,
+    ]);
+    return { ...stored, views, replaced, predecessors: retired.predecessors };
   });
 }
+
+/** An event about one order, carrying the order as the API returns it. */
+export const orderEvent = (
+  type: string,
+  shippingOrder: ShippingOrderView,
+  extra: Record<string, unknown>,
+): EventDraft => ({
+  type,
+  referenceSource: shippingOrder.referenceSource,
+  sourceIdentifier: shippingOrder.sourceIdentifier,
+  orderId: shippingOrder.id,
+  data: { shippingOrder, ...extra },
+});
+
+const rejectionEvent = (ctx: PersistContext, r: RejectedOrder): EventDraft => ({
+  type: "shipping_order.courier_rejected",
+  referenceSource: r.referenceSource,
+  sourceIdentifier: r.sourceIdentifier,
+  data: {
+    referenceNumber: r.order.ReferenceNumber,
+    externalReference: r.order.ExternalReference ?? null,
+    code: r.code,
+    message: r.message,
+    courier: ctx.courier.capabilities.id,
+    courierProfile: ctx.courierProfileId,
+  },
+});
 
 /** `a"b` → `"a\"b"`, for a text[] literal. */
 const pgArrayItem = (s: string) => `"${s.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
@@ -131,15 +191,16 @@ async function retire(
   ids: string[],
   replaced: (string | null)[],
   live: { id: string; courier: string }[],
-): Promise<Predecessor[]> {
+): Promise<{ rows: ShippingOrderRow[]; predecessors: Predecessor[] }> {
   const successorOf = new Map<string, string>();
   replaced.forEach((old, i) => old && successorOf.set(old, ids[i]!));
-  if (successorOf.size === 0) return [];
+  if (successorOf.size === 0) return { rows: [], predecessors: [] };
   const oldIds = [...successorOf.keys()];
-  await tx
+  const rows = await tx
     .update(shippingOrders)
     .set({
       deletedAt: sql`now()`,
+      status: "CANCELLED",
       trackingNextAt: null,
       replacedById: sql`(${sql.join(
         [
@@ -150,18 +211,20 @@ async function retire(
         sql` `,
       )})`,
     })
-    .where(inArray(shippingOrders.id, oldIds));
+    .where(inArray(shippingOrders.id, oldIds))
+    .returning();
   const numbers = await tx
     .select({ orderId: parcels.orderId, shippingNumber: parcels.shippingNumber })
     .from(parcels)
     .where(inArray(parcels.orderId, oldIds));
-  return live
+  const predecessors = live
     .filter((l) => successorOf.has(l.id))
     .map((l) => ({
       id: l.id,
       courier: l.courier,
       shippingNumbers: numbers.filter((n) => n.orderId === l.id).map((n) => n.shippingNumber),
     }));
+  return { rows, predecessors };
 }
 
 const ORDER_COLUMNS = [

@@ -25,7 +25,9 @@ export const shippingOrdersRouter = createTRPCRouter({
     .query(({ ctx, input }) => getShippingOrder(ctx.db, ctx.access.accountId, input.id, ctx.baseUrl)),
   delete: accountProcedure
     .input(orderId)
-    .mutation(({ ctx, input }) => deleteShippingOrderAsUser(ctx.db, ctx.actor, ctx.access.accountId, input.id)),
+    .mutation(({ ctx, input }) =>
+      deleteShippingOrderAsUser(ctx.db, ctx.actor, ctx.access.accountId, input.id, ctx.baseUrl),
+    ),
   /**
    * `body` is one order or an array, as a partner would send it as `application/json`; the result is
    * recorded for review with the user who asked instead of an API key.

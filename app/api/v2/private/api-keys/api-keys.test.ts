@@ -49,6 +49,7 @@ describe("private API: api keys", () => {
     expect(key.permissions.sort()).toEqual(
       [
         "configurations:read",
+        "events:read",
         "labels:read",
         "shipping-orders:read",
         "shipping-orders:validate",

@@ -7,7 +7,10 @@ export const GET = withApiKey<{ id: string }>("shipping-orders:read", async ({ p
   json(await getShippingOrder(db, principal.accountId, params.id, baseUrl)),
 );
 
-export const DELETE = withApiKey<{ id: string }>("shipping-orders:write", async ({ params, db, principal }) => {
-  await deleteShippingOrder(db, principal.accountId, params.id);
-  return noContent();
-});
+export const DELETE = withApiKey<{ id: string }>(
+  "shipping-orders:write",
+  async ({ params, db, principal, baseUrl }) => {
+    await deleteShippingOrder(db, principal.accountId, params.id, baseUrl);
+    return noContent();
+  },
+);

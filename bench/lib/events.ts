@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { percentile } from "./load";
+
+export type EventFigures = {
+  /** Deliveries one dedicated worker made per second, draining a backlog to a loopback receiver. */
+  deliveriesPerSecond: number;
+  delivered: number;
+  /** From the event's `created` (its transaction) to the receiver having the request, at a steady rate. */
+  lag: { rate: number; events: number; p50: number; p99: number; max: number; lost: number };
+};
+
+/** A loopback receiver that answers 200 at once and notes when each event arrived. */
+export async function startEventReceiver() {
+  const arrivals = new Map<string, { at: number; created: string; type: string; orderId: string | null }>();
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      const at = Date.now();
+      const event = JSON.parse(body) as {
+        id: string;
+        created: string;
+        type: string;
+        data: { shippingOrder?: { id: string } };
+      };
+      if (!arrivals.has(event.id))
+        arrivals.set(event.id, {
+          at,
+          created: event.created,
+          type: event.type,
+          orderId: event.data.shippingOrder?.id ?? null,
+        });
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  return { url, arrivals, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** `npm run worker` as a child process against the bench database. */
+export function startWorkerProcess(databaseUrl: string): { child: ChildProcess; stop: () => Promise<void> } {
+  const child = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/worker.ts")], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: "production",
+      DATABASE_URL: databaseUrl,
+      AUTH_SECRET: "bench-worker-secret-0123456789-bench-worker",
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      WORKER_POLLING_SECONDS: "0.5",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill("SIGTERM");
+    await exited;
+  };
+  return { child, stop };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    await sleep(20);
+  }
+  return true;
+}
+
+/**
+ * The worker's figures: it starts on a backlog of `backlog` queued deliveries (made while the app ran with
+ * WORKER=off) and drains it; then creates are sent at `rate` per second for `seconds` and each event's lag
+ * measured to its arrival.
+ */
+export async function measureEventPath(options: {
+  databaseUrl: string;
+  receiver: Awaited<ReturnType<typeof startEventReceiver>>;
+  backlog: number;
+  rate: number;
+  seconds: number;
+  create: (reference: string) => Promise<Response>;
+}): Promise<EventFigures> {
+  const { receiver } = options;
+  const worker = startWorkerProcess(options.databaseUrl);
+  try {
+    const drained = await waitFor(() => receiver.arrivals.size >= options.backlog, 300_000);
+    const times = [...receiver.arrivals.values()].map((a) => a.at).sort((a, b) => a - b);
+    // From the first arrival (the worker has started) to the last of the backlog.
+    const span = (times.at(-1)! - times[0]!) / 1000;
+    const deliveriesPerSecond = drained && span > 0 ? (times.length - 1) / span : NaN;
+
+    const sent: string[] = [];
+    const total = Math.round(options.rate * options.seconds);
+    const start = performance.now();
+    const pending: Promise<void>[] = [];
+    for (let i = 0; i < total; i++) {
+      const due = start + (i * 1000) / options.rate;
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait);
+      pending.push(
+        options.create(`LAG-${Date.now().toString(36)}-${i}`).then(async (res) => {
+          const body = (await res.json()) as { items?: { id: string }[] };
+          if (body.items?.[0]) sent.push(body.items[0].id);
+        }),
+      );
+    }
+    await Promise.all(pending);
+    const orderIds = new Set(sent);
+    const mine = () => [...receiver.arrivals.values()].filter((a) => a.orderId && orderIds.has(a.orderId));
+    await waitFor(() => mine().length >= orderIds.size, 60_000);
+    const lags = mine()
+      .map((a) => a.at - Date.parse(`${a.created}Z`))
+      .sort((a, b) => a - b);
+    return {
+      deliveriesPerSecond,
+      delivered: times.length,
+      lag: {
+        rate: options.rate,
+        events: lags.length,
+        p50: percentile(lags, 50),
+        p99: percentile(lags, 99),
+        max: lags.at(-1) ?? NaN,
+        lost: orderIds.size - lags.length,
+      },
+    };
+  } finally {
+    await worker.stop();
+  }
+}

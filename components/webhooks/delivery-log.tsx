@@ -1,0 +1,121 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import { toast } from "sonner";
+import { formatUtc } from "@/components/format-utc";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Pager } from "@/components/ui/pager";
+import { Spinner } from "@/components/ui/spinner";
+import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
+import { Tabs, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { api } from "@/trpc/react";
+import { deliveryTone, eventTypeLabels } from "./event-types";
+
+type Filter = "all" | "pending" | "succeeded" | "failed";
+
+export function DeliveryLog({ endpointId, writable }: { endpointId: string; writable: boolean }) {
+  const [filter, setFilter] = useState<Filter>("all");
+  const [page, setPage] = useState(1);
+  const [, startTransition] = useTransition();
+  const utils = api.useUtils();
+  const deliveries = api.webhooks.deliveries.useQuery(
+    { id: endpointId, page, status: filter === "all" ? undefined : filter },
+    { refetchInterval: 5000 },
+  );
+  const resend = api.webhooks.resend.useMutation({
+    onSuccess: async () => {
+      toast.success("Delivery queued again");
+      await utils.webhooks.deliveries.invalidate({ id: endpointId });
+    },
+    onError: (error) => toast.error(error.message),
+  });
+
+  return (
+    <div className="space-y-3">
+      <Tabs
+        value={filter}
+        onValueChange={(value) => {
+          setFilter(value as Filter);
+          setPage(1);
+        }}
+      >
+        <TabsList aria-label="Delivery status">
+          {(["all", "pending", "succeeded", "failed"] as const).map((f) => (
+            <TabsTrigger key={f} value={f} className="capitalize">
+              {f}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+      </Tabs>
+      {deliveries.isPending ? (
+        <Spinner />
+      ) : !deliveries.data || deliveries.data.itemsCount === 0 ? (
+        <p className="text-sm text-slate-500">No deliveries{filter === "all" ? " yet" : ` ${filter}`}.</p>
+      ) : (
+        <>
+          <Table>
+            <THead>
+              <tr>
+                <Th>Event</Th>
+                <Th>Status</Th>
+                <Th>Attempts</Th>
+                <Th>Answer</Th>
+                <Th>Created (UTC)</Th>
+                <Th>Next attempt (UTC)</Th>
+                {writable ? (
+                  <Th>
+                    <span className="sr-only">Actions</span>
+                  </Th>
+                ) : null}
+              </tr>
+            </THead>
+            <TBody>
+              {deliveries.data.items.map((d) => (
+                <tr key={d.id}>
+                  <Td>
+                    <span className="block">{eventTypeLabels[d.eventType] ?? d.eventType}</span>
+                    <span className="block font-mono text-xs text-slate-500">{d.eventId.slice(0, 8)}</span>
+                  </Td>
+                  <Td>
+                    <Badge tone={deliveryTone[d.status]}>{d.status}</Badge>
+                  </Td>
+                  <Td className="tabular-nums">{d.attempts}</Td>
+                  <Td className="whitespace-nowrap">
+                    {d.responseStatus ? (
+                      <span className="tabular-nums">
+                        {d.responseStatus} · {d.durationMs} ms
+                      </span>
+                    ) : (
+                      <span className="text-slate-500">{d.lastError ?? "—"}</span>
+                    )}
+                  </Td>
+                  <Td className="whitespace-nowrap">{formatUtc(d.created)}</Td>
+                  <Td className="whitespace-nowrap">{d.nextAttempt ? formatUtc(d.nextAttempt) : "—"}</Td>
+                  {writable ? (
+                    <Td className="text-right">
+                      <Button
+                        variant="secondary"
+                        size="sm"
+                        disabled={resend.isPending}
+                        onClick={() => resend.mutate({ id: d.id })}
+                        aria-label={`Resend delivery ${d.id}`}
+                      >
+                        Resend
+                      </Button>
+                    </Td>
+                  ) : null}
+                </tr>
+              ))}
+            </TBody>
+          </Table>
+          <Pager
+            label="Delivery pages"
+            envelope={deliveries.data}
+            onPage={(next) => startTransition(() => setPage(next))}
+          />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,128 @@
+import { sql } from "drizzle-orm";
+import {
+  bigserial,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  text,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { accounts } from "./accounts";
+import { createdAt, id, instant } from "./columns";
+
+/** PostgreSQL's 64-bit transaction id; compared as text-free bigint-like values by the feed's cursor. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
+
+/**
+ * Order state changes (and endpoint test pings), written in the transaction of the change. The pull feed
+ * orders by (`txId`, `seq`) and shows only events of transactions older than every transaction still
+ * running, so a cursor never steps over an event that commits later with a smaller number.
+ */
+export const events = pgTable(
+  "events",
+  {
+    id: id(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    referenceSource: text("reference_source"),
+    sourceIdentifier: text("source_identifier"),
+    /** The order the event is about (none for courier refusals and test pings); no foreign key: events outlive orders. */
+    orderId: uuid("order_id"),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    txId: xid8("tx_id")
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("events_account_feed_idx").on(t.accountId, t.txId, t.seq),
+    index("events_order_idx").on(t.orderId, t.createdAt),
+    index("events_created_idx").on(t.createdAt),
+  ],
+);
+
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: id(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    description: text("description"),
+    eventTypes: text("event_types").array().notNull(),
+    /** Subscribed source pairs; null means every pair of the account. */
+    sources: jsonb("sources").$type<{ referenceSource: string; sourceIdentifier: string }[]>(),
+    enabled: boolean("enabled").notNull().default(true),
+    disabledReason: text("disabled_reason"),
+    secret: text("secret").notNull(),
+    /** The secret before the last rotation, still signing until `previousSecretExpiresAt`. */
+    previousSecret: text("previous_secret"),
+    previousSecretExpiresAt: instant("previous_secret_expires_at"),
+    lastSuccessAt: instant("last_success_at"),
+    /** Start of the current run of failed attempts; null after a success. */
+    failingSince: instant("failing_since"),
+    failureStreak: integer("failure_streak").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("webhook_endpoints_account_idx").on(t.accountId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+  ],
+);
+
+export const webhookDeliveryStatus = pgEnum("webhook_delivery_status", ["pending", "succeeded", "failed"]);
+export type WebhookDeliveryStatus = (typeof webhookDeliveryStatus.enumValues)[number];
+
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: id(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    status: webhookDeliveryStatus("status").notNull().default("pending"),
+    /** Attempts made so far; a job carries the number it expects, so a stale or duplicate job does nothing. */
+    attempts: integer("attempts").notNull().default(0),
+    /** Attempts made before the current retry schedule began (a resend starts a fresh one). */
+    scheduleStart: integer("schedule_start").notNull().default(0),
+    /** The pg-boss job making the current attempt: only it may record the outcome, and only it may redo it after a crash. */
+    jobId: uuid("job_id"),
+    responseStatus: integer("response_status"),
+    durationMs: integer("duration_ms"),
+    lastError: text("last_error"),
+    nextAttemptAt: instant("next_attempt_at").defaultNow(),
+    lastAttemptAt: instant("last_attempt_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("webhook_deliveries_endpoint_idx").on(
+      t.endpointId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index("webhook_deliveries_endpoint_status_idx").on(
+      t.endpointId,
+      t.status,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index("webhook_deliveries_event_idx").on(t.eventId),
+  ],
+);
+
+export type EventRow = typeof events.$inferSelect;
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;

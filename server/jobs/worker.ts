@@ -1,0 +1,111 @@
+import { and, isNull, lte, sql } from "drizzle-orm";
+import PgBoss from "pg-boss";
+import type { Db } from "@/db/client";
+import { shippingOrders } from "@/db/schema";
+import { env } from "@/server/env";
+import { purgeExpiredEvents } from "@/server/services/events/purge-expired-events";
+import { advanceDueTracking } from "@/server/services/shipping-orders/advance-tracking";
+import { deliverWebhook, type DeliveryOptions } from "@/server/services/webhooks/deliver-webhook";
+import { QUEUE_OPTIONS, QUEUES, type DeliveryJob } from "./queues";
+import { jobSql } from "./sql-adapter";
+
+export type WorkerOptions = {
+  delivery: DeliveryOptions;
+  pollingSeconds: number;
+  maintenanceSeconds: number;
+  /** Delivery loops per process; each takes a batch of jobs and runs its attempts side by side. */
+  deliveryLoops: number;
+  deliveryBatchSize: number;
+  trackingBatchSize: number;
+  log: (message: string, error?: unknown) => void;
+};
+
+export type RunningWorker = { boss: PgBoss; stop: () => Promise<void> };
+
+export function workerOptionsFromEnv(): WorkerOptions {
+  const e = env();
+  return {
+    delivery: {
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      retrySchedule: e.WEBHOOK_RETRY_SCHEDULE,
+    },
+    pollingSeconds: e.WORKER_POLLING_SECONDS,
+    maintenanceSeconds: e.WORKER_MAINTENANCE_SECONDS,
+    deliveryLoops: 2,
+    deliveryBatchSize: 20,
+    trackingBatchSize: 500,
+    log: (message, error) => console.error(`[worker] ${message}`, error ?? ""),
+  };
+}
+
+/** At most this many tracking batches are queued per tick; a bigger backlog is left to the next minute. */
+const MAX_TRACKING_BATCHES_PER_TICK = 20;
+
+/**
+ * Runs the background jobs on pg-boss: webhook deliveries, the tracking tick (every minute) that splits due
+ * orders into batch jobs any worker can take, and the hourly event clean-up. Any number of these may run
+ * against one database; pg-boss hands each job to one of them at a time (SKIP LOCKED) and the cron schedule
+ * is kept once in the database.
+ */
+export async function startWorker(db: Db, options: WorkerOptions): Promise<RunningWorker> {
+  const boss = new PgBoss({
+    db: jobSql(db),
+    migrate: true,
+    supervise: true,
+    schedule: true,
+    maintenanceIntervalSeconds: options.maintenanceSeconds,
+  });
+  boss.on("error", (error: unknown) => options.log("pg-boss error", error));
+  await boss.start();
+  for (const queue of QUEUE_OPTIONS) await boss.createQueue(queue.name, queue);
+  await boss.schedule(QUEUES.trackingTick, "* * * * *");
+  await boss.schedule(QUEUES.eventsCleanup, "17 * * * *");
+
+  const polling = { pollingIntervalSeconds: options.pollingSeconds };
+  for (let i = 0; i < options.deliveryLoops; i++) {
+    let loop = "";
+    loop = await boss.work<DeliveryJob>(
+      QUEUES.webhookDelivery,
+      { ...polling, batchSize: options.deliveryBatchSize },
+      async (jobs) => {
+        // A full batch means a backlog: fetch again at once instead of after the polling interval.
+        if (jobs.length === options.deliveryBatchSize) boss.notifyWorker(loop);
+        const results = await Promise.allSettled(jobs.map((job) => deliverWebhook(db, job, options.delivery)));
+        const failures = results.filter((r) => r.status === "rejected");
+        // pg-boss retries the whole batch; attempts already recorded find their claim gone and do nothing.
+        if (failures.length > 0)
+          throw new AggregateError(
+            failures.map((f) => f.reason),
+            "delivery jobs failed",
+          );
+      },
+    );
+  }
+  await boss.work(QUEUES.trackingTick, polling, async () => {
+    const now = new Date();
+    const [due] = await db.select({ n: sql<number>`count(*)::int` }).from(
+      db
+        .select({ one: sql`1` })
+        .from(shippingOrders)
+        .where(and(isNull(shippingOrders.deletedAt), lte(shippingOrders.trackingNextAt, now)))
+        .limit(options.trackingBatchSize * MAX_TRACKING_BATCHES_PER_TICK)
+        .as("due"),
+    );
+    const batches = Math.ceil((due?.n ?? 0) / options.trackingBatchSize);
+    if (batches > 0) await boss.insert(Array.from({ length: batches }, () => ({ name: QUEUES.trackingBatch })));
+  });
+  await boss.work(QUEUES.trackingBatch, polling, async () => {
+    await advanceDueTracking(db, { batchSize: options.trackingBatchSize });
+  });
+  await boss.work(QUEUES.eventsCleanup, polling, async () => {
+    await purgeExpiredEvents(db);
+  });
+
+  return {
+    boss,
+    // Stops taking jobs, lets the ones in flight finish (up to a little past the webhook timeout), and hands
+    // back any still running as failed, so pg-boss retries them on another worker.
+    stop: () => boss.stop({ graceful: true, wait: true, close: false, timeout: options.delivery.timeoutMs + 5000 }),
+  };
+}

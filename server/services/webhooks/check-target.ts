@@ -1,0 +1,74 @@
+import { lookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
+import { badField } from "@/server/errors";
+
+export type TargetPolicy = { allowPrivate: boolean };
+
+/** A webhook target after its checks: the URL, and the one address the request must connect to. */
+export type CheckedTarget = { url: URL; address: string; family: 4 | 6 };
+
+export class TargetRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TargetRefused";
+  }
+}
+
+const MAX_URL_LENGTH = 2048;
+
+/** Only addresses routed on the public internet; loopback, private, link-local, CGNAT, reserved are refused. */
+export const isPublicAddress = (address: string): boolean => ipaddr.process(address).range() === "unicast";
+
+/** The URL rules that need no DNS: scheme, credentials, length. Throws TargetRefused. */
+export function parseTargetUrl(raw: string, { allowPrivate }: TargetPolicy): URL {
+  if (raw.length > MAX_URL_LENGTH) throw new TargetRefused(`must be at most ${MAX_URL_LENGTH} characters`);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new TargetRefused("must be an absolute https:// URL");
+  }
+  if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:")) {
+    throw new TargetRefused(allowPrivate ? "must use https:// or http://" : "must use https://");
+  }
+  if (url.username || url.password) throw new TargetRefused("must not contain credentials");
+  if (!url.hostname) throw new TargetRefused("must name a host");
+  return url;
+}
+
+/**
+ * Resolves the host once and checks every address it has: a target is refused if any of them is not public
+ * (unless private targets are allowed). The caller connects to the returned address only, so a second DNS
+ * answer cannot point the request somewhere else (DNS rebinding).
+ */
+export async function checkTarget(raw: string, policy: TargetPolicy): Promise<CheckedTarget> {
+  const url = parseTargetUrl(raw, policy);
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  let addresses: { address: string; family: number }[];
+  if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
+  else {
+    try {
+      addresses = await lookup(host, { all: true, verbatim: true });
+    } catch {
+      throw new TargetRefused(`host ${host} does not resolve`);
+    }
+  }
+  if (addresses.length === 0) throw new TargetRefused(`host ${host} does not resolve`);
+  if (!policy.allowPrivate) {
+    const refused = addresses.find((a) => !isPublicAddress(a.address));
+    if (refused) throw new TargetRefused(`resolves to ${refused.address}, which is not a public address`);
+  }
+  const chosen = addresses[0]!;
+  return { url, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
+}
+
+/** The same checks for a request body: a refusal is a 400 naming `url`. */
+export async function assertTargetAllowed(raw: string, policy: TargetPolicy): Promise<string> {
+  try {
+    return (await checkTarget(raw, policy)).url.toString();
+  } catch (error) {
+    if (error instanceof TargetRefused) throw badField("url", error.message);
+    throw error;
+  }
+}

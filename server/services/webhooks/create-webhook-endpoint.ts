@@ -1,0 +1,48 @@
+import type { Db } from "@/db/client";
+import { webhookEndpoints } from "@/db/schema";
+import { parseInput } from "@/server/validation";
+import { accountAccess, defaultAccountId, type Actor } from "../actor";
+import { recordAudit, type AuditContext } from "../audit/record-audit";
+import { ORDER_EVENT_TYPES } from "../events/event-types";
+import { assertTargetAllowed } from "./check-target";
+import { createWebhookEndpointInput, toWebhookEndpointView, type CreatedWebhookEndpointView } from "./schemas";
+import { targetPolicy } from "./target-policy";
+import { generateWebhookSecret } from "./webhook-secret";
+
+/** Registers an endpoint; its signing secret is in this answer and, for the partner, nowhere else. */
+export async function createWebhookEndpoint(
+  db: Db,
+  actor: Actor,
+  raw: unknown,
+  audit: AuditContext = {},
+): Promise<CreatedWebhookEndpointView> {
+  const input = parseInput(createWebhookEndpointInput, raw);
+  const accountId = input.accountId ?? (await defaultAccountId(db, actor));
+  await accountAccess(db, actor, accountId, { write: true });
+  // DNS is asked before the transaction opens: no network wait while holding a connection in a transaction.
+  const url = await assertTargetAllowed(input.url, targetPolicy());
+  const secret = generateWebhookSecret();
+  const row = await db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(webhookEndpoints)
+      .values({
+        accountId,
+        url,
+        description: input.description ?? null,
+        eventTypes: input.eventTypes ?? [...ORDER_EVENT_TYPES],
+        sources: input.sources ?? null,
+        secret,
+      })
+      .returning();
+    await recordAudit(tx, {
+      ...audit,
+      accountId,
+      actorUserId: actor.userId,
+      action: "webhook_endpoint.created",
+      targetId: created!.id,
+      details: { url, eventTypes: created!.eventTypes, sources: created!.sources },
+    });
+    return created!;
+  });
+  return { ...toWebhookEndpointView(row), secret };
+}

@@ -1,0 +1,153 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres, { type Sql } from "postgres";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@/db/client";
+import * as schema from "@/db/schema";
+import { createUser } from "@/server/services/accounts/create-user";
+import { recordEvents } from "@/server/services/events/record-events";
+import { createWebhookEndpoint } from "@/server/services/webhooks/create-webhook-endpoint";
+import { migrateCluster, startCluster, type Cluster } from "@/test/pg-cluster";
+import { eventually, startReceiver, type Receiver } from "@/test/webhook-receiver";
+
+/**
+ * Workers in processes of their own (`npm run worker`) on a throwaway PostgreSQL cluster, so it runs in every
+ * mode: a worker killed (SIGKILL) in the middle of an attempt leaves the job active; once it expires another
+ * worker makes the attempt again and the event arrives. A worker stopped with SIGTERM lets its in-flight
+ * attempt end and records it before exiting.
+ */
+
+process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
+process.env.WEBHOOK_TIMEOUT_MS = "2000";
+
+let cluster: Cluster;
+let admin: Sql;
+let db: Db;
+let hook: Receiver;
+const workers: ChildProcess[] = [];
+
+function startWorkerProcess(): { child: ChildProcess; log: () => string } {
+  let log = "";
+  // Node itself, not the tsx CLI, so the signals reach the worker with no relay in between.
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+    env: {
+      ...process.env,
+      DATABASE_URL: cluster.url,
+      PGLITE_SNAPSHOT: "",
+      NODE_ENV: "test",
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), "sop-worker-")),
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      WEBHOOK_TIMEOUT_MS: "2000",
+      WEBHOOK_RETRY_SCHEDULE: "0.2,0.2,0.2",
+      WORKER_POLLING_SECONDS: "0.5",
+      WORKER_MAINTENANCE_SECONDS: "1",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (c: Buffer) => (log += c.toString()));
+  child.stderr!.on("data", (c: Buffer) => (log += c.toString()));
+  workers.push(child);
+  return { child, log: () => log };
+}
+
+const exitOf = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code)),
+  );
+
+beforeAll(async () => {
+  cluster = await startCluster();
+  await migrateCluster(cluster.url);
+  admin = postgres(cluster.url, { max: 3, onnotice: () => {} });
+  db = drizzle({ client: admin, schema }) as unknown as Db;
+  hook = await startReceiver();
+}, 120_000);
+
+afterAll(async () => {
+  for (const w of workers) if (w.exitCode === null) w.kill("SIGKILL");
+  await hook?.close();
+  await admin?.end({ timeout: 5 });
+  await cluster?.destroy();
+}, 60_000);
+
+async function endpointAndEvent(): Promise<{ eventId: string; secret: string }> {
+  const user = await createUser(db, {
+    email: `crash-${crypto.randomUUID()}@test.example`,
+    password: "correct horse battery",
+    accountName: "Crash",
+  });
+  const endpoint = await createWebhookEndpoint(db, { userId: user.userId, isStaff: false }, { url: hook.url });
+  const [eventId] = await db.transaction((tx) =>
+    recordEvents(tx, user.accountId, [
+      {
+        type: "shipping_order.courier_rejected",
+        referenceSource: "api",
+        sourceIdentifier: "default",
+        data: { referenceNumber: "R-1", code: "COURIER_REJECTED" },
+      },
+    ]),
+  );
+  return { eventId: eventId!, secret: endpoint.secret };
+}
+
+describe("workers in their own processes", () => {
+  it("retries an attempt whose worker was killed mid-delivery, on another worker", async () => {
+    const { eventId, secret } = await endpointAndEvent();
+    hook.reply = (r) => (r.headers["webhook-id"] === eventId && hook.received.length === 1 ? "hang" : 200);
+    const first = startWorkerProcess();
+    await eventually(
+      () => hook.received.some((r) => r.headers["webhook-id"] === eventId),
+      60_000,
+      `the first attempt\n${first.log()}`,
+    );
+    first.child.kill("SIGKILL");
+    await exitOf(first.child);
+    const second = startWorkerProcess();
+    const [, retried] = await eventually(
+      () => {
+        const mine = hook.received.filter((r) => r.headers["webhook-id"] === eventId);
+        return mine.length >= 2 && mine;
+      },
+      60_000,
+      `the retried attempt\n${second.log()}`,
+    );
+    expect(new Webhook(secret).verify(retried!.body, retried!.headers as Record<string, string>)).toMatchObject({
+      id: eventId,
+    });
+    const [delivery] = await eventually(async () => {
+      const rows = await db
+        .select()
+        .from(schema.webhookDeliveries)
+        .where(eq(schema.webhookDeliveries.eventId, eventId));
+      return rows[0]?.status === "succeeded" && rows;
+    });
+    expect(delivery!.attempts).toBe(2);
+    second.child.kill("SIGTERM");
+    expect(await exitOf(second.child)).toBe(0);
+  }, 120_000);
+
+  it("on SIGTERM lets the attempt in flight end, records it, and exits", async () => {
+    const { eventId } = await endpointAndEvent();
+    hook.reply = (r) => (r.headers["webhook-id"] === eventId ? "hang" : 200);
+    const worker = startWorkerProcess();
+    await eventually(
+      () => hook.received.some((r) => r.headers["webhook-id"] === eventId),
+      60_000,
+      `the attempt\n${worker.log()}`,
+    );
+    worker.child.kill("SIGTERM");
+    expect(await exitOf(worker.child)).toBe(0);
+    const [delivery] = await db
+      .select()
+      .from(schema.webhookDeliveries)
+      .where(eq(schema.webhookDeliveries.eventId, eventId));
+    // The 2 s timeout ended the attempt before the worker left: recorded, with the next attempt queued.
+    expect(delivery).toMatchObject({ attempts: 1, status: "pending", responseStatus: null });
+    expect(delivery!.lastError).toContain("no answer");
+  }, 120_000);
+});
