@@ -92,6 +92,22 @@ beforeAll(async () => {
   aEndpointId = (await createWebhookEndpoint(db, actor, { accountId: a.accountId, url: "https://93.184.216.34/a" })).id;
   aEventId = (await sendTestWebhook(db, actor, aEndpointId)).eventId;
   aDeliveryId = (await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, aEndpointId)))[0]!.id;
+  // A refused create of A's, made before the snapshot: B must not see it, and nothing B tries may change it.
+  await (
+    await callerFor(a)
+  ).shippingOrders.create({
+    accountId: a.accountId,
+    courierId: "sandbox",
+    body: order({ ReferenceNumber: "COURIER-FAIL-A" }),
+  });
+  const [refused] = await (
+    await getDb()
+  )
+    .select({ id: refusedAttempts.id })
+    .from(refusedAttempts)
+    .where(eq(refusedAttempts.accountId, a.accountId))
+    .limit(1);
+  aRefusedAttemptId = refused!.id;
   snapshot = await accountDigest(a.accountId);
 });
 
@@ -585,21 +601,6 @@ describe("tRPC: B's dashboard session with A's ids and account", () => {
       .limit(1);
     aValidationResultId = row!.id;
     aValidationResultIdLoaded = true;
-    await (
-      await callerFor(a)
-    ).shippingOrders.create({
-      accountId: a.accountId,
-      courierId: "sandbox",
-      body: order({ ReferenceNumber: "COURIER-FAIL-A" }),
-    });
-    const [refused] = await (
-      await getDb()
-    )
-      .select({ id: refusedAttempts.id })
-      .from(refusedAttempts)
-      .where(eq(refusedAttempts.accountId, a.accountId))
-      .limit(1);
-    aRefusedAttemptId = refused!.id;
   });
 
   it("covers every procedure of the router (a new procedure needs a row in this matrix)", () => {
