@@ -89,6 +89,7 @@ for (const viewport of [
         ["/dashboard/sources", "sources"],
         ["/dashboard/courier-profiles", "courier-profiles"],
         ["/dashboard/audit-log", "audit-log"],
+        ["/dashboard/webhooks", "webhooks"],
       ] as const) {
         await page.goto(`${path}${account}`);
         await check(page, testInfo, at(name));
@@ -135,6 +136,11 @@ for (const viewport of [
         .click();
       await expect(page.getByRole("dialog").getByRole("region", { name: "Request (JSON)" })).toBeVisible();
       await check(page, testInfo, at("dialog-validation-result"));
+      await page.keyboard.press("Escape");
+
+      await page.goto(`/dashboard/webhooks${account}`);
+      await page.getByRole("button", { name: "Add endpoint" }).first().click();
+      await check(page, testInfo, at("dialog-add-webhook"));
       await page.keyboard.press("Escape");
 
       await page.goto(`/dashboard/orders/${order.id}${account}`);

@@ -30,7 +30,7 @@ export function OrderEvents({ accountId, orderId }: { accountId: string; orderId
                 ) : null}
                 {"reason" in event.data ? <span className="text-slate-600">{event.data.reason}</span> : null}
                 <span className="text-slate-500">{formatUtc(event.created)} UTC</span>
-                <span className="font-mono text-xs text-slate-400">{event.id.slice(0, 8)}</span>
+                <span className="font-mono text-xs text-slate-500">{event.id.slice(0, 8)}</span>
               </div>
               {event.deliveries.length === 0 ? (
                 <p className="mt-1 text-xs text-slate-500">No webhook endpoint took this event.</p>
