@@ -1,4 +1,5 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
+import { listCouriers } from "@/server/services/configurations/list-couriers";
 import { CourierList, CourierProfileList, SourceConfigurationList } from "../components";
 import { courierProfile } from "../examples";
 import { apiKeyResponses, jsonResponse } from "../responses";
@@ -21,47 +22,7 @@ export function registerConfigurations(registry: OpenAPIRegistry): void {
       200: jsonResponse("The couriers.", CourierList, {
         couriers: {
           summary: "The built-in sandbox courier",
-          value: {
-            items: [
-              {
-                id: "sandbox",
-                name: "Sandbox courier",
-                services: ["STANDARD", "EXPRESS", "PICKUP_POINT"],
-                countries: [
-                  "AT",
-                  "BE",
-                  "BG",
-                  "CY",
-                  "CZ",
-                  "DE",
-                  "DK",
-                  "EE",
-                  "ES",
-                  "FI",
-                  "FR",
-                  "GR",
-                  "HR",
-                  "HU",
-                  "IE",
-                  "IT",
-                  "LT",
-                  "LU",
-                  "LV",
-                  "MT",
-                  "NL",
-                  "PL",
-                  "PT",
-                  "RO",
-                  "SE",
-                  "SI",
-                  "SK",
-                ],
-                maxParcelWeightKg: 31.5,
-                cod: true,
-                codCurrencies: ["CZK", "EUR", "PLN", "HUF"],
-              },
-            ],
-          },
+          value: listCouriers(),
         },
       }),
     }),
