@@ -12,35 +12,41 @@ import { toShippingOrderViews } from "./shipping-order-view";
  * Cancels the shipment with the courier and removes the order (it then answers 404), with its `cancelled`
  * event. If the courier cannot cancel, nothing changes and the caller gets 503 to retry. `baseUrl` is the
  * origin of the links in the event's order.
+ *
+ * The courier is called before the transaction, never inside one: a slow courier must not hold a row lock
+ * and a connection idle in transaction (they are cut after 60 s). The transaction then locks the order and
+ * removes it only if it is still live; a delete that raced this one and won answers this one 404, like the
+ * lock did before. Cancelling twice with the courier is harmless (couriers treat cancel as idempotent).
  */
 export async function deleteShippingOrder(db: Db, accountId: string, id: string, baseUrl: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const order = await findLiveOrder(tx, accountId, id, { lock: true });
-    const numbers = await tx.select({ n: parcels.shippingNumber }).from(parcels).where(eq(parcels.orderId, order.id));
-    const [profile] = await tx
+  const order = await findLiveOrder(db, accountId, id);
+  const courier = findCourier(order.courier);
+  if (courier) {
+    const numbers = await db.select({ n: parcels.shippingNumber }).from(parcels).where(eq(parcels.orderId, order.id));
+    const [profile] = await db
       .select({ settings: courierProfiles.settings })
       .from(courierProfiles)
       .where(eq(courierProfiles.id, order.courierProfileId));
-    const courier = findCourier(order.courier);
-    if (courier) {
-      const settings = profile?.settings ?? {};
-      try {
-        await courier.cancelShipment(
-          numbers.map((r) => r.n),
-          { db: tx, settings, signal: AbortSignal.timeout(courier.timeoutMs(settings)) },
-        );
-      } catch (error) {
-        throw new AppError(
-          "unavailable",
-          `${courier.capabilities.name} could not cancel the shipment; the order is unchanged. Retry later.`,
-          { cause: error },
-        );
-      }
+    const settings = profile?.settings ?? {};
+    try {
+      await courier.cancelShipment(
+        numbers.map((r) => r.n),
+        { db, settings, signal: AbortSignal.timeout(courier.timeoutMs(settings)) },
+      );
+    } catch (error) {
+      throw new AppError(
+        "unavailable",
+        `${courier.capabilities.name} could not cancel the shipment; the order is unchanged. Retry later.`,
+        { cause: error },
+      );
     }
+  }
+  await db.transaction(async (tx) => {
+    const live = await findLiveOrder(tx, accountId, id, { lock: true });
     const removed = await tx
       .update(shippingOrders)
       .set({ deletedAt: sql`now()`, status: "CANCELLED", trackingNextAt: null })
-      .where(eq(shippingOrders.id, order.id))
+      .where(eq(shippingOrders.id, live.id))
       .returning();
     const [view] = await toShippingOrderViews(tx, removed, baseUrl);
     await recordEvents(tx, accountId, [orderEvent("shipping_order.cancelled", view!, { reason: "deleted" })]);

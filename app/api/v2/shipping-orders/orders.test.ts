@@ -1,5 +1,8 @@
+import { sql } from "drizzle-orm";
 import { PDFDocument } from "pdf-lib";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { getDb } from "@/db/client";
+import { sandboxCourier } from "@/server/couriers/sandbox";
 import { pollUntil, readJson } from "@/test/helpers";
 import { as, createPartner, order, type Partner } from "@/test/partner";
 import * as create from "../couriers/[courier_id]/shipping-orders/route";
@@ -165,6 +168,41 @@ describe("shipping orders: get, delete, labels, isolation", () => {
     ).toBe(404);
     const again = await createOrder(partner, order({ ReferenceNumber: "DEL-1" }));
     expect(again).toMatchObject({ referenceNumber: "DEL-1", replaced: null });
+  });
+
+  describe("the courier's cancel", () => {
+    afterEach(() => vi.restoreAllMocks());
+    const remove = (id: string) =>
+      as(partner)(item.DELETE, `/api/v2/shipping-orders/${id}`, { method: "DELETE", params: { id } });
+
+    it("runs outside any transaction: the order's row is not locked while the courier answers", async () => {
+      const doomed = await createOrder(partner, order({ ReferenceNumber: "DEL-UNLOCKED" }));
+      const seen: string[] = [];
+      vi.spyOn(sandboxCourier, "cancelShipment").mockImplementationOnce(async (numbers) => {
+        // NOWAIT fails at once (55P03) if a transaction of the delete already holds the row.
+        const db = await getDb();
+        await db.transaction(async (tx) => {
+          await tx.execute(sql`select id from shipping_orders where id = ${doomed.id} for update nowait`);
+        });
+        seen.push(...numbers);
+      });
+      expect((await remove(doomed.id)).status).toBe(204);
+      expect(seen).toEqual(doomed.shippingNumber);
+      expect(
+        (await as(partner)(item.GET, `/api/v2/shipping-orders/${doomed.id}`, { params: { id: doomed.id } })).status,
+      ).toBe(404);
+    });
+
+    it("failing leaves the order as it was and answers 503 to retry", async () => {
+      const kept = await createOrder(partner, order({ ReferenceNumber: "DEL-REFUSED" }));
+      vi.spyOn(sandboxCourier, "cancelShipment").mockRejectedValueOnce(new Error("courier down"));
+      const refused = await remove(kept.id);
+      expect(refused.status).toBe(503);
+      expect((await readJson<{ detail: string }>(refused)).detail).toMatch(/could not cancel/);
+      const got = await as(partner)(item.GET, `/api/v2/shipping-orders/${kept.id}`, { params: { id: kept.id } });
+      expect(got.status).toBe(200);
+      expect((await remove(kept.id)).status).toBe(204);
+    });
   });
 
   it("checks permissions: read for get, labels:read for labels", async () => {
