@@ -64,11 +64,12 @@ export async function deliverWebhook(
     };
     outcome = await postWebhook(endpoint.url, headers, body, options);
   }
-  await db.transaction((tx) => recordOutcome(tx, job.id, endpoint, outcome, options, now()));
+  await db.transaction((tx) => recordOutcome(tx, claimed.id, job.id, endpoint, outcome, options, now()));
 }
 
 async function recordOutcome(
   tx: Tx,
+  deliveryId: string,
   jobId: string,
   endpoint: WebhookEndpointRow,
   outcome: PostOutcome,
@@ -78,7 +79,14 @@ async function recordOutcome(
   const [delivery] = await tx
     .select()
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.jobId, jobId), eq(webhookDeliveries.status, "pending")))
+    // By its primary key: `job_id` has no index, and a scan of every delivery per attempt grows with the table.
+    .where(
+      and(
+        eq(webhookDeliveries.id, deliveryId),
+        eq(webhookDeliveries.jobId, jobId),
+        eq(webhookDeliveries.status, "pending"),
+      ),
+    )
     .for("update");
   // Resent meanwhile: the attempt the resend queued owns the delivery now.
   if (!delivery) return;
