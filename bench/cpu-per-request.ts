@@ -108,13 +108,31 @@ async function main(): Promise<void> {
         check: (b) => b.includes('"items":[{'),
         requests: rotating(["/api/v2/shipping-orders?page=1", "/api/v2/shipping-orders?courier=sandbox"]),
       });
+    // Cluster-wide WAL and buffer-write counters: what a request costs PostgreSQL beyond its statements (full-page
+    // images after a checkpoint, dirty buffers a backend must write itself when shared_buffers is full).
+    const walStats = async () => {
+      const [w] = await sql<
+        { records: string; fpi: string; bytes: string; backendWrites: string; checkpoints: string }[]
+      >`
+        select w.wal_records as records, w.wal_fpi as fpi, w.wal_bytes as bytes,
+               b.buffers_backend as "backendWrites", b.checkpoints_timed + b.checkpoints_req as checkpoints
+        from pg_stat_wal w, pg_stat_bgwriter b`;
+      return Object.fromEntries(Object.entries(w!).map(([k, v]) => [k, Number(v)])) as Record<string, number>;
+    };
+    if (option("checkpoint") !== undefined || argv.includes("--checkpoint")) {
+      // The seed leaves ~1 GB of dirty pages per million orders: flush them so the first rounds do not pay for it.
+      await sql`checkpoint`;
+    }
     const figures = new Map<string, { server: number[]; pg: number[] }>();
     const served = new Map<string, number>();
     const measure = async (server: Server, s: (typeof scenarios)[number]) => {
       const pid = server.serverPid();
       const pgBefore = await backends();
       const cpu0 = { server: cpuMs([pid]), pg: cpuMs(pgBefore) };
+      const wal0 = await walStats();
       const r = await load({ ...s, target: server.name, url: server.url, duration: DURATION });
+      const wal1 = await walStats();
+      const walPer = (k: string) => ((wal1[k]! - wal0[k]!) / r.requests).toFixed(2);
       served.set(server.name, (served.get(server.name) ?? 0) + r.requests);
       const pg = [...new Set([...pgBefore, ...(await backends())])];
       const serverMs = (cpuMs([pid]) - cpu0.server) / r.requests;
@@ -125,7 +143,7 @@ async function main(): Promise<void> {
       f.pg.push(pgMs);
       figures.set(key, f);
       console.log(
-        `${key.padEnd(22)} ${r.requests} requests, ${r.rps.toFixed(0)} req/s, server ${serverMs.toFixed(2)} ms/req, PostgreSQL ${pgMs.toFixed(2)} ms/req, errors ${r.errors + r.non2xx + r.bad}`,
+        `${key.padEnd(22)} ${r.requests} requests, ${r.rps.toFixed(0)} req/s, server ${serverMs.toFixed(2)} ms/req, PostgreSQL ${pgMs.toFixed(2)} ms/req, errors ${r.errors + r.non2xx + r.bad}; per request: WAL ${walPer("records")} records, ${walPer("fpi")} full-page images, ${(Number(walPer("bytes")) / 1024).toFixed(1)} KiB, ${walPer("backendWrites")} buffers written by backends; ${wal1.checkpoints! - wal0.checkpoints!} checkpoints`,
       );
       if (r.errors + r.non2xx + r.bad > 0) throw new Error(`${key}: ${JSON.stringify(r.statusCodes)}`);
     };
