@@ -14,6 +14,7 @@ import { getDb, type Db } from "@/db/client";
 import nextConfig from "@/next.config.mjs";
 import { AppError } from "@/server/errors";
 import { checkQuery } from "@/server/http/handler";
+import { parseQuery } from "@/server/http/query";
 import { assertAccepted, MAX_BODY_BYTES, parseJsonBody, readLimited, tooLarge } from "@/server/http/body";
 import { assertIdempotencyKey, idempotencyFingerprint } from "@/server/http/idempotent";
 import { errorResponse, rateLimitHeaders } from "@/server/http/problem";
@@ -25,10 +26,17 @@ import {
 } from "@/server/services/idempotency/idempotent-requests";
 import { createShippingOrders } from "@/server/services/shipping-orders/create-shipping-orders";
 import { getShippingOrder } from "@/server/services/shipping-orders/get-shipping-order";
+import {
+  LIST_ARRAY_PARAMS,
+  LIST_PARAMS,
+  listShippingOrders,
+  listShippingOrdersQuery,
+} from "@/server/services/shipping-orders/list-shipping-orders";
 import { ORDER_CONTENT_TYPES, orderBatch } from "@/server/services/shipping-orders/order-batch";
 
 const CREATE = /^\/api\/v2\/couriers\/([^/]+)\/shipping-orders$/;
 const GET_ONE = /^\/api\/v2\/shipping-orders\/([^/]+)$/;
+const LIST = "/api/v2/shipping-orders";
 
 type Answer = { status: number; body: unknown; contentType?: string; headers?: Record<string, string> };
 
@@ -115,7 +123,8 @@ async function route(req: http.IncomingMessage): Promise<Answer> {
 
   const create = req.method === "POST" ? CREATE.exec(url.pathname) : null;
   const getOne = req.method === "GET" ? GET_ONE.exec(url.pathname) : null;
-  if (!create && !getOne) return { status: 404, body: { status: 404, detail: "not found" } };
+  const list = req.method === "GET" && url.pathname === LIST;
+  if (!create && !getOne && !list) return { status: 404, body: { status: 404, detail: "not found" } };
 
   const { principal, rateLimit } = await authenticated(db, req);
   let answer: Answer;
@@ -123,7 +132,7 @@ async function route(req: http.IncomingMessage): Promise<Answer> {
     const permission = create ? "shipping-orders:write" : "shipping-orders:read";
     if (!principal.permissions.includes(permission))
       throw new AppError("forbidden", `The API key lacks the permission ${permission}.`);
-    checkQuery(url, { query: create ? ["profile"] : [] });
+    checkQuery(url, { query: create ? ["profile"] : list ? LIST_PARAMS : [] });
     if (create) {
       const body = await readJson(req);
       const batch = orderBatch(mediaTypeOf(req), body);
@@ -142,6 +151,16 @@ async function route(req: http.IncomingMessage): Promise<Answer> {
           },
         ),
       }));
+    } else if (list) {
+      answer = {
+        status: 200,
+        body: await listShippingOrders(
+          db,
+          principal.accountId,
+          parseQuery(listShippingOrdersQuery, url, LIST_ARRAY_PARAMS),
+          baseUrl,
+        ),
+      };
     } else {
       answer = {
         status: 200,

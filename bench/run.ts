@@ -423,6 +423,7 @@ async function main(): Promise<number> {
 
     const list: LoadResult[] = [];
     const listLoaded: LoadResult[] = [];
+    const listBaseline: LoadResult[] = [];
     const listFloor: LoadResult[] = [];
     const listFilters: { name: string; queries: string[] }[] = [];
     if (SCENARIOS.has("list")) {
@@ -493,6 +494,12 @@ async function main(): Promise<number> {
             check: (b) => b.includes('"items":[{'),
           });
         }
+        // The same list through the same services without Next: what of the app's CPU is the framework's.
+        await run(filter.name, baseline, cfg.listConnections, rotating(listPartner.key, paths), {
+          duration: cfg.shortDuration,
+          record: listBaseline,
+          check: (b) => b.includes('"items":[{'),
+        });
       }
       await run("health (noise floor)", app, 1, [{ method: "GET", path: "/api/health" }], {
         duration: cfg.shortDuration,
@@ -517,7 +524,7 @@ async function main(): Promise<number> {
     const profile = profileDir ? summariseProfiles(path.join(profileDir, "app")) : null;
     const baselineProfile = profileDir ? summariseProfiles(path.join(profileDir, "baseline")) : null;
 
-    const targets = targetsOf({ ratios, loads, batches, list, listLoaded, listFloor, fixtures, verify });
+    const targets = targetsOf({ ratios, loads, batches, list, listLoaded, listBaseline, listFloor, fixtures, verify });
     if (events)
       targets.push({
         name: "server CPU per create with one subscribed endpoint ≤ +0.3 ms (vs none, c16)",
@@ -559,6 +566,7 @@ async function main(): Promise<number> {
       keyHttp,
       list,
       listLoaded,
+      listBaseline,
       listFloor,
       explain,
       rss: { appMaxDuringC64, appMaxOverall, baselineMaxOverall, appMaxDuringBatch: batchRss },
@@ -608,6 +616,7 @@ function targetsOf(r: {
   batches: BatchFigures[];
   list: LoadResult[];
   listLoaded: LoadResult[];
+  listBaseline: LoadResult[];
   listFloor: LoadResult[];
   fixtures: { orders: number };
   verify: Awaited<ReturnType<typeof import("./lib/verify-cost").verifyCost>> | null;
@@ -637,7 +646,7 @@ function targetsOf(r: {
     const worst = r.listLoaded.reduce((a, b) => ((b.serverCpuPerRequest ?? 0) > (a.serverCpuPerRequest ?? 0) ? b : a));
     targets.push({
       name: `list: app server CPU ≤ ${CPU_TARGETS_MS.list} ms per request for every filter (${worst.connections} connections)`,
-      figure: `worst: ${worst.name} ${(worst.serverCpuPerRequest ?? NaN).toFixed(2)} ms`,
+      figure: `worst: ${worst.name} ${(worst.serverCpuPerRequest ?? NaN).toFixed(2)} ms (baseline ${(r.listBaseline.find((b) => b.name === worst.name)?.serverCpuPerRequest ?? NaN).toFixed(2)} ms)`,
       met: r.listLoaded.every((l) => (l.serverCpuPerRequest ?? Infinity) <= CPU_TARGETS_MS.list),
     });
   }

@@ -48,6 +48,8 @@ export type Report = {
   keyHttp: { health: LoadResult[]; couriers: LoadResult[] };
   list: LoadResult[];
   listLoaded: LoadResult[];
+  /** The same list filters on the baseline server (same services, no Next), at the loaded connection count. */
+  listBaseline: LoadResult[];
   listFloor: LoadResult[];
   explain: ExplainedFilter[];
   rss: {
@@ -271,9 +273,9 @@ export function markdown(r: Report, notes: string): string {
       ]);
     }),
     "",
-    `Server and PostgreSQL CPU per list request (c${r.data.listConnections}):`,
+    `Server and PostgreSQL CPU per list request (c${r.data.listConnections}), the app's and then the baseline's (the same services without Next):`,
     "",
-    ...loadTable(r.listLoaded, "filter"),
+    ...loadTable([...r.listLoaded, ...r.listBaseline], "filter"),
     "",
     "## Server memory",
     "",
@@ -369,7 +371,7 @@ export function consoleTable(r: Report): string {
       ? `in-process: verifyApiKey p50 ${f(r.verify.verify.p50, 3)} / mean ${f(r.verify.verify.mean, 3)} ms, takeTokens p50 ${f(r.verify.rateLimit.p50, 3)} / mean ${f(r.verify.rateLimit.mean, 3)} ms, select 1 p50 ${f(r.verify.selectOne.p50, 3)} ms`
       : "",
     "",
-    ...loadTable([...r.listFloor, ...r.list, ...r.listLoaded], "list filter"),
+    ...loadTable([...r.listFloor, ...r.list, ...r.listLoaded, ...r.listBaseline], "list filter"),
     "",
     `RSS max: app c64 ${f(r.rss.appMaxDuringC64 ?? NaN, 0)} MiB, app overall ${f(r.rss.appMaxOverall ?? NaN, 0)} MiB, baseline ${f(r.rss.baselineMaxOverall ?? NaN, 0)} MiB`,
     "",
