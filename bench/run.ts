@@ -323,6 +323,8 @@ async function main(): Promise<number> {
     }
 
     let events: EventReport | null = null;
+    /** The key of an account with one subscribed webhook endpoint (its batch also queues 500 deliveries). */
+    let hookKey: string | null = null;
     if (SCENARIOS.has("events")) {
       const { measureEventPath, startEventReceiver } = await import("./lib/events");
       const { createWebhookEndpoint } = await import("@/server/services/webhooks/create-webhook-endpoint");
@@ -335,6 +337,7 @@ async function main(): Promise<number> {
           { userId: hookPartner.userId, isStaff: false },
           { accountId: hookPartner.accountId, url: receiver.url },
         );
+        hookKey = hookPartner.key;
         await run("warmup create, endpoint", app, 16, createRequests(hookPartner.key), { ...warm, check: createOk });
         const none = await run("create, no endpoint", app, 16, createRequests(createPartner.key), { check: createOk });
         const one = await run("create, 1 endpoint", app, 16, createRequests(hookPartner.key), { check: createOk });
@@ -373,29 +376,34 @@ async function main(): Promise<number> {
     const batches: BatchFigures[] = [];
     let batchRss: number | null = null;
     if (SCENARIOS.has("batch")) {
-      const runs: Record<string, number[]> = { app: [], baseline: [] };
+      const senders = [
+        { name: "app", s: app, key: createPartner.key },
+        { name: "baseline", s: baseline, key: createPartner.key },
+        ...(hookKey ? [{ name: "app, 1 endpoint", s: app, key: hookKey }] : []),
+      ];
+      const runs: Record<string, number[]> = Object.fromEntries(senders.map((x) => [x.name, []]));
       for (let i = 0; i < cfg.batchRepeats; i++) {
-        for (const s of [app, baseline]) {
+        for (const { name, s, key } of senders) {
           const body = JSON.stringify(
-            Array.from({ length: 500 }, (_, j) => orderBody(`BATCH-${runTag}-${s.name}-${i}-${j}`)),
+            Array.from({ length: 500 }, (_, j) => orderBody(`BATCH-${runTag}-${name}-${i}-${j}`)),
           );
           const rss = s === app ? sampleRss(() => appPid, 50) : null;
           const t0 = performance.now();
           const res = await fetch(s.url + CREATE_PATH, {
             method: "POST",
-            headers: { "content-type": "application/svc.shipping-orders+json", "x-api-key": createPartner.key },
+            headers: { "content-type": "application/svc.shipping-orders+json", "x-api-key": key },
             body,
           });
           const text = await res.text();
           const ms = performance.now() - t0;
           const parsed = res.ok ? (JSON.parse(text) as { items: unknown[]; failed: unknown[] }) : null;
           if (!parsed || parsed.items.length !== 500 || parsed.failed.length !== 0)
-            failures.push(`batch 500 on ${s.name}: HTTP ${res.status} ${text.slice(0, 300)}`);
-          runs[s.name]!.push(ms);
+            failures.push(`batch 500 on ${name}: HTTP ${res.status} ${text.slice(0, 300)}`);
+          runs[name]!.push(ms);
           const peak = rss ? Math.max(...rss.stop()) : null;
           if (peak) batchRss = Math.max(batchRss ?? 0, peak);
           log(
-            `batch 500 on ${s.name}: ${ms.toFixed(0)} ms (HTTP ${res.status})${peak ? `, app rss ${peak.toFixed(0)} MiB` : ""}`,
+            `batch 500 on ${name}: ${ms.toFixed(0)} ms (HTTP ${res.status})${peak ? `, app rss ${peak.toFixed(0)} MiB` : ""}`,
           );
         }
       }
@@ -650,10 +658,9 @@ function targetsOf(r: {
       met: r.listLoaded.every((l) => (l.serverCpuPerRequest ?? Infinity) <= CPU_TARGETS_MS.list),
     });
   }
-  const appBatch = r.batches.find((b) => b.server === "app");
-  if (appBatch)
+  for (const appBatch of r.batches.filter((b) => b.server.startsWith("app")))
     targets.push({
-      name: `batch of 500 ≤ ${BATCH_TARGET_MS} ms (median)`,
+      name: `batch of 500 ≤ ${BATCH_TARGET_MS} ms (median, ${appBatch.server === "app" ? "no webhook endpoint" : appBatch.server.slice(5)})`,
       figure: `${appBatch.medianMs.toFixed(0)} ms median (${appBatch.msPerOrder.toFixed(2)} ms/order)`,
       met: appBatch.medianMs <= BATCH_TARGET_MS,
     });
