@@ -151,3 +151,38 @@ describe("a transaction whose backend is terminated", () => {
     expect(await count()).toBe(2);
   }, 60_000);
 });
+
+describe("a reserved connection used after its backend is gone", () => {
+  // postgres.js 3.4.9 buffers small writes behind setImmediate; on a connection whose socket had closed, that
+  // timer threw `Cannot read properties of null (reading 'write')` as an uncaught exception (a crash in
+  // production; here vitest's "unhandled error") and the query never settled (porsager/postgres#1208).
+  // patches/postgres+3.4.9.patch settles it with CONNECTION_CLOSED instead.
+  it("rejects every later query with CONNECTION_CLOSED and throws nothing uncaught", async () => {
+    const client = postgres(cluster.url, { max: 1, onnotice: () => {} });
+    const reserved = await client.reserve();
+    try {
+      const [me] = await reserved<{ pid: number }[]>`select pg_backend_pid() as pid`;
+      await admin`select pg_terminate_backend(${me!.pid})`;
+      // The first query may meet the backend's FATAL or the closed socket; once it has failed the socket is gone.
+      await within(
+        10_000,
+        "the first query after the termination",
+        reserved`select 1`.catch((e: unknown) => e),
+      );
+      for (let i = 0; i < 3; i++) {
+        const error = await within(
+          10_000,
+          `query ${i + 2} on the dead connection`,
+          reserved`select 1`.then(
+            () => null,
+            (e: unknown) => e as { code?: string },
+          ),
+        );
+        expect(error?.code).toBe("CONNECTION_CLOSED");
+      }
+    } finally {
+      reserved.release();
+      await client.end({ timeout: 5 });
+    }
+  }, 60_000);
+});

@@ -13,7 +13,9 @@ type Unsafe = (...args: unknown[]) => { reject: (error: unknown) => void };
  * postgres.js 3.4.x sends ROLLBACK on a transaction's connection after any error in the transaction, also when
  * the error is that the connection closed (PostgreSQL stopped or restarted, the backend terminated). That write
  * runs from a setImmediate against a null socket, and the uncaught TypeError ends the whole process
- * (porsager/postgres#1154, #1208); or, when a write was already pending, the ROLLBACK waits for ever. So the
+ * (porsager/postgres#1154, #1208); or, when a write was already pending, the ROLLBACK waits for ever.
+ * `patches/postgres+3.4.9.patch` (applied by `npm install`) makes the driver settle such queries with
+ * CONNECTION_CLOSED instead; this wrapper still sends nothing more on a dead connection. So the
  * connection's own queries are watched: once one of them fails because the connection died, nothing more is
  * sent on it and it is not handed back (the pool has already moved it to its closed connections and reconnects
  * it on demand; PostgreSQL rolls back the transaction of a session that ends). Any other failure is rolled back
