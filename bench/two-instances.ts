@@ -6,12 +6,16 @@
  *  1. rate limit: a burst on one key through both processes lets through at most the bucket plus its refill;
  *  2. Idempotency-Key: one key sent concurrently to both processes creates one order, and every 200 carries it;
  *  3. replacement: concurrent creates of one reference through both leave exactly one live order;
- *  4. load: creates at 8 connections per process all succeed, with no shipping number given twice.
+ *  4. load: creates at 8 connections per process all succeed, with no shipping number given twice;
+ *  5. events: while that load runs, the `/events` feed read through both processes in turn returns every order
+ *     event exactly once (none skipped by a transaction that committed late), each order has one `created`
+ *     event, and two worker processes deliver every event of the load to a webhook receiver.
  * Exits 1 when any of them does not hold.
  */
 import path from "node:path";
 import postgres from "postgres";
 import { createDatabase, dropDatabase } from "./lib/database";
+import { startEventReceiver, startWorkerProcess } from "./lib/events";
 import { load } from "./lib/load";
 import { startApp, type Server } from "./lib/servers";
 
@@ -33,6 +37,8 @@ async function main(): Promise<number> {
   const database = await createDatabase();
   process.env.DATABASE_URL = database.url;
   process.env.AUTH_SECRET = AUTH_SECRET;
+  // The webhook receiver of check 5 listens on loopback.
+  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
   const servers: Server[] = [];
   const sql = postgres(database.url, { max: 2, onnotice: () => {} });
   const problems: string[] = [];
@@ -150,6 +156,38 @@ async function main(): Promise<number> {
     );
     check(live === 1 && total === 20 && replaced.every((s) => s === 200), "exactly one live order per reference");
 
+    // 5 (set-up): a webhook endpoint for the load's events; the app processes run with WORKER=off, so nothing is
+    // delivered until the two worker processes start after the load.
+    const receiver = await startEventReceiver();
+    const { createWebhookEndpoint } = await import("@/server/services/webhooks/create-webhook-endpoint");
+    await createWebhookEndpoint(
+      await getDb(),
+      { userId: partner.userId, isStaff: false },
+      { accountId: partner.accountId, url: receiver.url },
+    );
+    const [{ before }] = (await sql`
+      select count(*)::int as before from events where account_id = ${partner.accountId}`) as unknown as [
+      { before: number },
+    ];
+    // The feed, read from the start through both processes in turn while the load writes, until it is drained.
+    const feedIds: string[] = [];
+    let loading = true;
+    const readFeed = (async () => {
+      let after: string | null = null;
+      for (let i = 0; ; i++) {
+        const query: string = after ? `?limit=100&after=${after}` : "?limit=100";
+        const r = await fetch(`${servers[i % 2]!.url}/api/v2/events${query}`, {
+          headers: { "x-api-key": partner.key },
+        });
+        if (!r.ok) throw new Error(`/events answered ${r.status}: ${await r.text()}`);
+        const page = (await r.json()) as { items: { id: string }[]; next: string | null };
+        feedIds.push(...page.items.map((e) => e.id));
+        if (page.items.length) after = page.items.at(-1)!.id;
+        if (page.next === null && !loading) return;
+        if (page.next === null) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+
     // 4. Load through both processes at once.
     let sequence = 0;
     const requests = [
@@ -183,6 +221,57 @@ async function main(): Promise<number> {
     check(
       ra!.errors + rb!.errors + ra!.non2xx + rb!.non2xx + ra!.bad + rb!.bad === 0 && parcels === numbers,
       "every create answered, no shipping number twice",
+    );
+
+    // 5. Events across the processes.
+    loading = false;
+    await readFeed;
+    const stored = (await sql`
+      select id, type from events where account_id = ${partner.accountId} and type like 'shipping_order.%'`) as unknown as {
+      id: string;
+      type: string;
+    }[];
+    const feedSet = new Set(feedIds);
+    const missing = stored.filter((e) => !feedSet.has(e.id)).length;
+    const [{ orders, createdEvents, ordersWithOne }] = (await sql`
+      select count(*)::int as orders,
+             (select count(*)::int from events e where e.account_id = ${partner.accountId} and e.type = 'shipping_order.created') as "createdEvents",
+             count(*) filter (where (select count(*) from events e where e.order_id = o.id and e.type = 'shipping_order.created') = 1)::int as "ordersWithOne"
+      from shipping_orders o where o.account_id = ${partner.accountId}`) as unknown as [
+      { orders: number; createdEvents: number; ordersWithOne: number },
+    ];
+    console.log(
+      `events: the feed read ${feedIds.length} events through both processes during the load (${feedSet.size} distinct), ${stored.length} stored, ${missing} stored but never in the feed; ${orders} orders, ${createdEvents} created events, ${ordersWithOne} orders with exactly one`,
+    );
+    check(
+      feedIds.length === feedSet.size && missing === 0 && feedIds.length === stored.length,
+      "the /events feed returns every event once, read through either process",
+    );
+    check(orders === createdEvents && orders === ordersWithOne, "one created event per order");
+    const [{ queued }] = (await sql`
+      select count(*)::int as queued from webhook_deliveries where account_id = ${partner.accountId}`) as unknown as [
+      { queued: number },
+    ];
+    const workers = [startWorkerProcess(database.url), startWorkerProcess(database.url)];
+    try {
+      const deadline = Date.now() + 120_000;
+      while (receiver.arrivals.size < queued && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()));
+      await receiver.close();
+    }
+    const [{ succeeded, attempts }] = (await sql`
+      select count(*) filter (where status = 'succeeded')::int as succeeded, coalesce(sum(attempts), 0)::int as attempts
+      from webhook_deliveries where account_id = ${partner.accountId}`) as unknown as [
+      { succeeded: number; attempts: number },
+    ];
+    console.log(
+      `webhooks: ${stored.length - before} events of the load queued ${queued} deliveries; two worker processes delivered ${receiver.arrivals.size} distinct events, ${succeeded} deliveries succeeded in ${attempts} attempts`,
+    );
+    check(
+      queued === stored.length - before && receiver.arrivals.size === queued && succeeded === queued,
+      "two workers deliver every event of the load",
     );
     return problems.length ? 1 : 0;
   } finally {
