@@ -3,10 +3,13 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { percentile } from "./load";
+import { cpuMs } from "./servers";
 
 export type EventFigures = {
   /** Deliveries one dedicated worker made per second, draining a backlog to a loopback receiver. */
   deliveriesPerSecond: number;
+  /** CPU of the worker process per delivery while it drained the backlog (after its first delivery: not its start-up). */
+  workerCpuPerDelivery: number;
   delivered: number;
   /** From the event's `created` (its transaction) to the receiver having the request, at a steady rate. */
   lag: { rate: number; events: number; p50: number; p99: number; max: number; lost: number };
@@ -91,7 +94,11 @@ export async function measureEventPath(options: {
   const { receiver } = options;
   const worker = startWorkerProcess(options.databaseUrl);
   try {
+    await waitFor(() => receiver.arrivals.size >= 1, 120_000);
+    const cpu0 = { ms: cpuMs([worker.child.pid!]), delivered: receiver.arrivals.size };
     const drained = await waitFor(() => receiver.arrivals.size >= options.backlog, 300_000);
+    const workerCpuPerDelivery =
+      (cpuMs([worker.child.pid!]) - cpu0.ms) / Math.max(1, receiver.arrivals.size - cpu0.delivered);
     const times = [...receiver.arrivals.values()].map((a) => a.at).sort((a, b) => a - b);
     // From the first arrival (the worker has started) to the last of the backlog.
     const span = (times.at(-1)! - times[0]!) / 1000;
@@ -121,6 +128,7 @@ export async function measureEventPath(options: {
       .sort((a, b) => a - b);
     return {
       deliveriesPerSecond,
+      workerCpuPerDelivery,
       delivered: times.length,
       lag: {
         rate: options.rate,

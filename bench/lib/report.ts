@@ -70,7 +70,7 @@ const f = (v: number, d = 1) => (Number.isFinite(v) ? v.toFixed(d) : "–");
 function eventLines(e: EventReport): string[] {
   return [
     `create c16, server CPU per request: ${f(e.cpuNone, 2)} ms with no endpoint, ${f(e.cpuOne, 2)} ms with one subscribed endpoint (+${f(e.cpuOne - e.cpuNone, 2)} ms); PostgreSQL ${f(e.pgNone, 2)} → ${f(e.pgOne, 2)} ms`,
-    `one dedicated worker drained ${e.delivered} queued deliveries to a loopback receiver at ${f(e.deliveriesPerSecond, 0)} deliveries/s`,
+    `one dedicated worker drained ${e.delivered} queued deliveries to a loopback receiver at ${f(e.deliveriesPerSecond, 0)} deliveries/s, ${f(e.workerCpuPerDelivery, 2)} ms of worker CPU per delivery`,
     `lag from the event's transaction to the receiver, ${e.lag.rate} creates/s: p50 ${f(e.lag.p50, 0)} ms, p99 ${f(e.lag.p99, 0)} ms, max ${f(e.lag.max, 0)} ms over ${e.lag.events} events (${e.lag.lost} not delivered)`,
   ];
 }
