@@ -152,6 +152,17 @@ export async function queryRows<T>(db: Db, text: string, params: unknown[]): Pro
   return (await client.query(text, params)).rows as T[];
 }
 
+/**
+ * `queryRows` on any executor, a transaction's included: the statement goes to the driver client of drizzle's
+ * session (inside a transaction, the transaction's own connection). For the hot statements of the create path,
+ * which would otherwise be built by drizzle on every request; the same limits as `queryRows` (no timestamps).
+ */
+export async function queryRowsOn<T>(executor: Executor, text: string, params: unknown[]): Promise<T[]> {
+  const client = (executor as unknown as { session: { client: PostgresJsClient | PGliteClient } }).session.client;
+  if ("unsafe" in client) return (await client.unsafe(text, params)) as T[];
+  return (await client.query(text, params)).rows as T[];
+}
+
 /** Rows of a raw `db.execute`, whose result shape differs between postgres.js (an array) and PGlite (`{ rows }`). */
 export function rowsOf<T>(result: unknown): T[] {
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];

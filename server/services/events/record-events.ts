@@ -1,6 +1,5 @@
-import { and, eq } from "drizzle-orm";
-import type { Executor } from "@/db/client";
-import { events, webhookDeliveries, webhookEndpoints, type WebhookEndpointRow } from "@/db/schema";
+import { queryRowsOn, uuidArray, type Executor } from "@/db/client";
+import type { WebhookEndpointRow } from "@/db/schema";
 import { enqueueJobs } from "@/server/jobs/boss";
 import { deliveryJobExpirySeconds, QUEUES, type DeliveryJob } from "@/server/jobs/queues";
 import { env } from "@/server/env";
@@ -24,41 +23,32 @@ export async function recordEvents(
   tx: Executor,
   accountId: string,
   drafts: EventDraft[],
-  { endpoint }: { endpoint?: WebhookEndpointRow } = {},
+  { endpoint }: { endpoint?: SubscribedEndpoint } = {},
 ): Promise<string[]> {
   if (drafts.length === 0) return [];
-  const recorded = await tx
-    .insert(events)
-    .values(
-      drafts.map((d) => ({
-        accountId,
-        type: d.type,
-        referenceSource: d.referenceSource,
-        sourceIdentifier: d.sourceIdentifier,
-        orderId: d.orderId ?? null,
-        data: d.data,
-      })),
-    )
-    .returning({
-      id: events.id,
-      type: events.type,
-      referenceSource: events.referenceSource,
-      sourceIdentifier: events.sourceIdentifier,
-    });
+  const rows = drafts.map((d) => ({
+    type: d.type,
+    reference_source: d.referenceSource,
+    source_identifier: d.sourceIdentifier,
+    order_id: d.orderId ?? null,
+    data: d.data,
+  }));
+  const recorded = await queryRowsOn<RecordedEvent & { id: string }>(tx, INSERT_EVENTS, [
+    accountId,
+    JSON.stringify(rows),
+  ]);
   const endpoints = endpoint
     ? [endpoint]
-    : await tx
-        .select()
-        .from(webhookEndpoints)
-        .where(and(eq(webhookEndpoints.accountId, accountId), eq(webhookEndpoints.enabled, true)));
+    : await queryRowsOn<SubscribedEndpoint>(tx, SUBSCRIBED_ENDPOINTS, [accountId]);
   const pairs = recorded.flatMap((event) =>
     endpoints.filter((e) => endpoint || subscribes(e, event)).map((e) => ({ event, endpoint: e })),
   );
   if (pairs.length > 0) {
-    const deliveries = await tx
-      .insert(webhookDeliveries)
-      .values(pairs.map((p) => ({ accountId, endpointId: p.endpoint.id, eventId: p.event.id })))
-      .returning({ id: webhookDeliveries.id });
+    const deliveries = await queryRowsOn<{ id: string }>(tx, INSERT_DELIVERIES, [
+      accountId,
+      uuidArray(pairs.map((p) => p.endpoint.id)),
+      uuidArray(pairs.map((p) => p.event.id)),
+    ]);
     await enqueueDeliveries(
       tx,
       deliveries.map((d) => ({ deliveryId: d.id, attempt: 0 })),
@@ -66,6 +56,26 @@ export async function recordEvents(
   }
   return recorded.map((e) => e.id);
 }
+
+/** What deciding a delivery needs of an endpoint. */
+type SubscribedEndpoint = Pick<WebhookEndpointRow, "id" | "eventTypes" | "sources">;
+
+// Written once as text (db/client.ts `queryRowsOn`): every order change runs them, and drizzle would build them
+// anew each time. Events as one JSON parameter (db/insert-rows.ts explains why).
+const INSERT_EVENTS = `
+  insert into events (account_id, type, reference_source, source_identifier, order_id, data)
+  select $1::uuid, r.type, r.reference_source, r.source_identifier, r.order_id, r.data
+  from json_to_recordset($2::json) as r(type text, reference_source text, source_identifier text, order_id uuid, data jsonb)
+  returning id, type, reference_source as "referenceSource", source_identifier as "sourceIdentifier"`;
+
+const SUBSCRIBED_ENDPOINTS = `
+  select id, event_types as "eventTypes", sources
+  from webhook_endpoints where account_id = $1 and enabled`;
+
+const INSERT_DELIVERIES = `
+  insert into webhook_deliveries (account_id, endpoint_id, event_id)
+  select $1::uuid, e, v from unnest($2::uuid[], $3::uuid[]) as t(e, v)
+  returning id`;
 
 /** An endpoint takes the types it lists, from the source pairs it lists (every pair when it lists none). */
 export function subscribes(

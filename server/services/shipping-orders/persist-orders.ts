@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import { rowsOf, type Db, type Tx } from "@/db/client";
+import { inArray, sql, type SQL } from "drizzle-orm";
+import { queryRowsOn, rowsOf, type Db, type Tx } from "@/db/client";
 import { insertRows } from "@/db/insert-rows";
 import { parcels, shippingOrders, trackingEvents, type ShippingOrderRow } from "@/db/schema";
 import type { CourierAdapter, CourierShipment } from "@/server/couriers/types";
@@ -48,6 +48,38 @@ export type PersistContext = {
 /** What the create answers from: the stored rows, without reading them back. */
 export type Stored = { rows: ShippingOrderRow[]; parcels: ParcelView[]; events: TrackingEventValues[] };
 
+type LiveOrder = {
+  id: string;
+  referenceNumber: string;
+  referenceSource: string;
+  sourceIdentifier: string;
+  courier: string;
+};
+
+// The create path's statements as text, written once: drizzle would build them on every request (its query
+// building was the largest JavaScript cost of a create, bench/results.md).
+
+/** One transaction-scoped advisory lock per (account, reference), taken in one order so batches cannot deadlock. */
+const LOCK_REFERENCES = `
+  select pg_advisory_xact_lock(h) from (
+    select distinct hashtextextended($1::text || ':' || r, 0) as h
+    from unnest($2::text[]) as r
+    order by h
+  ) locks`;
+
+/**
+ * The live orders of these references. The account is an InitPlan parameter the planner cannot see: for an
+ * account newer than the table's last ANALYZE (not in its most-common values) PostgreSQL estimates one row and
+ * scans all of the account's live orders through any index that starts with account_id, filtering the
+ * references. Hidden, the value is estimated as an average account, and both columns of the unique index are
+ * used. (Bench, 1 M orders: 7,000 index entries read per create of a fresh account → 1.)
+ */
+const LIVE_ORDERS = `
+  select id, reference_number as "referenceNumber", reference_source as "referenceSource",
+         source_identifier as "sourceIdentifier", courier
+  from shipping_orders
+  where account_id = (select $1::uuid) and deleted_at is null and reference_number = any($2::text[])`;
+
 /**
  * Stores accepted orders in one transaction: each successor and the removal of its predecessor (same
  * ReferenceNumber and source pair) commit together, or nothing does. A transaction-level advisory lock per
@@ -71,33 +103,8 @@ export async function persistOrders(
   // One array parameter, so the statements' text does not vary with the batch (they are named, db/client.ts).
   const refArray = `{${refs.map(pgArrayItem).join(",")}}`;
   return db.transaction(async (tx) => {
-    await tx.execute(sql`
-      select pg_advisory_xact_lock(h) from (
-        select distinct hashtextextended(${ctx.accountId}::text || ':' || r, 0) as h
-        from unnest(${refArray}::text[]) as r
-        order by h
-      ) locks`);
-    const live = await tx
-      .select({
-        id: shippingOrders.id,
-        referenceNumber: shippingOrders.referenceNumber,
-        referenceSource: shippingOrders.referenceSource,
-        sourceIdentifier: shippingOrders.sourceIdentifier,
-        courier: shippingOrders.courier,
-      })
-      .from(shippingOrders)
-      .where(
-        and(
-          // The account as an InitPlan parameter the planner cannot see: for an account newer than the table's
-          // last ANALYZE (not in its most-common values) PostgreSQL estimates one row and scans all of the
-          // account's live orders through any index that starts with account_id, filtering the references.
-          // Hidden, the value is estimated as an average account, and both columns of the unique index are used.
-          // (Bench, 1 M orders: 7,000 index entries read per create of a fresh account → 1.)
-          eq(shippingOrders.accountId, sql`(select ${ctx.accountId}::uuid)`),
-          isNull(shippingOrders.deletedAt),
-          sql`${shippingOrders.referenceNumber} = any(${refArray}::text[])`,
-        ),
-      );
+    await queryRowsOn(tx, LOCK_REFERENCES, [ctx.accountId, refArray]);
+    const live = await queryRowsOn<LiveOrder>(tx, LIVE_ORDERS, [ctx.accountId, refArray]);
     if (ctx.preventDuplicateOrders) {
       const clashes = crossSourceClashes(live, incomingReferences(accepted));
       if (clashes.length > 0) throw duplicateOrdersConflict(clashes);

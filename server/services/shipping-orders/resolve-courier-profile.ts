@@ -1,10 +1,40 @@
-import { and, eq, isNull } from "drizzle-orm";
-import type { Executor } from "@/db/client";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { prepared, type Executor } from "@/db/client";
 import { courierProfiles, type CourierProfileRow } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
 import type { CourierAdapter } from "@/server/couriers/types";
 import { AppError, notFound } from "@/server/errors";
 import { isUuid } from "@/server/validation";
+
+/** Built once per database handle (every create and validate resolves its profile). */
+const statements = (db: Executor) =>
+  prepared(db, "resolve-courier-profile", (d) => ({
+    byId: d
+      .select()
+      .from(courierProfiles)
+      .where(
+        and(
+          eq(courierProfiles.id, sql.placeholder("id")),
+          eq(courierProfiles.accountId, sql.placeholder("accountId")),
+          eq(courierProfiles.courier, sql.placeholder("courierId")),
+          isNull(courierProfiles.archivedAt),
+        ),
+      )
+      .limit(1)
+      .prepare("courier_profile_by_id"),
+    byDefault: d
+      .select()
+      .from(courierProfiles)
+      .where(
+        and(
+          eq(courierProfiles.accountId, sql.placeholder("accountId")),
+          eq(courierProfiles.courier, sql.placeholder("courierId")),
+          eq(courierProfiles.isDefault, true),
+        ),
+      )
+      .limit(1)
+      .prepare("courier_profile_default"),
+  }));
 
 export type CourierAndProfile = { courier: CourierAdapter; profile: CourierProfileRow };
 
@@ -22,32 +52,11 @@ export async function resolveCourierProfile(
   if (!courier) throw notFound(`Courier ${courierId}`);
   if (profileId !== undefined && profileId !== null && profileId !== "") {
     if (!isUuid(profileId)) throw notFound("Courier profile");
-    const [profile] = await db
-      .select()
-      .from(courierProfiles)
-      .where(
-        and(
-          eq(courierProfiles.id, profileId),
-          eq(courierProfiles.accountId, accountId),
-          eq(courierProfiles.courier, courierId),
-          isNull(courierProfiles.archivedAt),
-        ),
-      )
-      .limit(1);
+    const [profile] = await statements(db).byId.execute({ id: profileId, accountId, courierId });
     if (!profile) throw notFound("Courier profile");
     return { courier, profile };
   }
-  const [profile] = await db
-    .select()
-    .from(courierProfiles)
-    .where(
-      and(
-        eq(courierProfiles.accountId, accountId),
-        eq(courierProfiles.courier, courierId),
-        eq(courierProfiles.isDefault, true),
-      ),
-    )
-    .limit(1);
+  const [profile] = await statements(db).byDefault.execute({ accountId, courierId });
   if (!profile) {
     throw new AppError(
       "not_found",
