@@ -1,3 +1,4 @@
+import { API_KEY_PERMISSIONS } from "@/server/services/api-keys/schemas";
 import { ORDER_EVENT_TYPES } from "@/server/services/events/event-types";
 
 /**
@@ -107,35 +108,19 @@ export const courierProfile = {
   settings: { timeoutMs: 10000 },
 };
 
-const allPermissions = [
-  "shipping-orders:read",
-  "shipping-orders:write",
-  "shipping-orders:validate",
-  "labels:read",
-  "configurations:read",
-  "events:read",
-];
-
 export const apiKey = {
   id: API_KEY_ID,
   name: "E-shop integration",
   key: "svc_****r2lH",
   created: "2026-11-21T23:52:17.097",
   lastUsed: "2026-11-22T08:14:03.512",
-  permissions: allPermissions,
+  permissions: [...API_KEY_PERMISSIONS],
   preventDuplicateOrders: false,
   rateLimitPerMinute: 600,
 };
 
-export const createdApiKey = {
-  id: API_KEY_ID,
-  name: "E-shop integration",
-  key: "svc_7QmZt2Lk9VbX4nRw8YpC3sHd6JfG1aEo5UiK0r2lH",
-  created: "2026-11-21T23:52:17.097",
-  permissions: allPermissions,
-  preventDuplicateOrders: false,
-  rateLimitPerMinute: 600,
-};
+const { lastUsed: _lastUsed, ...shownOnCreate } = apiKey;
+export const createdApiKey = { ...shownOnCreate, key: "svc_7QmZt2Lk9VbX4nRw8YpC3sHd6JfG1aEo5UiK0r2lH" };
 
 export const source = { id: SOURCE_ID, referenceSource: "shoptet", sourceIdentifier: "eshop-1", name: "Main e-shop" };
 

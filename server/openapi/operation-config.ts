@@ -66,7 +66,7 @@ const DEFAULT_DESCRIPTIONS: Record<number, string> = {
 };
 
 const problems = (description: string | undefined, examples: Problems["examples"]): Problems => ({
-  ...(description ? { description } : {}),
+  description,
   examples,
 });
 
@@ -179,33 +179,20 @@ function problemResponses(op: Operation): Record<number, ResponseConfig> {
         own[status]?.description ??
         (descriptions.length === 1 ? descriptions[0] : DEFAULT_DESCRIPTIONS[status]) ??
         descriptions[0]!;
-      const content = {
-        [PROBLEM]: {
-          schema: ProblemSchema,
-          examples: Object.fromEntries(
-            Object.entries(examples).map(([name, [summary, error]]) => [name, { summary, value: problemValue(error) }]),
-          ),
-        },
-      };
-      return [status, { description, ...(Object.keys(headers).length ? { headers } : {}), content }];
+      const content = { [PROBLEM]: { schema: ProblemSchema, examples: examplesOf(examples, problemValue) } };
+      return [status, { description, headers: Object.keys(headers).length ? headers : undefined, content }];
     }),
   );
 }
+
+const examplesOf = <T>(examples: Readonly<Record<string, readonly [string, T]>>, value: (v: T) => unknown) =>
+  Object.fromEntries(Object.entries(examples).map(([name, [summary, v]]) => [name, { summary, value: value(v) }]));
 
 function contentOf(content: Content): ZodContentObject {
   return Object.fromEntries(
     Object.entries(content).map(([type, { schema, examples }]) => [
       type,
-      {
-        schema,
-        ...(examples
-          ? {
-              examples: Object.fromEntries(
-                Object.entries(examples).map(([name, [summary, value]]) => [name, { summary, value }]),
-              ),
-            }
-          : {}),
-      },
+      { schema, examples: examples && examplesOf(examples, (v) => v) },
     ]),
   ) as ZodContentObject;
 }
@@ -217,8 +204,8 @@ function responsesOf(op: Operation): Record<number, ResponseConfig> {
     const problem = responses[status];
     responses[status] = {
       description: answer.description,
-      ...(answer.headers ? { headers: { ...answer.headers } } : {}),
-      ...(answer.content || problem ? { content: { ...contentOf(answer.content ?? {}), ...problem?.content } } : {}),
+      headers: answer.headers,
+      content: answer.content || problem ? { ...contentOf(answer.content ?? {}), ...problem?.content } : undefined,
     };
   }
   if (typeof op.auth === "object") {
@@ -268,7 +255,6 @@ function jsonFirst({ "application/json": json, ...rest }: Content): Content {
 
 /** What the generator registers for an operation. */
 export function routeConfigOf(op: Operation): RouteConfig {
-  const query = documentedQuery(op);
   const permission = typeof op.auth === "object" ? op.auth.apiKey : null;
   return {
     method: op.method,
@@ -279,18 +265,14 @@ export function routeConfigOf(op: Operation): RouteConfig {
     description: permission ? `${op.description} Requires the permission \`${permission}\`.` : op.description,
     security: permission ? apiKeySecurity(permission) : op.auth === "accessToken" ? accessTokenSecurity : noSecurity,
     request: {
-      ...(op.params ? { params: op.params } : {}),
-      ...(query ? { query } : {}),
-      ...(op.headers ? { headers: op.headers } : {}),
-      ...(op.body
-        ? {
-            body: {
-              required: true,
-              ...(op.body.description ? { description: op.body.description } : {}),
-              content: contentOf(jsonFirst(op.body.content)),
-            },
-          }
-        : {}),
+      params: op.params,
+      query: documentedQuery(op),
+      headers: op.headers,
+      body: op.body && {
+        required: true,
+        description: op.body.description,
+        content: contentOf(jsonFirst(op.body.content)),
+      },
     },
     responses: responsesOf(op),
   };

@@ -3,33 +3,21 @@ import { parseQuery } from "@/server/http/query";
 import { EventFeed } from "@/server/openapi/components";
 import { createdEvent, EVENT_ID, statusChangedEvent } from "@/server/openapi/examples";
 import { EVENTS_ARRAY_PARAMS, listEventsQuery, unknownCursor } from "@/server/services/events/list-events";
-import { answer, thrown } from "./shared";
-
-const shape = listEventsQuery.shape;
+import { answer, describeParams, thrown } from "./shared";
 
 /** The service's query schema, described: the route parses with it. */
-const eventsQuery = listEventsQuery.extend({
-  after: shape.after.meta({
-    param: { description: "The id of an event: only events after it. Omitted: from the oldest event kept." },
-    example: EVENT_ID,
+const eventsQuery = describeParams(
+  listEventsQuery.extend({
+    limit: listEventsQuery.shape.limit.meta({ type: "integer", minimum: 1, maximum: 100, default: 50 }),
   }),
-  types: shape.types.meta({ param: { description: "Only these types." } }),
-  referenceSource: shape.referenceSource.meta({
-    param: { description: "Only events of this ReferenceSource (exact, case included)." },
-    example: "shoptet",
-  }),
-  sourceIdentifier: shape.sourceIdentifier.meta({
-    param: { description: "Only events of this SourceIdentifier (exact)." },
-    example: "eshop-1",
-  }),
-  limit: shape.limit.meta({
-    type: "integer",
-    minimum: 1,
-    maximum: 100,
-    default: 50,
-    param: { description: "Events per page, 1..100 (default 50). Out of range → 400." },
-  }),
-});
+  {
+    after: ["The id of an event: only events after it. Omitted: from the oldest event kept.", EVENT_ID],
+    types: ["Only these types."],
+    referenceSource: ["Only events of this ReferenceSource (exact, case included).", "shoptet"],
+    sourceIdentifier: ["Only events of this SourceIdentifier (exact).", "eshop-1"],
+    limit: ["Events per page, 1..100 (default 50). Out of range → 400."],
+  },
+);
 
 export const listEventsOp = operation({
   method: "get",

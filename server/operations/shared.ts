@@ -73,6 +73,23 @@ export const noStore: Record<string, Header> = {
   },
 };
 
+/** `schema` with parameters described for partners: a `.meta()` changes nothing of what it parses. */
+export const describeParams = <S extends z.ZodObject>(
+  schema: S,
+  params: Partial<Record<keyof S["shape"], readonly [description: string, example?: unknown]>>,
+): S =>
+  schema.extend(
+    Object.fromEntries(
+      Object.entries(params).map(([name, [description, example]]) => [
+        name,
+        (schema.shape[name] as z.ZodType).meta({
+          param: { description },
+          ...(example === undefined ? {} : { example }),
+        }),
+      ]),
+    ),
+  ) as unknown as S;
+
 /** The error `run` throws: examples show what the code answers, not a copy of it. */
 export function thrown(run: () => unknown): AppError {
   try {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError, notFound } from "@/server/errors";
+import { notFound } from "@/server/errors";
 import { operation } from "@/server/http/operation";
 import {
   CreateShippingOrdersResponse,
@@ -34,8 +34,12 @@ import {
   orderBatch,
   SINGLE_ORDER_TYPE,
 } from "@/server/services/shipping-orders/order-batch";
+import { idempotencyRefusals } from "@/server/services/idempotency/idempotent-requests";
+import { unknownSourcePairs } from "@/server/services/shipping-orders/check-source-pairs";
+import { courierCannotCancel } from "@/server/services/shipping-orders/delete-shipping-order";
 import { duplicateOrdersConflict } from "@/server/services/shipping-orders/persist-orders";
-import { answer, pagingParams, thrown } from "./shared";
+import { noDefaultProfile } from "@/server/services/shipping-orders/resolve-courier-profile";
+import { answer, describeParams, pagingParams, thrown } from "./shared";
 
 const TAG = "Shipping orders";
 
@@ -103,25 +107,14 @@ const courierOrProfileNotFound = {
   examples: {
     courier: ["Unknown courier", notFound("Courier dhl-xyz")],
     profile: ["Unknown profile", notFound("Courier profile")],
-    noDefault: [
-      "No courier profile at all",
-      new AppError(
-        "not_found",
-        "The account has no courier profile for sandbox; create one (POST /api/v2/private/courier-profiles) or pass ?profile=.",
-        { errors: [{ field: "profile", message: "no default courier profile" }] },
-      ),
-    ],
+    noDefault: ["No courier profile at all", noDefaultProfile("sandbox")],
   },
 } as const;
 
 const unknownSource = {
   unknownSource: [
     "Source pair not activated",
-    new AppError(
-      "unknown_source",
-      "Source pair shoptet/eshop-1 is not activated for this account; activate it (POST /api/v2/private/sources) or omit ReferenceSource and SourceIdentifier.",
-      { errors: [{ field: "ReferenceSource", message: "shoptet/eshop-1 is not an activated source pair" }] },
-    ),
+    unknownSourcePairs([{ pair: "shoptet/eshop-1", field: "ReferenceSource" }]),
   ],
 } as const;
 
@@ -266,27 +259,14 @@ export const createShippingOrdersOp = operation({
         "or a request with the same Idempotency-Key is still running (retry after `Retry-After` seconds).",
       examples: {
         duplicate: ["Duplicate ReferenceNumber", duplicateOrdersConflict(["ORDER-1001"])],
-        inProgress: [
-          "Idempotency-Key in use",
-          new AppError("conflict", "A request with this Idempotency-Key is still being processed; retry shortly.", {
-            errors: [{ field: "Idempotency-Key", message: "request in progress" }],
-            details: { retryAfterSeconds: 1 },
-          }),
-        ],
+        inProgress: ["Idempotency-Key in use", idempotencyRefusals.inProgress()],
       },
     },
     422: {
       description: `${UNKNOWN_SOURCE} Or the Idempotency-Key was used before with a different request.`,
       examples: {
         ...unknownSource,
-        idempotencyKey: [
-          "Idempotency-Key reused",
-          new AppError(
-            "unprocessable",
-            "This Idempotency-Key was used with a different request; use a new key for a new request.",
-            { errors: [{ field: "Idempotency-Key", message: "reused with a different request" }] },
-          ),
-        ],
+        idempotencyKey: ["Idempotency-Key reused", idempotencyRefusals.reused()],
       },
     },
   },
@@ -296,55 +276,24 @@ const DATE_TIME =
   "UTC, no zone suffix: `yyyy-MM-ddTHH:mm:ss`. Also accepted: `yyyy-MM-ddTHH:mm`, a fraction `.fff` (1 to 3 digits), the date alone `yyyy-MM-dd`, and a trailing `Z`. " +
   "Inclusive at the precision given: `createdTo=2026-11-21` includes the whole day, `createdTo=2026-11-21T10:00:00` the whole second.";
 
-const shape = listShippingOrdersQuery.shape;
-const described = <T extends z.ZodType>(field: T, description: string, example: unknown) =>
-  field.meta({ param: { description }, example });
-
 /** The service's query schema, each parameter described for partners: the route parses with it. */
-const listQuery = listShippingOrdersQuery.extend({
-  ...pagingParams,
-  createdFrom: described(
-    shape.createdFrom,
-    `Orders created at or after this instant. ${DATE_TIME}`,
-    "2026-11-01T00:00:00",
-  ),
-  createdTo: described(
-    shape.createdTo,
-    `Orders created at or before this instant. ${DATE_TIME} After createdFrom → 400.`,
-    "2026-11-30",
-  ),
-  referenceNumbers: described(shape.referenceNumbers, "Orders with these ReferenceNumbers (exact match).", [
-    "ORDER-1001",
-    "ORDER-1002",
-  ]),
-  ids: described(shape.ids, "Orders with these ids; a value that is no UUID → 400.", [ORDER_ID]),
-  shippingNumbers: described(shape.shippingNumbers, "Orders with a parcel of these shipping numbers.", [
-    "SBX0000000001",
-  ]),
-  status: described(shape.status, "Orders in these shipping statuses; an unknown status → 400.", [
-    "CREATED",
-    "IN_TRANSIT",
-  ]),
-  courier: described(
-    shape.courier,
-    "Orders of these couriers (ids as in `GET /api/v2/couriers`); an unknown courier id → 400.",
-    ["sandbox"],
-  ),
-  courierProfile: described(
-    shape.courierProfile,
-    "Orders created with these courier profiles; a value that is no UUID → 400.",
-    [PROFILE_ID],
-  ),
-  referenceSource: described(
-    shape.referenceSource,
+const listQuery = describeParams(listShippingOrdersQuery.extend(pagingParams), {
+  createdFrom: [`Orders created at or after this instant. ${DATE_TIME}`, "2026-11-01T00:00:00"],
+  createdTo: [`Orders created at or before this instant. ${DATE_TIME} After createdFrom → 400.`, "2026-11-30"],
+  referenceNumbers: ["Orders with these ReferenceNumbers (exact match).", ["ORDER-1001", "ORDER-1002"]],
+  ids: ["Orders with these ids; a value that is no UUID → 400.", [ORDER_ID]],
+  shippingNumbers: ["Orders with a parcel of these shipping numbers.", ["SBX0000000001"]],
+  status: ["Orders in these shipping statuses; an unknown status → 400.", ["CREATED", "IN_TRANSIT"]],
+  courier: ["Orders of these couriers (ids as in `GET /api/v2/couriers`); an unknown courier id → 400.", ["sandbox"]],
+  courierProfile: ["Orders created with these courier profiles; a value that is no UUID → 400.", [PROFILE_ID]],
+  referenceSource: [
     "Orders of this ReferenceSource (exact match, case included); usable alone or with `sourceIdentifier`. `api` for orders sent without a pair.",
     "shoptet",
-  ),
-  sourceIdentifier: described(
-    shape.sourceIdentifier,
+  ],
+  sourceIdentifier: [
     "Orders of this SourceIdentifier (exact match, case included); usable alone or with `referenceSource`. `default` for orders sent without a pair.",
     "eshop-1",
-  ),
+  ],
 });
 
 const badList = (query: string) =>
@@ -425,13 +374,7 @@ export const deleteShippingOrderOp = operation({
       description:
         "The courier could not cancel the shipment (the order is unchanged), or the database is unreachable; retry.",
       examples: {
-        courier: [
-          "Courier could not cancel",
-          new AppError(
-            "unavailable",
-            "Sandbox courier could not cancel the shipment; the order is unchanged. Retry later.",
-          ),
-        ],
+        courier: ["Courier could not cancel", courierCannotCancel("Sandbox courier")],
       },
     },
   },

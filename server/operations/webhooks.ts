@@ -23,7 +23,7 @@ import {
 } from "@/server/openapi/examples";
 import { createWebhookEndpointInput, listDeliveriesQuery } from "@/server/services/webhooks/schemas";
 import { parseInput } from "@/server/validation";
-import { answer, idParams, jsonBody, noStore, pagedAccountQuery, pagingParams, thrown } from "./shared";
+import { answer, describeParams, idParams, jsonBody, noStore, pagedAccountQuery, pagingParams, thrown } from "./shared";
 
 const TAG = "Private: webhooks";
 const endpointParams = idParams("endpoint", ENDPOINT_ID);
@@ -176,11 +176,9 @@ export const sendTestWebhookOp = operation({
   responses: { 202: answer("Queued.", TestWebhookAccepted, { queued: ["Queued", { eventId: EVENT_ID }] }) },
 });
 
-const deliveriesQuery = listDeliveriesQuery
-  .extend({
-    status: listDeliveriesQuery.shape.status.meta({ param: { description: "Only deliveries in this status." } }),
-  })
-  .extend(pagingParams);
+const deliveriesQuery = describeParams(listDeliveriesQuery.extend(pagingParams), {
+  status: ["Only deliveries in this status."],
+});
 
 export const listWebhookDeliveriesOp = operation({
   method: "get",
