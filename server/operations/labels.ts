@@ -67,7 +67,7 @@ export const getLabelsOp = operation({
     `One file with a label per shipping number, in the order asked (a number given twice is printed once). ${FORMATS} 1 to ${MAX_LABELS} numbers; ` +
     "a number that belongs to no live order of the account → 404 naming it.",
   auth: { apiKey: "labels:read" },
-  query: formatQuery.extend({
+  query: z.object({
     shippingNumbers: z
       .array(z.string())
       .optional()
@@ -75,6 +75,7 @@ export const getLabelsOp = operation({
         param: { description: `Shipping numbers of parcels, 1 to ${MAX_LABELS}.`, required: true },
         example: ["SBX0000000001", "SBX0000000002"],
       }),
+    format,
   }),
   arrays: ["shippingNumbers"],
   responses: { 200: labels("labels-ORDER-1001-and-1-more.pdf") },
