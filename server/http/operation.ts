@@ -80,30 +80,45 @@ type QueryOf<O extends Operation> = O["query"] extends z.ZodObject ? z.output<O[
 export type RouteArgs<O extends Operation> = HandlerArgs<ParamsOf<O["path"]>> &
   AuthArgs<O["auth"]> & { query: QueryOf<O>; body: unknown };
 
+/** What Next calls: the request, and the path parameters of `O`'s path. */
+export type RouteHandler<O extends Operation> = (
+  request: Request,
+  context?: { params: Promise<ParamsOf<O["path"]>> },
+) => Promise<Response>;
+
+type WrapperArgs = HandlerArgs<Record<string, string>> &
+  Partial<{ principal: ApiKeyPrincipal; rateLimit: RateLimiter; actor: Actor }>;
+
 /**
  * The route handler of an operation: authenticates as `op.auth` says, refuses undeclared query parameters,
  * parses the query with `op.query` and reads the body as one of `op.body`'s media types, then runs `fn`.
  */
-export function route<const O extends Operation>(op: O, fn: (args: RouteArgs<O>) => Promise<Response>) {
+export function route<const O extends Operation>(
+  op: O,
+  fn: (args: RouteArgs<O>) => Promise<Response>,
+): RouteHandler<O> {
   const schema = op.query;
   const options = { query: schema ? Object.keys(schema.shape) : [] };
   const arrays = op.arrays ?? [];
   const accepted = op.body ? Object.keys(op.body.content) : null;
-  // Most requests carry no query: its parse is done once, here.
+  // Most requests carry no query: its parse is done once, here, and each request gets a copy.
   const bare = schema?.safeParse({});
   const queryOf = (url: URL): unknown => {
     if (!schema) return {};
     if (url.search === "" && bare?.success) return { ...(bare.data as object) };
     return parseQuery(schema, url, arrays);
   };
-  type Args = HandlerArgs<ParamsOf<O["path"]>> & AuthArgs<O["auth"]>;
-  const run = async (args: Args) => {
+  const run = async (args: WrapperArgs) => {
     const query = queryOf(args.url);
     const body = accepted ? await readJson(args.request, accepted) : undefined;
-    return fn({ ...args, query, body } as RouteArgs<O>);
+    return fn({ ...args, query, body } as unknown as RouteArgs<O>);
   };
   const auth: Auth = op.auth;
-  if (auth === "none") return handler<ParamsOf<O["path"]>>(run as never, options);
-  if (auth === "accessToken") return withAccessToken<ParamsOf<O["path"]>>(run as never, options);
-  return withApiKey<ParamsOf<O["path"]>>(auth.apiKey, run as never, options);
+  const wrapped =
+    auth === "none"
+      ? handler(run, options)
+      : auth === "accessToken"
+        ? withAccessToken(run, options)
+        : withApiKey(auth.apiKey, run, options);
+  return wrapped as RouteHandler<O>;
 }

@@ -1,6 +1,6 @@
 import type { ResponseConfig, RouteConfig, ZodContentObject } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { AppError, httpStatusOf, notFound } from "@/server/errors";
+import { type AppError, httpStatusOf, notFound } from "@/server/errors";
 import { malformedJson, tooLarge, unsupportedMediaType } from "@/server/http/body";
 import type { Content, Header, Operation, ProblemExample, Problems } from "@/server/http/operation";
 import { databaseUnavailable, problemBody, unexpectedError } from "@/server/http/problem";
