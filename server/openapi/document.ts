@@ -11,9 +11,9 @@ import { registerSecuritySchemes } from "./security";
  * these, and the tests parse examples and real answers with the very schema a response names.
  */
 export const componentSchemas: Record<string, z.ZodType> = Object.fromEntries(
-  Object.values(components).flatMap((value) => {
+  Object.values(components as Record<string, unknown>).flatMap((value) => {
     const id = value instanceof z.ZodType ? value.meta()?.id : undefined;
-    return id ? [[id, value]] : [];
+    return id ? [[id, value as z.ZodType]] : [];
   }),
 );
 

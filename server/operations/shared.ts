@@ -80,7 +80,7 @@ export const describeParams = <S extends z.ZodObject>(
 ): S =>
   schema.extend(
     Object.fromEntries(
-      Object.entries(params).map(([name, [description, example]]) => [
+      (Object.entries(params) as [string, readonly [string, unknown?]][]).map(([name, [description, example]]) => [
         name,
         (schema.shape[name] as z.ZodType).meta({
           param: { description },

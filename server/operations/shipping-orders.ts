@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { notFound } from "@/server/errors";
-import { operation } from "@/server/http/operation";
+import { operation, type Content } from "@/server/http/operation";
 import {
   CreateShippingOrdersResponse,
   ShippingOrder,
@@ -69,7 +69,7 @@ const profileQuery = z.object({
 });
 
 /** The body of validate and create; the route reads it as one of these media types (order kept for the 415's text). */
-const orderBody = (verb: string) => ({
+const orderBody = (verb: string): { description: string; content: Content } => ({
   description:
     `The orders to ${verb}. \`${SINGLE_ORDER_TYPE}\` carries one order object; \`${ORDER_BATCH_TYPE}\` an array of 1 to ${MAX_BATCH}; ` +
     "`application/json` is read as one or the other by the body's shape (an array is a batch). The answer mirrors the shape. At most 1 MiB.",
