@@ -91,7 +91,7 @@ type WrapperArgs = HandlerArgs<Record<string, string>> &
 
 /**
  * The route handler of an operation: authenticates as `op.auth` says, refuses undeclared query parameters,
- * parses the query with `op.query` and reads the body as one of `op.body`'s media types, then runs `fn`.
+ * reads the body as one of `op.body`'s media types and parses the query with `op.query`, then runs `fn`.
  */
 export function route<const O extends Operation>(
   op: O,
@@ -109,8 +109,9 @@ export function route<const O extends Operation>(
     return parseQuery(schema, url, arrays);
   };
   const run = async (args: WrapperArgs) => {
-    const query = queryOf(args.url);
+    // The body first: a malformed body is refused before the query's values are judged, as routes always did.
     const body = accepted ? await readJson(args.request, accepted) : undefined;
+    const query = queryOf(args.url);
     return fn({ ...args, query, body } as unknown as RouteArgs<O>);
   };
   const auth: Auth = op.auth;
