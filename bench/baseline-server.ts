@@ -26,17 +26,14 @@ import {
 } from "@/server/services/idempotency/idempotent-requests";
 import { createShippingOrders } from "@/server/services/shipping-orders/create-shipping-orders";
 import { getShippingOrder } from "@/server/services/shipping-orders/get-shipping-order";
-import {
-  LIST_ARRAY_PARAMS,
-  LIST_PARAMS,
-  listShippingOrders,
-  listShippingOrdersQuery,
-} from "@/server/services/shipping-orders/list-shipping-orders";
+import { listShippingOrdersOp } from "@/server/operations/shipping-orders";
+import { listShippingOrders } from "@/server/services/shipping-orders/list-shipping-orders";
 import { ORDER_CONTENT_TYPES, orderBatch } from "@/server/services/shipping-orders/order-batch";
 
 const CREATE = /^\/api\/v2\/couriers\/([^/]+)\/shipping-orders$/;
 const GET_ONE = /^\/api\/v2\/shipping-orders\/([^/]+)$/;
 const LIST = "/api/v2/shipping-orders";
+const LIST_PARAMS = Object.keys(listShippingOrdersOp.query.shape);
 
 type Answer = { status: number; body: unknown; contentType?: string; headers?: Record<string, string> };
 
@@ -157,7 +154,7 @@ async function route(req: http.IncomingMessage): Promise<Answer> {
         body: await listShippingOrders(
           db,
           principal.accountId,
-          parseQuery(listShippingOrdersQuery, url, LIST_ARRAY_PARAMS),
+          parseQuery(listShippingOrdersOp.query, url, listShippingOrdersOp.arrays),
           baseUrl,
         ),
       };

@@ -24,16 +24,18 @@ export async function readJson(request: Request, accepted: readonly string[] = [
 
 /** 415 unless the media type is one of `accepted`. */
 export function assertAccepted(type: string, accepted: readonly string[]): void {
-  if (!accepted.includes(type)) {
-    throw new AppError(
-      "unsupported_media_type",
-      `Content-Type must be ${accepted.join(" or ")}; got ${type || "none"}.`,
-      {
-        errors: [{ field: "Content-Type", message: `expected ${accepted.join(" or ")}` }],
-      },
-    );
-  }
+  if (!accepted.includes(type)) throw unsupportedMediaType(type, accepted);
 }
+
+export const unsupportedMediaType = (type: string, accepted: readonly string[]) =>
+  new AppError("unsupported_media_type", `Content-Type must be ${accepted.join(" or ")}; got ${type || "none"}.`, {
+    errors: [{ field: "Content-Type", message: `expected ${accepted.join(" or ")}` }],
+  });
+
+export const malformedJson = () =>
+  new AppError("bad_request", "The request body is not valid JSON.", {
+    errors: [{ field: "body", message: "malformed JSON" }],
+  });
 
 /** JSON text → value: malformed → 400, and what PostgreSQL could not store → 400 naming the place. */
 export function parseJsonBody(text: string): unknown {
@@ -41,9 +43,7 @@ export function parseJsonBody(text: string): unknown {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new AppError("bad_request", "The request body is not valid JSON.", {
-      errors: [{ field: "body", message: "malformed JSON" }],
-    });
+    throw malformedJson();
   }
   assertStorable(value);
   return value;

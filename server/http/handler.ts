@@ -30,9 +30,8 @@ export function clientIp(request: Pick<Request, "headers">): string | null {
  * What a route declares besides its handler. `query` lists every query parameter the route reads; any
  * other one answers 400 naming it, so a misspelt filter (`?referenceSourc=x`) never silently returns
  * everything. A route that declares nothing takes no query parameters at all. Every wrapper (`handler`,
- * `withApiKey`, `withAccessToken`) takes it as its last argument and checks it once the caller is known:
- *
- *     export const GET = withAccessToken(async ({ url }) => ..., { query: [ACCOUNT_PARAM, ...PAGING_PARAMS] });
+ * `withApiKey`, `withAccessToken`) takes it as its last argument and checks it once the caller is known;
+ * `route()` (operation.ts) passes the names of its operation's query schema.
  */
 export type RouteOptions = { query?: readonly string[] };
 

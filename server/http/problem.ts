@@ -16,11 +16,12 @@ export type Problem = {
   requestId?: string;
 };
 
-export function problem(
+/** The problem body of a status; the OpenAPI examples are made with it too. */
+export function problemBody(
   status: number,
   detail: string,
-  extra: { errors?: FieldError[]; headers?: Record<string, string>; code?: string } = {},
-): Response {
+  extra: { errors?: FieldError[]; code?: string } = {},
+): Problem {
   const body: Problem = {
     type: extra.code ? `https://docs.shipping-orders.dev/problems/${extra.code.replaceAll("_", "-")}` : "about:blank",
     title: problemTitles[status] ?? "Error",
@@ -28,7 +29,15 @@ export function problem(
     detail,
   };
   if (extra.errors?.length) body.errors = extra.errors;
-  return new Response(JSON.stringify(body), {
+  return body;
+}
+
+export function problem(
+  status: number,
+  detail: string,
+  extra: { errors?: FieldError[]; headers?: Record<string, string>; code?: string } = {},
+): Response {
+  return new Response(JSON.stringify(problemBody(status, detail, extra)), {
     status,
     headers: { "content-type": "application/problem+json", ...extra.headers },
   });
@@ -49,6 +58,16 @@ function headersOf({ rateLimit, retryAfterSeconds, challenge }: AppErrorDetails)
     ...(challenge ? { "www-authenticate": challenge.realm ? `Bearer realm="${challenge.realm}"` : "Bearer" } : {}),
   };
 }
+
+/** What an unexpected error answers: a request id to quote, never internals. */
+export const unexpectedError = (requestId: string) =>
+  new AppError("internal", `An unexpected error occurred. Request id ${requestId}.`);
+
+/** What an unreachable database answers. */
+export const databaseUnavailable = (requestId: string) =>
+  new AppError("unavailable", `The service is temporarily unavailable; retry shortly. Request id ${requestId}.`, {
+    details: { retryAfterSeconds: 1 },
+  });
 
 /** Turns anything thrown by a handler into a response; unknown errors are logged, never leaked. */
 export function errorResponse(error: unknown, request?: Request): Response {
@@ -74,10 +93,7 @@ export function errorResponse(error: unknown, request?: Request): Response {
         error: String(error),
       }),
     );
-    return problem(503, `The service is temporarily unavailable; retry shortly. Request id ${requestId}.`, {
-      headers: { "retry-after": "1" },
-      code: "unavailable",
-    });
+    return errorResponse(databaseUnavailable(requestId));
   }
   console.error(
     JSON.stringify({
@@ -88,7 +104,7 @@ export function errorResponse(error: unknown, request?: Request): Response {
       error: error instanceof Error ? error.stack : String(error),
     }),
   );
-  return problem(500, `An unexpected error occurred. Request id ${requestId}.`, { code: "internal" });
+  return errorResponse(unexpectedError(requestId));
 }
 
 function pathOf(request?: Request): string | undefined {

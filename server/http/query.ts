@@ -49,13 +49,14 @@ export function parseQuery<S extends z.ZodType>(schema: S, url: URL, arrayKeys: 
 /** 400 naming every query parameter the route does not declare (see `RouteOptions` in `handler.ts`). */
 export function rejectUnknownQuery(url: URL, allowed: readonly string[]): void {
   const unknown = [...new Set(url.searchParams.keys())].filter((name) => !allowed.includes(name));
-  if (unknown.length === 0) return;
+  if (unknown.length > 0) throw unknownQueryParameters(unknown, allowed);
+}
+
+export function unknownQueryParameters(unknown: readonly string[], allowed: readonly string[]): AppError {
   const accepted = allowed.length ? `This operation accepts ${allowed.join(", ")}.` : "This operation takes none.";
-  throw new AppError(
+  return new AppError(
     "bad_request",
     `Unknown query parameter${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}. ${accepted}`,
-    {
-      errors: unknown.map((field) => ({ field, message: "is not a parameter of this operation" })),
-    },
+    { errors: unknown.map((field) => ({ field, message: "is not a parameter of this operation" })) },
   );
 }

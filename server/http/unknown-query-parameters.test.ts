@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { operations } from "@/server/operations";
 import { call, readJson } from "@/test/helpers";
 import { createPartner, type Partner } from "@/test/partner";
 
-type Problem = { status: number; errors?: { field: string; message: string }[] };
+type Problem = { status: number; detail: string; errors?: { field: string; message: string }[] };
 
 /** Every route module the app serves (the next-auth and tRPC doors and the /api/v2 catch-all aside). */
 const routeFiles = readdirSync("app", { recursive: true, encoding: "utf8" })
@@ -20,8 +21,9 @@ describe("unknown query parameters", () => {
     partner = await createPartner();
   });
 
-  it("answer 400 naming them on every route, before anything else runs", async () => {
+  it("answer 400 naming them on every route, before anything else runs, and list what its descriptor declares", async () => {
     let checked = 0;
+    let described = 0;
     for (const file of routeFiles) {
       const mod = (await import(path.resolve("app", file))) as Record<string, unknown>;
       const urlPath = `/${file.replace(/\/route\.ts$/, "").replace("(dashboard)/", "")}`.replace(
@@ -44,10 +46,19 @@ describe("unknown query parameters", () => {
           where,
         ).toContain("referenceSourc");
         checked += 1;
+        const template = `/${file.replace(/\/route\.ts$/, "")}`.replace(/\[(\w+)\]/g, "{$1}");
+        const op = operations.find((o) => o.path === template && o.method.toUpperCase() === method);
+        if (!op) continue;
+        const names = Object.keys(op.query?.shape ?? {});
+        expect(problem.detail, where).toContain(
+          names.length ? `This operation accepts ${names.join(", ")}.` : "This operation takes none.",
+        );
+        described += 1;
       }
     }
     // Every operation of the document, and the dashboard's label door.
     expect(checked).toBeGreaterThanOrEqual(24);
+    expect(described).toBe(operations.length);
   });
 
   it("name every unknown one and leave declared ones alone", async () => {

@@ -1,11 +1,20 @@
 import { verifyAccessToken } from "@/server/auth/access-tokens";
 import { AppError } from "@/server/errors";
-import type { Actor } from "@/server/services/actor";
+import type { Actor } from "@/server/services/authorization";
 import { getActor } from "@/server/services/accounts/get-actor";
 import { checkQuery, restRoute, type HandlerArgs, type RouteOptions } from "./handler";
 
 const unauthorized = (detail: string) =>
   new AppError("unauthorized", detail, { details: { challenge: { realm: "private-api" } } });
+
+/** Every refusal of the private API's authentication: the wrapper throws these, the document shows them. */
+export const accessTokenRefusals = {
+  missing: () =>
+    unauthorized(
+      "An access token is required: POST /api/v2/auth/token, then send Authorization: Bearer <accessToken>.",
+    ),
+  invalid: () => unauthorized("The access token is invalid or expired."),
+};
 
 export function bearerToken(request: Request): string | null {
   const header = request.headers.get("authorization");
@@ -23,13 +32,10 @@ export function withAccessToken<P extends Record<string, string>>(
 ) {
   return restRoute<P>(async (args) => {
     const token = bearerToken(args.request);
-    if (!token)
-      throw unauthorized(
-        "An access token is required: POST /api/v2/auth/token, then send Authorization: Bearer <accessToken>.",
-      );
+    if (!token) throw accessTokenRefusals.missing();
     const userId = await verifyAccessToken(token);
     const actor = userId ? await getActor(args.db, userId) : null;
-    if (!actor) throw unauthorized("The access token is invalid or expired.");
+    if (!actor) throw accessTokenRefusals.invalid();
     checkQuery(args.url, options);
     return fn({ ...args, actor });
   });

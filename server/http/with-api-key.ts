@@ -10,6 +10,15 @@ import { bearerToken } from "./with-access-token";
 const unauthorized = (detail: string) =>
   new AppError("unauthorized", detail, { details: { challenge: { realm: "shipping-orders" } } });
 
+/** Every refusal of the shipping-order API's authentication: the wrapper throws these, the document shows them. */
+export const apiKeyRefusals = {
+  missing: () => unauthorized("An API key is required: send Authorization: Bearer <key> or X-API-Key: <key>."),
+  unknown: () => unauthorized("The API key is unknown or revoked."),
+  lacking: (permission: ApiKeyPermission) =>
+    new AppError("forbidden", `The API key lacks the permission ${permission}.`),
+  exhausted: (state: RateLimitState) => rateLimited(state, "The API key's rate limit is exhausted"),
+};
+
 /** Lets a handler charge more than the one request the wrapper already counted (a batch counts by its orders). */
 export type RateLimiter = { take(extra: number): Promise<void> };
 
@@ -22,13 +31,13 @@ export type ApiKeyAuthentication = { principal: ApiKeyPrincipal; rateLimit: Rate
  * too, so app ÷ baseline measures the framework alone.
  */
 export async function authenticateApiKey(db: Db, key: string | null | undefined): Promise<ApiKeyAuthentication> {
-  if (!key) throw unauthorized("An API key is required: send Authorization: Bearer <key> or X-API-Key: <key>.");
+  if (!key) throw apiKeyRefusals.missing();
   const verified = await verifyApiKeyTakingToken(db, key);
-  if (!verified) throw unauthorized("The API key is unknown or revoked.");
+  if (!verified) throw apiKeyRefusals.unknown();
   const { principal } = verified;
   const subject = `key:${principal.keyId}`;
   let state = verified.rateLimit;
-  if (!state.allowed) throw rateLimited(state, "The API key's rate limit is exhausted");
+  if (!state.allowed) throw apiKeyRefusals.exhausted(state);
   return {
     principal,
     rateLimit: {
@@ -61,9 +70,7 @@ export function withApiKey<P extends Record<string, string>>(
     );
     let response: Response;
     try {
-      if (!principal.permissions.includes(permission)) {
-        throw new AppError("forbidden", `The API key lacks the permission ${permission}.`);
-      }
+      if (!principal.permissions.includes(permission)) throw apiKeyRefusals.lacking(permission);
       checkQuery(args.url, options);
       response = await fn({ ...args, principal, rateLimit });
     } catch (error) {

@@ -206,10 +206,6 @@ export const Health = named(
   "`ok` when the database answers, else `unavailable` (with 503).",
 );
 
-/**
- * Every named schema, by component name: the document's `components.schemas` come from these, and the
- * tests parse examples and real answers with the very schema a response names.
- */
 export const EventSchema = named("Event", eventView);
 export const EventFeed = named(
   "EventFeed",
@@ -244,48 +240,3 @@ export const ResendAccepted = named(
   "ResendAccepted",
   z.object({ id: z.uuid().describe("The delivery."), status: z.literal("pending") }),
 );
-
-export const componentSchemas: Record<string, z.ZodType> = {
-  Problem: ProblemSchema,
-  ShippingOrderRequest,
-  ShippingOrderBatch,
-  ShippingOrderRequestOrBatch,
-  ValidationResult,
-  ValidationResults,
-  ShippingOrder,
-  ShippingOrderPage,
-  CreateShippingOrdersResponse,
-  Courier,
-  CourierList,
-  SourceConfiguration,
-  SourceConfigurationList,
-  CourierProfile,
-  CourierProfileList,
-  AccessTokenRequest,
-  AccessToken,
-  ApiKey,
-  ApiKeyPage,
-  CreatedApiKey,
-  CreateApiKeyRequest,
-  UpdateApiKeyRequest,
-  Source,
-  SourceList,
-  ActivateSourceRequest,
-  CreateCourierProfileRequest,
-  UpdateCourierProfileRequest,
-  AuditEvent,
-  AuditEventPage,
-  Health,
-  Event: EventSchema,
-  EventFeed,
-  WebhookEndpoint,
-  WebhookEndpointPage,
-  CreatedWebhookEndpoint,
-  CreateWebhookEndpointRequest,
-  UpdateWebhookEndpointRequest,
-  RotatedWebhookSecret,
-  WebhookDelivery,
-  WebhookDeliveryPage,
-  TestWebhookAccepted,
-  ResendAccepted,
-};

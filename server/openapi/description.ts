@@ -46,7 +46,6 @@ Every shipping-API answer after authentication carries \`RateLimit-Limit\`, \`Ra
 ## Decisions where the contract is silent
 - \`itemsCount\` is the number of items matching across all pages, not the count on the page.
 - Private \`GET\`s take \`accountId\` optionally when the user belongs to exactly one account; with several it is required (400).
-- Members read; only owners and staff create, change, revoke or deactivate (403).
 - \`createdFrom\`/\`createdTo\` accept \`yyyy-MM-ddTHH:mm:ss\`, optionally \`.fff\`, also \`yyyy-MM-ddTHH:mm\` and the date alone \`yyyy-MM-dd\`, with an
   optional trailing \`Z\`; both bounds are inclusive at the precision given (\`createdTo=2026-11-21\` covers the whole day). An unknown \`courier\` in
   the list filter → 400, like any malformed filter.
@@ -67,9 +66,6 @@ Every shipping-API answer after authentication carries \`RateLimit-Limit\`, \`Ra
 
 ## Events and webhooks: decisions where the contract is silent
 - Keys made before the feed existed got \`events:read\` if they could read shipping orders (the feed shows the same orders).
-- \`GET /events\`: \`limit\` defaults to 50. \`next\` is the id of the page's last event when more events are already waiting, else null; a polling client
-  keeps the id of the last event it processed and passes it as \`after\`. An event shows once every transaction that began before it has ended, so a
-  cursor never steps over an event that commits late. \`webhook.test\` events are not in the feed. Unknown parameters → 400 naming them.
 - \`shipping_order.cancelled\` of a replaced order carries it with status \`CANCELLED\` (a replaced order's shipment is cancelled with the courier), and comes
   just before the successor's \`shipping_order.created\` (same transaction). \`courier_rejected\` is also written for \`COURIER_UNAVAILABLE\`.
 - When one look at the courier finds several tracking steps at once (e.g. after the worker was down), one \`status_changed\` event carries the latest
@@ -82,5 +78,4 @@ Every shipping-API answer after authentication carries \`RateLimit-Limit\`, \`Ra
 - A disabled endpoint gets no new deliveries; attempts due while it is disabled are marked \`failed\` (resend them after enabling). \`test\` reaches
   disabled endpoints too. A resend starts a fresh retry schedule; \`attempts\` keeps counting.
 - Deliveries carry \`lastError\` (why an attempt got no answer). At most 4 KiB of a receiver's answer is read; only the status counts.
-- \`POST .../test\` answers 202 \`{ eventId }\`; \`POST /private/webhook-deliveries/{id}/resend\` answers 202 \`{ id, status: "pending" }\`.
 `.trim();

@@ -1,15 +1,21 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
-import { componentSchemas } from "./components";
+import { z } from "zod";
+import * as components from "./components";
 import { API_DESCRIPTION } from "./description";
-import { registerAuth } from "./paths/auth";
-import { registerConfigurations } from "./paths/configurations";
-import { EVENTS_TAGS, registerEventsAndWebhooks } from "./paths/events-and-webhooks";
-import { registerHealth } from "./paths/health";
-import { registerOrdersAndLabels } from "./paths/orders-and-labels";
-import { registerPrivate } from "./paths/private";
-import { registerShippingOrders } from "./paths/shipping-orders";
-import { withUnknownQuery, type Responses } from "./responses";
+import { operations } from "@/server/operations";
+import { routeConfigOf } from "./operation-config";
 import { registerSecuritySchemes } from "./security";
+
+/**
+ * Every named schema of `components.ts`, by component name: the document's `components.schemas` come from
+ * these, and the tests parse examples and real answers with the very schema a response names.
+ */
+export const componentSchemas: Record<string, z.ZodType> = Object.fromEntries(
+  Object.values(components as Record<string, unknown>).flatMap((value) => {
+    const id = value instanceof z.ZodType ? value.meta()?.id : undefined;
+    return id ? [[id, value as z.ZodType]] : [];
+  }),
+);
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
 
@@ -31,25 +37,24 @@ const TAGS = [
     name: "Private: audit trail",
     description: "Who changed an account's integration, and who signed in (access token, owners).",
   },
-  ...EVENTS_TAGS,
+  {
+    name: "Events",
+    description:
+      "Order events keyed on the source pair: the pull feed. The same events are pushed to webhook endpoints (see *Private: webhooks*).",
+  },
+  {
+    name: "Private: webhooks",
+    description:
+      "Webhook endpoints of an account, their deliveries and secrets (access token). Deliveries follow the Standard Webhooks specification.",
+  },
   { name: "Health", description: "Liveness of the service and its database." },
 ];
 
 /** The OpenAPI 3.1 document of the partner API, generated from the zod schemas the services validate with. */
 export function buildOpenApiDocument(): OpenApiDocument {
   const registry = new OpenAPIRegistry();
-  // Every route refuses query parameters it does not declare: each operation documents that 400.
-  const registerPath = registry.registerPath.bind(registry);
-  registry.registerPath = (route) =>
-    registerPath({ ...route, responses: withUnknownQuery(route.responses as Responses) as typeof route.responses });
   registerSecuritySchemes(registry);
-  registerShippingOrders(registry);
-  registerOrdersAndLabels(registry);
-  registerConfigurations(registry);
-  registerAuth(registry);
-  registerPrivate(registry);
-  registerEventsAndWebhooks(registry);
-  registerHealth(registry);
+  for (const op of operations) registry.registerPath(routeConfigOf(op));
   const generator = new OpenApiGeneratorV31([...registry.definitions, ...Object.values(componentSchemas)], {
     sortComponents: "alphabetically",
   });

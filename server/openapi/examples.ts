@@ -1,3 +1,6 @@
+import { API_KEY_PERMISSIONS } from "@/server/services/api-keys/schemas";
+import { ORDER_EVENT_TYPES } from "@/server/services/events/event-types";
+
 /**
  * Example values shared by several operations. Each is checked against its schema by the tests, so an
  * example cannot drift from what the API accepts and answers.
@@ -105,34 +108,118 @@ export const courierProfile = {
   settings: { timeoutMs: 10000 },
 };
 
-const allPermissions = [
-  "shipping-orders:read",
-  "shipping-orders:write",
-  "shipping-orders:validate",
-  "labels:read",
-  "configurations:read",
-  "events:read",
-];
-
 export const apiKey = {
   id: API_KEY_ID,
   name: "E-shop integration",
   key: "svc_****r2lH",
   created: "2026-11-21T23:52:17.097",
   lastUsed: "2026-11-22T08:14:03.512",
-  permissions: allPermissions,
+  permissions: [...API_KEY_PERMISSIONS],
   preventDuplicateOrders: false,
   rateLimitPerMinute: 600,
 };
 
-export const createdApiKey = {
-  id: API_KEY_ID,
-  name: "E-shop integration",
-  key: "svc_7QmZt2Lk9VbX4nRw8YpC3sHd6JfG1aEo5UiK0r2lH",
-  created: "2026-11-21T23:52:17.097",
-  permissions: allPermissions,
-  preventDuplicateOrders: false,
-  rateLimitPerMinute: 600,
-};
+const { lastUsed: _lastUsed, ...shownOnCreate } = apiKey;
+export const createdApiKey = { ...shownOnCreate, key: "svc_7QmZt2Lk9VbX4nRw8YpC3sHd6JfG1aEo5UiK0r2lH" };
 
 export const source = { id: SOURCE_ID, referenceSource: "shoptet", sourceIdentifier: "eshop-1", name: "Main e-shop" };
+
+/** The paging envelope around `items`, as the first page of a list answers it. */
+export const pageOf = (items: unknown[]) => ({
+  page: 1,
+  pageSize: 20,
+  totalPages: items.length ? 1 : 0,
+  nextPage: false,
+  previousPage: false,
+  itemsCount: items.length,
+  items,
+});
+
+export const warningResult = {
+  status: "WARNING",
+  referenceNumber: "ORDER-1004",
+  messages: [
+    {
+      code: "NO_RECIPIENT_CONTACT",
+      severity: "WARNING",
+      field: "Recipient.Email",
+      message: "Neither Recipient.Email nor Recipient.Phone is given; the courier cannot notify the recipient",
+    },
+  ],
+};
+
+export const errorResult = {
+  status: "ERROR",
+  referenceNumber: "ORDER-1005",
+  messages: [
+    { code: "REQUIRED", severity: "ERROR", field: "Recipient.Name", message: "Recipient.Name is required" },
+    {
+      code: "INVALID_FORMAT",
+      severity: "ERROR",
+      field: "Recipient.Zip",
+      message: "Recipient.Zip must look like 110 00 or 11000 for CZ",
+    },
+    {
+      code: "WEIGHT_LIMIT_EXCEEDED",
+      severity: "ERROR",
+      field: "Parcels[0].Weight",
+      message: "Parcels[0].Weight 40 kg exceeds the 31.5 kg limit of Sandbox courier",
+    },
+  ],
+};
+
+export const ENDPOINT_ID = "0f5a2c1e-7d3b-4e8f-9a6c-2b1d4e7f8a90";
+export const EVENT_ID = "4a7e9c2d-1b3f-4d5e-8f6a-7b8c9d0e1f2a";
+export const DELIVERY_ID = "b2c3d4e5-f6a7-4b8c-9d0e-1f2a3b4c5d6e";
+export const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw5nJ8Ns3aGR8=";
+
+export const statusChangedEvent = {
+  id: EVENT_ID,
+  type: "shipping_order.status_changed",
+  created: "2026-11-22T08:14:03.512",
+  referenceSource: "api",
+  sourceIdentifier: "default",
+  data: {
+    shippingOrder: {
+      ...shippingOrder,
+      status: "HANDED_OVER",
+      shipmentTracking: { ...shippingOrder.shipmentTracking, status: "HANDED_OVER" },
+    },
+    previousStatus: "CREATED",
+  },
+};
+
+export const createdEvent = {
+  id: "5b8f0d3e-2c4a-4e6f-9a7b-8c9d0e1f2a3b",
+  type: "shipping_order.created",
+  created: "2026-11-21T23:52:17.097",
+  referenceSource: "api",
+  sourceIdentifier: "default",
+  data: { shippingOrder, replaced: null },
+};
+
+export const webhookEndpoint = {
+  id: ENDPOINT_ID,
+  url: "https://erp.example.com/hooks/shipping",
+  description: "ERP order sync",
+  eventTypes: [...ORDER_EVENT_TYPES],
+  sources: [{ referenceSource: "shoptet", sourceIdentifier: "eshop-1" }],
+  enabled: true,
+  disabledReason: null,
+  created: "2026-11-22T08:00:00.000",
+  lastSuccess: "2026-11-22T08:14:04.020",
+  failureStreak: 0,
+};
+
+export const webhookDelivery = {
+  id: DELIVERY_ID,
+  eventId: EVENT_ID,
+  eventType: "shipping_order.status_changed",
+  attempts: 2,
+  status: "pending",
+  responseStatus: 503,
+  durationMs: 412,
+  created: "2026-11-22T08:14:03.512",
+  nextAttempt: "2026-11-22T08:19:04.100",
+  lastError: null,
+};

@@ -7,7 +7,7 @@ import { env } from "@/server/env";
 import { isDatabaseUnavailable } from "@/db/connection-errors";
 import { AppError, errorTable, type FieldError } from "@/server/errors";
 import { clientIp } from "@/server/http/handler";
-import { accountAccess } from "@/server/services/actor";
+import { accountAccess } from "@/server/services/authorization";
 import { getActor } from "@/server/services/accounts/get-actor";
 import { zodFieldErrors } from "@/server/validation";
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { users } from "@/db/schema";
-import type { Actor } from "../actor";
+import type { Actor } from "../authorization";
 
 /** The actor behind a verified user id; null when the user no longer exists. */
 export async function getActor(db: Executor, userId: string): Promise<Actor | null> {

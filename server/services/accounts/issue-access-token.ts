@@ -14,6 +14,9 @@ export const issueAccessTokenInput = z.object({
 
 export type AccessTokenResponse = { accessToken: string; tokenType: "Bearer"; expiresIn: number };
 
+export const wrongCredentials = () =>
+  new AppError("unauthorized", "The email or password is wrong.", { details: { challenge: {} } });
+
 /** `POST /auth/token`: email and password → a bearer access token for the private API. */
 export async function issueAccessToken(
   db: Executor,
@@ -23,11 +26,7 @@ export async function issueAccessToken(
   const { email, password } = parseInput(issueAccessTokenInput, raw);
   await throttleSignIn(db, email, ip);
   const user = await authenticateUser(db, email, password);
-  if (!user) {
-    throw new AppError("unauthorized", "The email or password is wrong.", {
-      details: { challenge: {} },
-    });
-  }
+  if (!user) throw wrongCredentials();
   await recordSignIn(db, user.id, "api-token", ip);
   return { accessToken: await signAccessToken(user.id), tokenType: "Bearer", expiresIn: ACCESS_TOKEN_TTL_SECONDS };
 }

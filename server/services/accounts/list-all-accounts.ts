@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { accounts, memberships } from "@/db/schema";
 import { AppError } from "@/server/errors";
-import type { Actor } from "../actor";
+import type { Actor } from "../authorization";
 import type { AccountChoice } from "./list-my-accounts";
 
 /**

@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { accounts, memberships, type MembershipRole } from "@/db/schema";
-import type { Actor } from "../actor";
+import type { Actor } from "../authorization";
 
 /** An account as the dashboard's account switcher shows it, with what the actor may do there. */
 export type AccountChoice = { id: string; name: string; role: MembershipRole | "staff" };

@@ -2,7 +2,7 @@ import type { Db } from "@/db/client";
 import { apiKeys } from "@/db/schema";
 import { generateApiKey, hashApiKey } from "@/server/auth/api-key-secret";
 import { parseInput } from "@/server/validation";
-import { accountAccess, defaultAccountId, type Actor } from "../actor";
+import { accountAccess, defaultAccountId, type Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
 import { API_KEY_PERMISSIONS, createApiKeyInput, type CreatedApiKeyView } from "./schemas";
 import { toApiKeyView } from "./to-view";

@@ -3,7 +3,7 @@ import type { Executor } from "@/db/client";
 import { apiKeys, type ApiKeyRow } from "@/db/schema";
 import { notFound } from "@/server/errors";
 import { isUuid } from "@/server/validation";
-import { accountAccess, type Actor } from "../actor";
+import { accountAccess, type Actor } from "../authorization";
 
 /** An active key of an account the actor may change; anything else is a 404. */
 export async function findKeyForActor(

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { apiKeys } from "@/db/schema";
-import { accountAccess, type Actor } from "../actor";
+import { accountAccess, type Actor } from "../authorization";
 import { envelope, offsetOf, type Page, type Paging } from "../pagination";
 import type { ApiKeyView } from "./schemas";
 import { toApiKeyView } from "./to-view";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiKeys } from "@/db/schema";
 import { parseInput } from "@/server/validation";
-import type { Actor } from "../actor";
+import type { Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
 import { findKeyForActor } from "./find-key-for-actor";
 import { updateApiKeyInput, type ApiKeyView } from "./schemas";

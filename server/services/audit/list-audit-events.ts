@@ -4,7 +4,7 @@ import type { Executor } from "@/db/client";
 import { auditEvents, users } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { formatMillis } from "@/server/time";
-import { accountAccess, type Actor } from "../actor";
+import { accountAccess, type Actor } from "../authorization";
 import { envelope, offsetOf, type Page, type Paging } from "../pagination";
 import { millisTime } from "@/server/time";
 
@@ -24,6 +24,8 @@ export const auditEventView = z.object({
 
 export type AuditEventView = z.infer<typeof auditEventView>;
 
+export const membersCannotAudit = () => new AppError("forbidden", "Only owners and staff can read the audit trail.");
+
 /** The account's audit trail, newest first; owners and staff only (it shows who did what from where). */
 export async function listAuditEvents(
   db: Executor,
@@ -32,7 +34,7 @@ export async function listAuditEvents(
   paging: Paging,
 ): Promise<Page<AuditEventView>> {
   const access = await accountAccess(db, actor, accountId);
-  if (access.role === "member") throw new AppError("forbidden", "Only owners and staff can read the audit trail.");
+  if (access.role === "member") throw membersCannotAudit();
   const where = eq(auditEvents.accountId, accountId);
   const [rows, [total]] = await Promise.all([
     db

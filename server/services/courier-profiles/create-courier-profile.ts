@@ -2,11 +2,11 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { courierProfiles } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
-import { AppError, badField } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import { parseInput, zodFieldErrors } from "@/server/validation";
-import { accountAccess, defaultAccountId, type Actor } from "../actor";
+import { accountAccess, defaultAccountId, type Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
-import { createCourierProfileInput, type CourierProfileView } from "./schemas";
+import { createCourierProfileInput, profileRefusals, type CourierProfileView } from "./schemas";
 import { toCourierProfileView } from "./to-view";
 
 /**
@@ -21,9 +21,9 @@ export async function createCourierProfile(
 ): Promise<CourierProfileView> {
   const input = parseInput(createCourierProfileInput, raw);
   const courier = findCourier(input.courier);
-  if (!courier) throw badField("courier", `unknown courier ${input.courier}`);
+  if (!courier) throw profileRefusals.unknownCourier(input.courier);
   if (input.service && !courier.capabilities.services.some((s) => s.code === input.service)) {
-    throw badField("service", `the ${courier.capabilities.id} courier has no service ${input.service}`);
+    throw profileRefusals.unknownService(courier.capabilities.id, input.service);
   }
   const settings = courier.settingsSchema.safeParse(input.settings ?? {});
   if (!settings.success) {

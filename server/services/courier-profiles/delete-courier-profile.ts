@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, ne } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { courierProfiles, shippingOrders, type CourierProfileRow } from "@/db/schema";
-import type { Actor } from "../actor";
+import type { Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
 import { findProfileForChange } from "./find-profile-for-change";
 

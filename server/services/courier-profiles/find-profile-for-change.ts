@@ -3,7 +3,7 @@ import type { Tx } from "@/db/client";
 import { courierProfiles, type CourierProfileRow } from "@/db/schema";
 import { notFound } from "@/server/errors";
 import { isUuid } from "@/server/validation";
-import { accountAccess, type Actor } from "../actor";
+import { accountAccess, type Actor } from "../authorization";
 
 /**
  * The profile to change, locked for the transaction. Unknown, archived or another account's → 404 (so ids

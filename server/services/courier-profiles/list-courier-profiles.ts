@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { courierProfiles } from "@/db/schema";
-import { accountAccess, type Actor } from "../actor";
+import { accountAccess, type Actor } from "../authorization";
 import type { CourierProfileView } from "./schemas";
 import { toCourierProfileView } from "./to-view";
 

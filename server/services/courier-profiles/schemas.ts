@@ -1,3 +1,4 @@
+import { badField } from "@/server/errors";
 import { z } from "zod";
 
 export const createCourierProfileInput = z.object({
@@ -38,3 +39,10 @@ export const courierProfileView = z.object({
 });
 
 export type CourierProfileView = z.infer<typeof courierProfileView>;
+
+/** What a profile's courier refuses in a create or a change (the OpenAPI examples show these very errors). */
+export const profileRefusals = {
+  unknownCourier: (courier: string) => badField("courier", `unknown courier ${courier}`),
+  unknownService: (courier: string, service: string) =>
+    badField("service", `the ${courier} courier has no service ${service}`),
+};

@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { courierProfiles } from "@/db/schema";
 import { notFound } from "@/server/errors";
 import { isUuid } from "@/server/validation";
-import { accountAccess, type Actor } from "../actor";
+import { accountAccess, type Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
 import type { CourierProfileView } from "./schemas";
 import { toCourierProfileView } from "./to-view";

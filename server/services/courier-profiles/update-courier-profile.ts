@@ -2,12 +2,12 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { courierProfiles } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
-import { AppError, badField } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import { parseInput, zodFieldErrors } from "@/server/validation";
-import type { Actor } from "../actor";
+import type { Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
 import { findProfileForChange } from "./find-profile-for-change";
-import { updateCourierProfileInput, type CourierProfileView } from "./schemas";
+import { profileRefusals, updateCourierProfileInput, type CourierProfileView } from "./schemas";
 import { toCourierProfileView } from "./to-view";
 
 /**
@@ -27,7 +27,7 @@ export async function updateCourierProfile(
     const courier = findCourier(profile.courier);
     if (!courier) throw new AppError("conflict", `The courier ${profile.courier} is no longer offered.`);
     if (input.service && !courier.capabilities.services.some((s) => s.code === input.service)) {
-      throw badField("service", `the ${courier.capabilities.id} courier has no service ${input.service}`);
+      throw profileRefusals.unknownService(courier.capabilities.id, input.service);
     }
     let settings: Record<string, unknown> | undefined;
     if (input.settings !== undefined) {

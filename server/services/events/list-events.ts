@@ -7,7 +7,6 @@ import { ORDER_EVENT_TYPES, orderEventType, type EventView } from "./event-types
 import { toEventView } from "./to-event-view";
 
 export const EVENTS_ARRAY_PARAMS = ["types"] as const;
-export const EVENTS_PARAMS = ["after", "types", "referenceSource", "sourceIdentifier", "limit"] as const;
 
 export const listEventsQuery = z.object({
   after: z
@@ -28,6 +27,9 @@ export const listEventsQuery = z.object({
     .default(50)
     .describe("1..100, default 50."),
 });
+
+export const unknownCursor = () =>
+  badField("after", "is not the id of an event of this account (events are kept 30 days)");
 
 export type ListEventsQuery = z.output<typeof listEventsQuery>;
 
@@ -66,7 +68,7 @@ export async function listEvents(db: Db, accountId: string, q: ListEventsQuery):
       .select({ txId: events.txId, seq: events.seq })
       .from(events)
       .where(and(eq(events.id, q.after), eq(events.accountId, accountId), like(events.type, "shipping_order.%")));
-    if (!row) throw badField("after", "is not the id of an event of this account (events are kept 30 days)");
+    if (!row) throw unknownCursor();
     cursor = row;
   }
   const rows = await db

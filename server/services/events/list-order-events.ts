@@ -4,7 +4,7 @@ import { events, shippingOrders, webhookDeliveries, webhookEndpoints } from "@/d
 import { notFound } from "@/server/errors";
 import { isUuid } from "@/server/validation";
 import { formatMillis } from "@/server/time";
-import { accountAccess, type Actor } from "../actor";
+import { accountAccess, type Actor } from "../authorization";
 import { toWebhookDeliveryView, type WebhookDeliveryView } from "../webhooks/schemas";
 import type { EventView } from "./event-types";
 import { toEventView } from "./to-event-view";

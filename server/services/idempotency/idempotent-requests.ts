@@ -49,21 +49,8 @@ export async function beginIdempotentRequest(
     .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key)))
     .limit(1);
   if (!existing) return beginIdempotentRequest(db, accountId, key, fingerprint);
-  if (existing.fingerprint !== fingerprint) {
-    throw new AppError(
-      "unprocessable",
-      "This Idempotency-Key was used with a different request; use a new key for a new request.",
-      {
-        errors: [{ field: "Idempotency-Key", message: "reused with a different request" }],
-      },
-    );
-  }
-  if (existing.responseStatus === null) {
-    throw new AppError("conflict", "A request with this Idempotency-Key is still being processed; retry shortly.", {
-      errors: [{ field: "Idempotency-Key", message: "request in progress" }],
-      details: { retryAfterSeconds: 1 },
-    });
-  }
+  if (existing.fingerprint !== fingerprint) throw idempotencyRefusals.reused();
+  if (existing.responseStatus === null) throw idempotencyRefusals.inProgress();
   return {
     kind: "replay",
     response: {
@@ -103,3 +90,20 @@ export async function abandonIdempotentRequest(db: Executor, accountId: string, 
       ),
     );
 }
+
+/** A key reused for another request, and a key whose first request still runs. */
+export const idempotencyRefusals = {
+  reused: () =>
+    new AppError(
+      "unprocessable",
+      "This Idempotency-Key was used with a different request; use a new key for a new request.",
+      {
+        errors: [{ field: "Idempotency-Key", message: "reused with a different request" }],
+      },
+    ),
+  inProgress: () =>
+    new AppError("conflict", "A request with this Idempotency-Key is still being processed; retry shortly.", {
+      errors: [{ field: "Idempotency-Key", message: "request in progress" }],
+      details: { retryAfterSeconds: 1 },
+    }),
+};

@@ -1,7 +1,7 @@
 import type { Executor } from "@/db/client";
 import { AppError } from "@/server/errors";
 import { getActor } from "../accounts/get-actor";
-import { accountAccess } from "../actor";
+import { accountAccess } from "../authorization";
 import type { LabelFormat } from "@/server/labels/label-format";
 import { renderOrderLabel, type LabelFile } from "./render-shipping-labels";
 

@@ -29,6 +29,16 @@ export async function renderOrderLabel(
   return { ...document, filename: `label-${safeFilename(order.referenceNumber)}.${document.extension}` };
 }
 
+/** What a labels request is refused with (the OpenAPI examples show these very errors). */
+export const labelRefusals = {
+  none: () => badField("shippingNumbers", "give at least one shipping number"),
+  tooMany: () => badField("shippingNumbers", `at most ${MAX_LABELS} shipping numbers`),
+  unknown: (missing: string[]) =>
+    new AppError("not_found", `Unknown shipping number ${missing.join(", ")}.`, {
+      errors: [{ field: "shippingNumbers", message: `unknown: ${missing.join(", ")}` }],
+    }),
+};
+
 /** One file with a label per shipping number, in the order asked; any number not among the account's live orders → 404. */
 export async function renderLabelsByNumber(
   db: Executor,
@@ -37,8 +47,8 @@ export async function renderLabelsByNumber(
   format: LabelFormat,
 ): Promise<LabelFile> {
   const wanted = [...new Set(shippingNumbers)];
-  if (wanted.length === 0) throw badField("shippingNumbers", "give at least one shipping number");
-  if (wanted.length > MAX_LABELS) throw badField("shippingNumbers", `at most ${MAX_LABELS} shipping numbers`);
+  if (wanted.length === 0) throw labelRefusals.none();
+  if (wanted.length > MAX_LABELS) throw labelRefusals.tooMany();
   const rows = await db
     .select({ parcel: parcels, order: shippingOrders })
     .from(parcels)
@@ -52,11 +62,7 @@ export async function renderLabelsByNumber(
     );
   const found = new Map(rows.map((r) => [r.parcel.shippingNumber, r]));
   const missing = wanted.filter((n) => !found.has(n));
-  if (missing.length > 0) {
-    throw new AppError("not_found", `Unknown shipping number ${missing.join(", ")}.`, {
-      errors: [{ field: "shippingNumbers", message: `unknown: ${missing.join(", ")}` }],
-    });
-  }
+  if (missing.length > 0) throw labelRefusals.unknown(missing);
   const counts = await db
     .select({ orderId: parcels.orderId })
     .from(parcels)

@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { apiKeys, refusedAttempts, shippingOrders, validationResults, type ShippingStatus } from "@/db/schema";
 import { maskApiKey } from "@/server/auth/api-key-secret";
 import { formatMillis } from "@/server/time";
-import { accountAccess, type Actor } from "../actor";
+import { accountAccess, type Actor } from "../authorization";
 import { advanceTracking } from "../shipping-orders/advance-tracking";
 
 export type AccountOverview = {

@@ -3,7 +3,7 @@ import { rowsOf, type Executor } from "@/db/client";
 import { accounts, refusedAttempts, validationResults } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { formatMillis } from "@/server/time";
-import type { Actor } from "../actor";
+import type { Actor } from "../authorization";
 import { listRefusedAttempts, type RefusedAttemptSummary } from "../refused-attempts/list-refused-attempts";
 import { listValidationResults, type ValidationResultSummary } from "../validation-results/list-validation-results";
 

@@ -1,15 +1,20 @@
 import type { Executor } from "@/db/client";
-import { rateLimited, takeTokens } from "./take-tokens";
+import { rateLimited, takeTokens, type RateLimitState } from "./take-tokens";
 
 export const SIGN_IN_PER_EMAIL_PER_MINUTE = 10;
 export const SIGN_IN_PER_IP_PER_MINUTE = 60;
 
+export const signInThrottled = {
+  email: (state: RateLimitState) => rateLimited(state, "Too many sign-in attempts for this email"),
+  address: (state: RateLimitState) => rateLimited(state, "Too many sign-in attempts from this address"),
+};
+
 /** Password guessing is slowed per email and per client address, for tokens and dashboard sign-in alike. */
 export async function throttleSignIn(db: Executor, email: string, ip: string | null): Promise<void> {
   const byEmail = await takeTokens(db, `signin-email:${email.trim().toLowerCase()}`, SIGN_IN_PER_EMAIL_PER_MINUTE);
-  if (!byEmail.allowed) throw rateLimited(byEmail, "Too many sign-in attempts for this email");
+  if (!byEmail.allowed) throw signInThrottled.email(byEmail);
   if (ip) {
     const byIp = await takeTokens(db, `signin-ip:${ip}`, SIGN_IN_PER_IP_PER_MINUTE);
-    if (!byIp.allowed) throw rateLimited(byIp, "Too many sign-in attempts from this address");
+    if (!byIp.allowed) throw signInThrottled.address(byIp);
   }
 }

@@ -3,7 +3,7 @@ import type { Executor } from "@/db/client";
 import { accounts, apiKeys, courierProfiles, refusedAttempts, users } from "@/db/schema";
 import { notFound } from "@/server/errors";
 import { isUuid } from "@/server/validation";
-import { accountAccess, type Actor } from "../actor";
+import { accountAccess, type Actor } from "../authorization";
 import { toRefusedAttemptSummary, type RefusedAttemptSummary } from "./list-refused-attempts";
 
 export type RefusedAttemptDetail = RefusedAttemptSummary & { request: unknown };

@@ -5,7 +5,7 @@ import { accounts, apiKeys, courierProfiles, refusedAttempts, users, type Refuse
 import { findCourier } from "@/server/couriers/registry";
 import { AppError } from "@/server/errors";
 import { formatMillis } from "@/server/time";
-import { accountAccess, type Actor } from "../actor";
+import { accountAccess, type Actor } from "../authorization";
 import { envelope, offsetOf, pagingInput, type Page } from "../pagination";
 
 export const listRefusedAttemptsInput = pagingInput.extend({

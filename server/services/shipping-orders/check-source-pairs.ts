@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { sources } from "@/db/schema";
-import { AppError, type FieldError } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import { DEFAULT_REFERENCE_SOURCE, DEFAULT_SOURCE_IDENTIFIER } from "../sources/schemas";
 import type { ValidatedOrder } from "./validate-order";
 
@@ -34,13 +34,18 @@ export async function checkSourcePairs(
   const activeKeys = new Set(active.map((s) => `${s.referenceSource}\u0000${s.sourceIdentifier}`));
   const unknown = named.filter(({ o }) => !activeKeys.has(`${o.referenceSource}\u0000${o.sourceIdentifier}`));
   if (unknown.length === 0) return;
-  const errors: FieldError[] = unknown.map(({ o, index }) => ({
-    field: `${many ? `[${index}].` : ""}ReferenceSource`,
-    message: `${o.referenceSource}/${o.sourceIdentifier} is not an activated source pair`,
-  }));
-  throw new AppError(
-    "unknown_source",
-    `Source pair ${unknown.map(({ o }) => `${o.referenceSource}/${o.sourceIdentifier}`).join(", ")} is not activated for this account; activate it (POST /api/v2/private/sources) or omit ReferenceSource and SourceIdentifier.`,
-    { errors },
+  throw unknownSourcePairs(
+    unknown.map(({ o, index }) => ({
+      pair: `${o.referenceSource}/${o.sourceIdentifier}`,
+      field: `${many ? `[${index}].` : ""}ReferenceSource`,
+    })),
   );
 }
+
+/** Orders naming source pairs the account has not activated: each pair, and the field of its order. */
+export const unknownSourcePairs = (unknown: { pair: string; field: string }[]) =>
+  new AppError(
+    "unknown_source",
+    `Source pair ${unknown.map((u) => u.pair).join(", ")} is not activated for this account; activate it (POST /api/v2/private/sources) or omit ReferenceSource and SourceIdentifier.`,
+    { errors: unknown.map(({ pair, field }) => ({ field, message: `${pair} is not an activated source pair` })) },
+  );

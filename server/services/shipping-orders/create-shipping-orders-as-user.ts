@@ -1,6 +1,6 @@
 import type { Db } from "@/db/client";
 import { AppError } from "@/server/errors";
-import { accountAccess, type Actor } from "../actor";
+import { accountAccess, type Actor } from "../authorization";
 import { createShippingOrders, type CreateResponse } from "./create-shipping-orders";
 import { orderBatch } from "./order-batch";
 

@@ -34,11 +34,7 @@ export async function deleteShippingOrder(db: Db, accountId: string, id: string,
         { db, settings, signal: AbortSignal.timeout(courier.timeoutMs(settings)) },
       );
     } catch (error) {
-      throw new AppError(
-        "unavailable",
-        `${courier.capabilities.name} could not cancel the shipment; the order is unchanged. Retry later.`,
-        { cause: error },
-      );
+      throw courierCannotCancel(courier.capabilities.name, error);
     }
   }
   await db.transaction(async (tx) => {
@@ -52,3 +48,8 @@ export async function deleteShippingOrder(db: Db, accountId: string, id: string,
     await recordEvents(tx, accountId, [orderEvent("shipping_order.cancelled", view!, { reason: "deleted" })]);
   });
 }
+
+export const courierCannotCancel = (courierName: string, cause?: unknown) =>
+  new AppError("unavailable", `${courierName} could not cancel the shipment; the order is unchanged. Retry later.`, {
+    cause,
+  });

@@ -48,9 +48,6 @@ export const listShippingOrdersQuery = pagingQuery.extend({
   sourceIdentifier: z.string().max(64).optional().describe("Exact match (case included); usable alone."),
 });
 
-/** Every query parameter of the list, for the route's declaration (anything else answers 400). */
-export const LIST_PARAMS = Object.keys(listShippingOrdersQuery.shape);
-
 export type ListShippingOrdersQuery = z.output<typeof listShippingOrdersQuery>;
 export const LIST_ARRAY_PARAMS = [
   "referenceNumbers",
@@ -148,6 +145,11 @@ function statementsFor(db: Db, filters: Filter[]) {
   });
 }
 
+export const reversedRange = () =>
+  new AppError("bad_request", "createdFrom must not be after createdTo.", {
+    errors: [{ field: "createdFrom", message: "after createdTo" }],
+  });
+
 /** The account's live orders, newest first, filtered and paged. */
 export async function listShippingOrders(
   db: Db,
@@ -156,9 +158,7 @@ export async function listShippingOrders(
   baseUrl: string,
 ): Promise<Page<ShippingOrderView>> {
   if (q.createdFrom && q.createdTo && bounds(q.createdFrom).start >= bounds(q.createdTo).endExclusive) {
-    throw new AppError("bad_request", "createdFrom must not be after createdTo.", {
-      errors: [{ field: "createdFrom", message: "after createdTo" }],
-    });
+    throw reversedRange();
   }
   await advanceTracking(db, accountId, { baseUrl });
   const filters = FILTER_NAMES.filter((f) => {

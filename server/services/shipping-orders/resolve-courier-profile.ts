@@ -57,14 +57,13 @@ export async function resolveCourierProfile(
     return { courier, profile };
   }
   const [profile] = await statements(db).byDefault.execute({ accountId, courierId });
-  if (!profile) {
-    throw new AppError(
-      "not_found",
-      `The account has no courier profile for ${courierId}; create one (POST /api/v2/private/courier-profiles) or pass ?profile=.`,
-      {
-        errors: [{ field: "profile", message: "no default courier profile" }],
-      },
-    );
-  }
+  if (!profile) throw noDefaultProfile(courierId);
   return { courier, profile };
 }
+
+export const noDefaultProfile = (courierId: string) =>
+  new AppError(
+    "not_found",
+    `The account has no courier profile for ${courierId}; create one (POST /api/v2/private/courier-profiles) or pass ?profile=.`,
+    { errors: [{ field: "profile", message: "no default courier profile" }] },
+  );

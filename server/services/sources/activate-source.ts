@@ -2,9 +2,17 @@ import type { Db } from "@/db/client";
 import { sources } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { parseInput } from "@/server/validation";
-import { accountAccess, defaultAccountId, type Actor } from "../actor";
+import { accountAccess, defaultAccountId, type Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
 import { activateSourceInput, DEFAULT_REFERENCE_SOURCE, DEFAULT_SOURCE_IDENTIFIER, type SourceView } from "./schemas";
+
+export const sourceConflicts = {
+  builtIn: () => new AppError("conflict", "The pair api/default is built in and always active."),
+  active: (pair: string) =>
+    new AppError("conflict", `The pair ${pair} is already active.`, {
+      errors: [{ field: "sourceIdentifier", message: "pair already active" }],
+    }),
+};
 
 /** Activates a (ReferenceSource, SourceIdentifier) pair, matched exactly, case included. Active already → 409. */
 export async function activateSource(
@@ -17,7 +25,7 @@ export async function activateSource(
   const accountId = input.accountId ?? (await defaultAccountId(db, actor));
   await accountAccess(db, actor, accountId, { write: true });
   if (input.referenceSource === DEFAULT_REFERENCE_SOURCE && input.sourceIdentifier === DEFAULT_SOURCE_IDENTIFIER) {
-    throw new AppError("conflict", "The pair api/default is built in and always active.");
+    throw sourceConflicts.builtIn();
   }
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -35,11 +43,7 @@ export async function activateSource(
         sourceIdentifier: sources.sourceIdentifier,
         name: sources.name,
       });
-    if (!row) {
-      throw new AppError("conflict", `The pair ${input.referenceSource}/${input.sourceIdentifier} is already active.`, {
-        errors: [{ field: "sourceIdentifier", message: "pair already active" }],
-      });
-    }
+    if (!row) throw sourceConflicts.active(`${input.referenceSource}/${input.sourceIdentifier}`);
     await recordAudit(tx, {
       ...audit,
       accountId,

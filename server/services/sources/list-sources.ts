@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { sources } from "@/db/schema";
-import { accountAccess, type Actor } from "../actor";
+import { accountAccess, type Actor } from "../authorization";
 import type { SourceView } from "./schemas";
 
 /** Activated pairs of an account (the built-in `api`/`default` is not stored and not listed here). */

@@ -3,7 +3,7 @@ import type { Executor } from "@/db/client";
 import { accounts, refusedAttempts, validationResults, type ValidationMessageRecord } from "@/db/schema";
 import { notFound } from "@/server/errors";
 import { isUuid } from "@/server/validation";
-import { accountAccess, type Actor } from "../actor";
+import { accountAccess, type Actor } from "../authorization";
 import { refusalColumns, toSummary, type ValidationResultSummary } from "./list-validation-results";
 
 export type ValidationResultDetail = ValidationResultSummary & {

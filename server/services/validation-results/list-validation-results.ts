@@ -4,7 +4,7 @@ import type { Executor } from "@/db/client";
 import { accounts, refusedAttempts, validationResults, validationStatus, type ValidationResultRow } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { formatMillis } from "@/server/time";
-import { accountAccess, type Actor } from "../actor";
+import { accountAccess, type Actor } from "../authorization";
 import { courierNameOf } from "../refused-attempts/list-refused-attempts";
 import { envelope, offsetOf, pagingInput, type Page } from "../pagination";
 

@@ -1,7 +1,7 @@
 import type { Db } from "@/db/client";
 import { webhookEndpoints } from "@/db/schema";
 import { parseInput } from "@/server/validation";
-import { accountAccess, defaultAccountId, type Actor } from "../actor";
+import { accountAccess, defaultAccountId, type Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
 import { ORDER_EVENT_TYPES } from "../events/event-types";
 import { assertTargetAllowed } from "./check-target";

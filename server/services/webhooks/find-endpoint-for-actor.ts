@@ -3,7 +3,7 @@ import type { Executor } from "@/db/client";
 import { webhookEndpoints, type WebhookEndpointRow } from "@/db/schema";
 import { notFound } from "@/server/errors";
 import { isUuid } from "@/server/validation";
-import { accountAccess, type Actor } from "../actor";
+import { accountAccess, type Actor } from "../authorization";
 
 /** An endpoint of an account the actor belongs to (`write`: may change); another account's is a 404. */
 export async function findEndpointForActor(

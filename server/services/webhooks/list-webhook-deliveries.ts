@@ -1,7 +1,7 @@
 import { and, count, desc, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { events, webhookDeliveries, type WebhookDeliveryStatus } from "@/db/schema";
-import type { Actor } from "../actor";
+import type { Actor } from "../authorization";
 import { envelope, offsetOf, type Page, type Paging } from "../pagination";
 import { findEndpointForActor } from "./find-endpoint-for-actor";
 import { toWebhookDeliveryView, type WebhookDeliveryView } from "./schemas";

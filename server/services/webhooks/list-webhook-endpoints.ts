@@ -1,7 +1,7 @@
 import { count, desc, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { webhookEndpoints } from "@/db/schema";
-import { accountAccess, type Actor } from "../actor";
+import { accountAccess, type Actor } from "../authorization";
 import { envelope, offsetOf, type Page, type Paging } from "../pagination";
 import { toWebhookEndpointView, type WebhookEndpointView } from "./schemas";
 

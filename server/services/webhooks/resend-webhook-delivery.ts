@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { webhookDeliveries } from "@/db/schema";
 import { notFound } from "@/server/errors";
 import { isUuid } from "@/server/validation";
-import type { Actor } from "../actor";
+import type { Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
 import { enqueueDeliveries } from "../events/record-events";
 import { findEndpointForActor } from "./find-endpoint-for-actor";

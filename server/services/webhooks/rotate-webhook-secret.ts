@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { webhookEndpoints } from "@/db/schema";
-import type { Actor } from "../actor";
+import type { Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
 import { findEndpointForActor } from "./find-endpoint-for-actor";
 import { generateWebhookSecret, SECRET_OVERLAP_MS } from "./webhook-secret";

@@ -1,5 +1,5 @@
 import type { Db } from "@/db/client";
-import type { Actor } from "../actor";
+import type { Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
 import { TEST_EVENT_TYPE } from "../events/event-types";
 import { recordEvents } from "../events/record-events";

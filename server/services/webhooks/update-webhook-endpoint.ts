@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { webhookEndpoints, type WebhookEndpointRow } from "@/db/schema";
 import { parseInput } from "@/server/validation";
-import type { Actor } from "../actor";
+import type { Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
 import { assertTargetAllowed } from "./check-target";
 import { findEndpointForActor } from "./find-endpoint-for-actor";

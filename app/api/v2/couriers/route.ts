@@ -1,5 +1,6 @@
 import { json } from "@/server/http/handler";
-import { withApiKey } from "@/server/http/with-api-key";
+import { route } from "@/server/http/operation";
+import { listCouriersOp } from "@/server/operations/configurations";
 import { listCouriers } from "@/server/services/configurations/list-couriers";
 
-export const GET = withApiKey("configurations:read", async () => json(listCouriers()));
+export const GET = route(listCouriersOp, async () => json(listCouriers()));

@@ -1,7 +1,8 @@
-import { handler, json } from "@/server/http/handler";
-import { readJson } from "@/server/http/body";
+import { json } from "@/server/http/handler";
+import { route } from "@/server/http/operation";
+import { issueAccessTokenOp } from "@/server/operations/auth";
 import { issueAccessToken } from "@/server/services/accounts/issue-access-token";
 
-export const POST = handler(async ({ request, db, ip }) =>
-  json(await issueAccessToken(db, await readJson(request), { ip }), 200, { "cache-control": "no-store" }),
+export const POST = route(issueAccessTokenOp, async ({ body, db, ip }) =>
+  json(await issueAccessToken(db, body, { ip }), 200, { "cache-control": "no-store" }),
 );

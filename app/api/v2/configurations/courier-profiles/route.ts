@@ -1,7 +1,8 @@
 import { json } from "@/server/http/handler";
-import { withApiKey } from "@/server/http/with-api-key";
+import { route } from "@/server/http/operation";
+import { listAccountCourierProfilesOp } from "@/server/operations/configurations";
 import { listAccountCourierProfiles } from "@/server/services/courier-profiles/list-courier-profiles";
 
-export const GET = withApiKey("configurations:read", async ({ db, principal }) =>
+export const GET = route(listAccountCourierProfilesOp, async ({ db, principal }) =>
   json({ items: await listAccountCourierProfiles(db, principal.accountId) }),
 );

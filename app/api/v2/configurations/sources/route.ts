@@ -1,7 +1,8 @@
 import { json } from "@/server/http/handler";
-import { withApiKey } from "@/server/http/with-api-key";
+import { route } from "@/server/http/operation";
+import { listSourceConfigurationsOp } from "@/server/operations/configurations";
 import { listSourceConfigurations } from "@/server/services/configurations/list-source-configurations";
 
-export const GET = withApiKey("configurations:read", async ({ db, principal }) =>
+export const GET = route(listSourceConfigurationsOp, async ({ db, principal }) =>
   json(await listSourceConfigurations(db, principal.accountId)),
 );

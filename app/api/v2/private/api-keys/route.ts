@@ -1,18 +1,14 @@
-import { readJson } from "@/server/http/body";
 import { json } from "@/server/http/handler";
-import { accountIdFrom, ACCOUNT_PARAM, PAGING_PARAMS, pagingFrom } from "@/server/http/private-query";
-import { withAccessToken } from "@/server/http/with-access-token";
+import { route } from "@/server/http/operation";
+import { createApiKeyOp, listApiKeysOp } from "@/server/operations/api-keys";
 import { createApiKey } from "@/server/services/api-keys/create-api-key";
 import { listApiKeys } from "@/server/services/api-keys/list-api-keys";
+import { accountIdOrDefault } from "@/server/services/authorization";
 
-export const GET = withAccessToken(
-  async ({ url, db, actor }) => {
-    const paging = pagingFrom(url);
-    return json(await listApiKeys(db, actor, await accountIdFrom(url, db, actor), paging));
-  },
-  { query: [ACCOUNT_PARAM, ...PAGING_PARAMS] },
+export const GET = route(listApiKeysOp, async ({ query, db, actor }) =>
+  json(await listApiKeys(db, actor, await accountIdOrDefault(db, actor, query.accountId), query)),
 );
 
-export const POST = withAccessToken(async ({ request, db, actor, ip }) =>
-  json(await createApiKey(db, actor, await readJson(request), { ip }), 201, { "cache-control": "no-store" }),
+export const POST = route(createApiKeyOp, async ({ body, db, actor, ip }) =>
+  json(await createApiKey(db, actor, body, { ip }), 201, { "cache-control": "no-store" }),
 );

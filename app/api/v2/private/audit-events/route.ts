@@ -1,12 +1,9 @@
 import { json } from "@/server/http/handler";
-import { accountIdFrom, ACCOUNT_PARAM, PAGING_PARAMS, pagingFrom } from "@/server/http/private-query";
-import { withAccessToken } from "@/server/http/with-access-token";
+import { route } from "@/server/http/operation";
+import { listAuditEventsOp } from "@/server/operations/audit-events";
 import { listAuditEvents } from "@/server/services/audit/list-audit-events";
+import { accountIdOrDefault } from "@/server/services/authorization";
 
-export const GET = withAccessToken(
-  async ({ url, db, actor }) => {
-    const paging = pagingFrom(url);
-    return json(await listAuditEvents(db, actor, await accountIdFrom(url, db, actor), paging));
-  },
-  { query: [ACCOUNT_PARAM, ...PAGING_PARAMS] },
+export const GET = route(listAuditEventsOp, async ({ query, db, actor }) =>
+  json(await listAuditEvents(db, actor, await accountIdOrDefault(db, actor, query.accountId), query)),
 );

@@ -1,15 +1,14 @@
-import { readJson } from "@/server/http/body";
 import { json } from "@/server/http/handler";
-import { accountIdFrom, ACCOUNT_PARAM } from "@/server/http/private-query";
-import { withAccessToken } from "@/server/http/with-access-token";
+import { route } from "@/server/http/operation";
+import { createCourierProfileOp, listCourierProfilesOp } from "@/server/operations/courier-profiles";
+import { accountIdOrDefault } from "@/server/services/authorization";
 import { createCourierProfile } from "@/server/services/courier-profiles/create-courier-profile";
 import { listCourierProfiles } from "@/server/services/courier-profiles/list-courier-profiles";
 
-export const GET = withAccessToken(
-  async ({ url, db, actor }) => json(await listCourierProfiles(db, actor, await accountIdFrom(url, db, actor))),
-  { query: [ACCOUNT_PARAM] },
+export const GET = route(listCourierProfilesOp, async ({ query, db, actor }) =>
+  json(await listCourierProfiles(db, actor, await accountIdOrDefault(db, actor, query.accountId))),
 );
 
-export const POST = withAccessToken(async ({ request, db, actor, ip }) =>
-  json(await createCourierProfile(db, actor, await readJson(request), { ip }), 201),
+export const POST = route(createCourierProfileOp, async ({ body, db, actor, ip }) =>
+  json(await createCourierProfile(db, actor, body, { ip }), 201),
 );

@@ -1,15 +1,14 @@
-import { readJson } from "@/server/http/body";
 import { json } from "@/server/http/handler";
-import { accountIdFrom, ACCOUNT_PARAM } from "@/server/http/private-query";
-import { withAccessToken } from "@/server/http/with-access-token";
+import { route } from "@/server/http/operation";
+import { activateSourceOp, listSourcesOp } from "@/server/operations/sources";
+import { accountIdOrDefault } from "@/server/services/authorization";
 import { activateSource } from "@/server/services/sources/activate-source";
 import { listSources } from "@/server/services/sources/list-sources";
 
-export const GET = withAccessToken(
-  async ({ url, db, actor }) => json(await listSources(db, actor, await accountIdFrom(url, db, actor))),
-  { query: [ACCOUNT_PARAM] },
+export const GET = route(listSourcesOp, async ({ query, db, actor }) =>
+  json(await listSources(db, actor, await accountIdOrDefault(db, actor, query.accountId))),
 );
 
-export const POST = withAccessToken(async ({ request, db, actor, ip }) =>
-  json(await activateSource(db, actor, await readJson(request), { ip }), 201),
+export const POST = route(activateSourceOp, async ({ body, db, actor, ip }) =>
+  json(await activateSource(db, actor, body, { ip }), 201),
 );

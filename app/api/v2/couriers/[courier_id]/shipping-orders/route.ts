@@ -1,15 +1,14 @@
-import { mediaTypeOf, readJson } from "@/server/http/body";
+import { mediaTypeOf } from "@/server/http/body";
 import { json } from "@/server/http/handler";
 import { idempotent } from "@/server/http/idempotent";
-import { single } from "@/server/http/query";
-import { withApiKey } from "@/server/http/with-api-key";
+import { route } from "@/server/http/operation";
+import { createShippingOrdersOp } from "@/server/operations/shipping-orders";
 import { createShippingOrders } from "@/server/services/shipping-orders/create-shipping-orders";
-import { ORDER_CONTENT_TYPES, orderBatch } from "@/server/services/shipping-orders/order-batch";
+import { orderBatch } from "@/server/services/shipping-orders/order-batch";
 
-export const POST = withApiKey<{ courier_id: string }>(
-  "shipping-orders:write",
-  async ({ request, url, params, db, principal, baseUrl, rateLimit }) => {
-    const body = await readJson(request, ORDER_CONTENT_TYPES);
+export const POST = route(
+  createShippingOrdersOp,
+  async ({ request, query, body, params, db, principal, baseUrl, rateLimit }) => {
     const batch = orderBatch(mediaTypeOf(request), body);
     await rateLimit.take(batch.orders.length - 1);
     return idempotent(request, db, principal.accountId, body, async () =>
@@ -19,7 +18,7 @@ export const POST = withApiKey<{ courier_id: string }>(
           { accountId: principal.accountId, apiKeyId: principal.keyId },
           {
             courierId: params.courier_id,
-            profileId: single(url, "profile"),
+            profileId: query.profile,
             batch,
             preventDuplicateOrders: principal.preventDuplicateOrders,
             baseUrl,
@@ -28,5 +27,4 @@ export const POST = withApiKey<{ courier_id: string }>(
       ),
     );
   },
-  { query: ["profile"] },
 );

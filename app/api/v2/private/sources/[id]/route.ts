@@ -1,8 +1,9 @@
 import { noContent } from "@/server/http/handler";
-import { withAccessToken } from "@/server/http/with-access-token";
+import { route } from "@/server/http/operation";
+import { deactivateSourceOp } from "@/server/operations/sources";
 import { deactivateSource } from "@/server/services/sources/deactivate-source";
 
-export const DELETE = withAccessToken<{ id: string }>(async ({ params, db, actor, ip }) => {
+export const DELETE = route(deactivateSourceOp, async ({ params, db, actor, ip }) => {
   await deactivateSource(db, actor, params.id, { ip });
   return noContent();
 });

@@ -1,10 +1,8 @@
-import { labelFormatOf, labelResponse } from "@/server/http/label-file";
-import { withApiKey } from "@/server/http/with-api-key";
+import { labelResponse } from "@/server/http/label-file";
+import { route } from "@/server/http/operation";
+import { getShippingOrderLabelOp } from "@/server/operations/labels";
 import { renderOrderLabel } from "@/server/services/labels/render-shipping-labels";
 
-export const GET = withApiKey<{ id: string }>(
-  "labels:read",
-  async ({ url, params, db, principal }) =>
-    labelResponse(await renderOrderLabel(db, principal.accountId, params.id, labelFormatOf(url))),
-  { query: ["format"] },
+export const GET = route(getShippingOrderLabelOp, async ({ query, params, db, principal }) =>
+  labelResponse(await renderOrderLabel(db, principal.accountId, params.id, query.format)),
 );

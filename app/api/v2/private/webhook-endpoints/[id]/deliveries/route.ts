@@ -1,15 +1,8 @@
 import { json } from "@/server/http/handler";
-import { PAGING_PARAMS, pagingFrom } from "@/server/http/private-query";
-import { single } from "@/server/http/query";
-import { withAccessToken } from "@/server/http/with-access-token";
+import { route } from "@/server/http/operation";
+import { listWebhookDeliveriesOp } from "@/server/operations/webhooks";
 import { listWebhookDeliveries } from "@/server/services/webhooks/list-webhook-deliveries";
-import { listDeliveriesQuery } from "@/server/services/webhooks/schemas";
-import { parseInput } from "@/server/validation";
 
-export const GET = withAccessToken<{ id: string }>(
-  async ({ url, params, db, actor }) => {
-    const filter = parseInput(listDeliveriesQuery, { status: single(url, "status") });
-    return json(await listWebhookDeliveries(db, actor, params.id, filter, pagingFrom(url)));
-  },
-  { query: ["status", ...PAGING_PARAMS] },
+export const GET = route(listWebhookDeliveriesOp, async ({ query, params, db, actor }) =>
+  json(await listWebhookDeliveries(db, actor, params.id, { status: query.status }, query)),
 );

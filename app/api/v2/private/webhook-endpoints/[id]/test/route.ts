@@ -1,7 +1,8 @@
 import { json } from "@/server/http/handler";
-import { withAccessToken } from "@/server/http/with-access-token";
+import { route } from "@/server/http/operation";
+import { sendTestWebhookOp } from "@/server/operations/webhooks";
 import { sendTestWebhook } from "@/server/services/webhooks/send-test-webhook";
 
-export const POST = withAccessToken<{ id: string }>(async ({ params, db, actor, ip }) =>
+export const POST = route(sendTestWebhookOp, async ({ params, db, actor, ip }) =>
   json(await sendTestWebhook(db, actor, params.id, { ip }), 202),
 );

@@ -31,10 +31,21 @@ export async function accountAccess(
     .where(and(eq(memberships.userId, actor.userId), eq(memberships.accountId, accountId)))
     .limit(1);
   if (!membership) throw notFound("Account");
-  if (write && membership.role !== "owner") {
-    throw new AppError("forbidden", "Only an owner of the account can change its integration settings.");
-  }
+  if (write && membership.role !== "owner") throw ownerOnly();
   return { accountId, role: membership.role };
+}
+
+/** A member, not an owner, asked to change the account. */
+export const ownerOnly = () =>
+  new AppError("forbidden", "Only an owner of the account can change its integration settings.");
+
+/** A user of several accounts named none. */
+export const accountIdRequired = () =>
+  new AppError("bad_request", "accountId is required.", { errors: [{ field: "accountId", message: "required" }] });
+
+/** The account a request names (`accountId`), else the actor's only account. */
+export async function accountIdOrDefault(db: Executor, actor: Actor, accountId: string | undefined): Promise<string> {
+  return accountId || defaultAccountId(db, actor);
 }
 
 /** The account to use when a request names none: the actor's only account, else a 400 asking for it. */
@@ -45,7 +56,5 @@ export async function defaultAccountId(db: Executor, actor: Actor): Promise<stri
     .where(eq(memberships.userId, actor.userId))
     .limit(2);
   if (rows.length === 1) return rows[0]!.accountId;
-  throw new AppError("bad_request", "accountId is required.", {
-    errors: [{ field: "accountId", message: "required" }],
-  });
+  throw accountIdRequired();
 }

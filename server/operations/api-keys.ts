@@ -1,0 +1,120 @@
+import { operation } from "@/server/http/operation";
+import {
+  ApiKey,
+  ApiKeyPage,
+  CreateApiKeyRequest,
+  CreatedApiKey,
+  UpdateApiKeyRequest,
+} from "@/server/openapi/components";
+import { ACCOUNT_ID, API_KEY_ID, apiKey, createdApiKey, pageOf } from "@/server/openapi/examples";
+import { createApiKeyInput, updateApiKeyInput } from "@/server/services/api-keys/schemas";
+import { parseInput } from "@/server/validation";
+import { answer, idParams, jsonBody, noStore, pagedAccountQuery, thrown } from "./shared";
+
+const TAG = "Private: API keys";
+const keyParams = idParams("key", API_KEY_ID);
+const nameInvalid = ["Name too long", thrown(() => parseInput(createApiKeyInput, { name: "x".repeat(101) }))] as const;
+
+export const listApiKeysOp = operation({
+  method: "get",
+  path: "/api/v2/private/api-keys",
+  operationId: "listApiKeys",
+  tag: TAG,
+  summary: "List API keys",
+  description:
+    "The account's active (not revoked) keys, newest first, each masked as `svc_****` and its last 4 characters.",
+  auth: "accessToken",
+  query: pagedAccountQuery,
+  responses: { 200: answer("A page of keys.", ApiKeyPage, { keys: ["One key", pageOf([apiKey])] }) },
+  errors: {
+    400: {
+      examples: {
+        pageSize: ["pageSize out of range", thrown(() => parseInput(pagedAccountQuery, { pageSize: "51" }))],
+      },
+    },
+  },
+});
+
+export const createApiKeyOp = operation({
+  method: "post",
+  path: "/api/v2/private/api-keys",
+  operationId: "createApiKey",
+  tag: TAG,
+  summary: "Create an API key",
+  description:
+    "Creates a key (`svc_` and 40+ random base62 characters) with every permission unless `permissions` narrows them. Only a hash is stored: " +
+    "the full key is in this answer and never again.",
+  auth: "accessToken",
+  body: jsonBody(CreateApiKeyRequest, {
+    basic: ["A key with all permissions", { accountId: ACCOUNT_ID, name: "E-shop integration" }],
+    narrowed: [
+      "A read-only key with its own rate limit",
+      {
+        accountId: ACCOUNT_ID,
+        name: "Reporting",
+        permissions: ["shipping-orders:read", "labels:read"],
+        rateLimitPerMinute: 120,
+      },
+    ],
+    duplicates: [
+      "A key that prevents duplicate orders",
+      { accountId: ACCOUNT_ID, name: "Marketplace", preventDuplicateOrders: true },
+    ],
+  }),
+  responses: {
+    201: answer("The new key, in full, once.", CreatedApiKey, { created: ["The new key", createdApiKey] }, noStore),
+  },
+  errors: { 400: { examples: { name: nameInvalid } } },
+});
+
+export const updateApiKeyOp = operation({
+  method: "patch",
+  path: "/api/v2/private/api-keys/{id}",
+  operationId: "updateApiKey",
+  tag: TAG,
+  summary: "Change an API key",
+  description:
+    "Changes the name, `preventDuplicateOrders`, `permissions` or `rateLimitPerMinute` of an active key; fields not given stay. " +
+    "The answer shows the key masked.",
+  auth: "accessToken",
+  params: keyParams,
+  notFound: "API key",
+  body: jsonBody(
+    UpdateApiKeyRequest,
+    {
+      rename: ["Rename", { name: "Shop (production)" }],
+      permissions: ["Narrow the permissions", { permissions: ["shipping-orders:read", "labels:read"] }],
+    },
+    { duplicates: ["Prevent duplicate orders", { preventDuplicateOrders: true }] },
+  ),
+  responses: {
+    200: answer("The key, masked.", ApiKey, { updated: ["The changed key", { ...apiKey, name: "Shop (production)" }] }),
+  },
+  errors: {
+    400: {
+      examples: {
+        name: nameInvalid,
+        permission: [
+          "Unknown permission",
+          thrown(() => parseInput(updateApiKeyInput, { permissions: ["labels:write"] })),
+        ],
+      },
+    },
+  },
+});
+
+export const revokeApiKeyOp = operation({
+  method: "delete",
+  path: "/api/v2/private/api-keys/{id}",
+  operationId: "revokeApiKey",
+  tag: TAG,
+  summary: "Revoke an API key",
+  description:
+    "Revokes the key; the very next request made with it gets 401. A revoked key answers 404 here afterwards.",
+  auth: "accessToken",
+  params: keyParams,
+  notFound: "API key",
+  responses: { 204: { description: "Revoked." } },
+});
+
+export const operations = [listApiKeysOp, createApiKeyOp, updateApiKeyOp, revokeApiKeyOp];

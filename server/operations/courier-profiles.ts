@@ -1,0 +1,123 @@
+import { operation } from "@/server/http/operation";
+import {
+  CourierProfile,
+  CourierProfileList,
+  CreateCourierProfileRequest,
+  UpdateCourierProfileRequest,
+} from "@/server/openapi/components";
+import { ACCOUNT_ID, courierProfile, PROFILE_ID } from "@/server/openapi/examples";
+import { profileRefusals, updateCourierProfileInput } from "@/server/services/courier-profiles/schemas";
+import { parseInput } from "@/server/validation";
+import { accountQuery, answer, idParams, jsonBody, thrown } from "./shared";
+
+const TAG = "Private: courier profiles";
+const profileParams = idParams("courier profile", PROFILE_ID);
+const unknownService = ["Unknown service", profileRefusals.unknownService("sandbox", "OVERNIGHT")] as const;
+
+export const listCourierProfilesOp = operation({
+  method: "get",
+  path: "/api/v2/private/courier-profiles",
+  operationId: "listCourierProfiles",
+  tag: TAG,
+  summary: "List courier profiles",
+  description: "The account's courier profiles: per courier, the default first, then by name.",
+  auth: "accessToken",
+  query: accountQuery,
+  responses: {
+    200: answer("The profiles.", CourierProfileList, {
+      profiles: ["One sandbox profile", { items: [courierProfile] }],
+    }),
+  },
+});
+
+export const createCourierProfileOp = operation({
+  method: "post",
+  path: "/api/v2/private/courier-profiles",
+  operationId: "createCourierProfile",
+  tag: TAG,
+  summary: "Create a courier profile",
+  description:
+    "Creates a profile for a courier: its default service and courier settings. An account's first profile for a courier becomes its default; " +
+    "`isDefault: true` takes the default over from the previous one.",
+  auth: "accessToken",
+  body: jsonBody(CreateCourierProfileRequest, {
+    sandbox: [
+      "A sandbox profile",
+      {
+        accountId: ACCOUNT_ID,
+        courier: "sandbox",
+        name: "Sandbox",
+        service: "STANDARD",
+        settings: { timeoutMs: 10000 },
+      },
+    ],
+    express: [
+      "A second profile, made the default",
+      { accountId: ACCOUNT_ID, courier: "sandbox", name: "Express", service: "EXPRESS", isDefault: true },
+    ],
+  }),
+  responses: { 201: answer("The new profile.", CourierProfile, { created: ["Created", courierProfile] }) },
+  errors: {
+    400: {
+      examples: { courier: ["Unknown courier", profileRefusals.unknownCourier("dhl-xyz")], service: unknownService },
+    },
+  },
+});
+
+export const updateCourierProfileOp = operation({
+  method: "patch",
+  path: "/api/v2/private/courier-profiles/{id}",
+  operationId: "updateCourierProfile",
+  tag: TAG,
+  summary: "Change a courier profile",
+  description:
+    "Renames a profile or changes its default service or settings (replaced as a whole); fields not given stay. Orders already " +
+    "created keep what they were created with. Make a profile the default by creating it with `isDefault: true` or in the dashboard.",
+  auth: "accessToken",
+  params: profileParams,
+  notFound: "Courier profile",
+  body: jsonBody(
+    UpdateCourierProfileRequest,
+    {
+      rename: ["Rename", { name: "Sandbox (warehouse 2)" }],
+      settings: ["A longer courier timeout", { settings: { timeoutMs: 20000 } }],
+    },
+    { service: ["Another default service", { service: "EXPRESS" }] },
+  ),
+  responses: {
+    200: answer("The changed profile.", CourierProfile, {
+      updated: ["Renamed", { ...courierProfile, name: "Sandbox (warehouse 2)" }],
+    }),
+  },
+  errors: {
+    400: {
+      examples: {
+        empty: ["Nothing to change", thrown(() => parseInput(updateCourierProfileInput, {}))],
+        service: unknownService,
+      },
+    },
+  },
+});
+
+export const deleteCourierProfileOp = operation({
+  method: "delete",
+  path: "/api/v2/private/courier-profiles/{id}",
+  operationId: "deleteCourierProfile",
+  tag: TAG,
+  summary: "Delete a courier profile",
+  description:
+    "Deletes a profile no order used. A profile orders used (live, deleted or replaced) is archived instead: it leaves the lists, " +
+    "`?profile=` with it answers 404, and its orders keep tracking and can still be deleted. A default profile hands the default " +
+    "to the courier's oldest remaining profile. Afterwards the id answers 404.",
+  auth: "accessToken",
+  params: profileParams,
+  notFound: "Courier profile",
+  responses: { 204: { description: "Deleted, or archived when orders used it." } },
+});
+
+export const operations = [
+  listCourierProfilesOp,
+  createCourierProfileOp,
+  updateCourierProfileOp,
+  deleteCourierProfileOp,
+];
