@@ -9,12 +9,12 @@ import { MultiSelect } from "@/components/ui/multi-select";
 import { Select, SelectContent, SelectItem, SelectTrigger } from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
 import { ANY, CourierFilterSelect } from "@/components/courier-filter-select";
-import { useSearchNavigation } from "@/components/use-search-navigation";
+import { useSearchNavigation } from "@/lib/use-search-navigation";
 import { api } from "@/trpc/react";
-import { splitList } from "../search-params";
+import { splitList } from "@/lib/search-params";
 import { FilterActions, FilterPanel } from "../filter-panel";
-import { activeFilters, hasOrderFilters, orderFiltersSearch, type OrderFilters } from "./order-filters";
-import { SHIPPING_STATUSES, statusLabel } from "./shipping-status";
+import { activeFilters, hasOrderFilters, orderFiltersSearch, type OrderFilters } from "@/lib/order-filters";
+import { SHIPPING_STATUSES, statusLabel } from "@/lib/shipping-status";
 
 // Radix Select items cannot have an empty value; this one stands for "any".
 

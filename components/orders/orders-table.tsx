@@ -2,17 +2,17 @@
 
 import { Package, SearchX } from "lucide-react";
 import Link from "next/link";
-import { withAccount } from "@/components/dashboard/account";
-import { formatUtc } from "@/components/format-utc";
+import { withAccount } from "@/lib/account";
+import { formatUtc } from "@/lib/format-utc";
 import { Button } from "@/components/ui/button";
-import { cn } from "@/components/ui/cn";
+import { cn } from "@/lib/cn";
 import { EmptyState } from "@/components/ui/empty-state";
-import { focusRing } from "@/components/ui/focus-ring";
+import { focusRing } from "@/lib/focus-ring";
 import { Pager } from "@/components/ui/pager";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
-import { useSearchNavigation } from "@/components/use-search-navigation";
+import { useSearchNavigation } from "@/lib/use-search-navigation";
 import { api } from "@/trpc/react";
-import { hasOrderFilters, orderFiltersSearch, orderListInput, type OrderFilters } from "./order-filters";
+import { hasOrderFilters, orderFiltersSearch, orderListInput, type OrderFilters } from "@/lib/order-filters";
 import { StatusBadge } from "./status-badge";
 
 const muted = <span className="text-slate-500">—</span>;

@@ -3,9 +3,9 @@ import { Suspense } from "react";
 import { PageHeader } from "@/components/ui/page-header";
 import { QueryBoundary } from "@/components/ui/query-boundary";
 import { Skeleton, TableSkeleton } from "@/components/ui/skeleton";
-import { ResultFilterForm } from "@/components/validation-results/result-filter-form";
-import { resultFiltersFrom, resultListInput } from "@/components/validation-results/result-filters";
-import { ResultsTable } from "@/components/validation-results/results-table";
+import { ResultFilterForm } from "@/components/validation-history/result-filter-form";
+import { resultFiltersFrom, resultListInput } from "@/lib/validation-result-filters";
+import { ResultsTable } from "@/components/validation-history/results-table";
 import { api, HydrateClient } from "@/trpc/server";
 import { getMyAccounts, getSelectedAccount, type DashboardSearchParams } from "@/trpc/selected-account";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { orderFiltersFrom, orderListInput } from "@/components/orders/order-filters";
-import { canWrite } from "@/components/dashboard/account";
+import { orderFiltersFrom, orderListInput } from "@/lib/order-filters";
+import { canWrite } from "@/lib/account";
 import { NewOrderButton } from "@/components/orders/new-order-button";
 import { OrdersFilterForm } from "@/components/orders/orders-filter-form";
 import { OrdersViews } from "@/components/orders/orders-views";

@@ -3,15 +3,15 @@
 import { History, SearchX } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
-import { canWrite, withAccount, type AccountChoice } from "@/components/dashboard/account";
-import { formatUtc } from "@/components/format-utc";
+import { canWrite, withAccount, type AccountChoice } from "@/lib/account";
+import { formatUtc } from "@/lib/format-utc";
 import { Button } from "@/components/ui/button";
-import { cn } from "@/components/ui/cn";
+import { cn } from "@/lib/cn";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pager } from "@/components/ui/pager";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
-import { useSearchNavigation } from "@/components/use-search-navigation";
-import { ValidationStatusBadge } from "@/components/validation/validation-status-badge";
+import { useSearchNavigation } from "@/lib/use-search-navigation";
+import { ValidationStatusBadge } from "@/components/validation-report/validation-status-badge";
 import { api } from "@/trpc/react";
 import { ResultDialog } from "./result-dialog";
 import {
@@ -20,7 +20,7 @@ import {
   resultFiltersSearch,
   resultListInput,
   type ResultFilters,
-} from "./result-filters";
+} from "@/lib/validation-result-filters";
 
 export function ResultsTable({ account, filters }: { account: AccountChoice; filters: ResultFilters }) {
   const [results] = api.validationResults.list.useSuspenseQuery(resultListInput(account, filters));

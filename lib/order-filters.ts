@@ -1,7 +1,7 @@
 import type { inferRouterInputs } from "@trpc/server";
 import type { ShippingStatus } from "@/db/schema";
 import type { AppRouter } from "@/server/trpc/root";
-import { dayParam, pageParam, paramValue, paramValues, searchOf, type SearchParamsRecord } from "../search-params";
+import { dayParam, pageParam, paramValue, paramValues, searchOf, type SearchParamsRecord } from "./search-params";
 import { SHIPPING_STATUSES } from "./shipping-status";
 
 /** The orders list's filters as the URL holds them, under the REST list's parameter names. */

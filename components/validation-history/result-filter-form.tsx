@@ -2,17 +2,17 @@
 
 import { Filter, X } from "lucide-react";
 import { useState } from "react";
-import type { AccountChoice } from "@/components/dashboard/account";
+import type { AccountChoice } from "@/lib/account";
 import { Button } from "@/components/ui/button";
 import { Field, TextField } from "@/components/ui/field";
 import { MultiSelect } from "@/components/ui/multi-select";
 import { Select, SelectContent, SelectItem, SelectTrigger } from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
 import { ANY, CourierFilterSelect } from "@/components/courier-filter-select";
-import { useSearchNavigation } from "@/components/use-search-navigation";
+import { useSearchNavigation } from "@/lib/use-search-navigation";
 import type { ValidationStatus } from "@/server/services/shipping-orders/validation-messages";
 import { api } from "@/trpc/react";
-import { FilterPanel } from "../filter-panel";
+import { FilterPanel } from "@/components/filter-panel";
 import {
   activeResultFilters,
   ALL_ACCOUNTS,
@@ -20,7 +20,7 @@ import {
   resultFiltersSearch,
   VALIDATION_STATUSES,
   type ResultFilters,
-} from "./result-filters";
+} from "@/lib/validation-result-filters";
 
 const statusOptions = VALIDATION_STATUSES.map((s) => ({
   value: s,

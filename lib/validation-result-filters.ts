@@ -1,7 +1,7 @@
 import type { inferRouterInputs } from "@trpc/server";
 import type { ValidationStatus } from "@/server/services/shipping-orders/validation-messages";
 import type { AppRouter } from "@/server/trpc/root";
-import { dayParam, pageParam, paramValue, paramValues, searchOf, type SearchParamsRecord } from "../search-params";
+import { dayParam, pageParam, paramValue, paramValues, searchOf, type SearchParamsRecord } from "./search-params";
 
 export const VALIDATION_STATUSES: ValidationStatus[] = ["OK", "WARNING", "ERROR"];
 
