@@ -1,52 +1,26 @@
 import type { inferRouterInputs } from "@trpc/server";
-import type { ShippingStatus } from "@/db/schema";
 import type { AppRouter } from "@/server/trpc/root";
-import { dayParam, pageParam, paramValue, paramValues, searchOf, type SearchParamsRecord } from "./search-params";
-import { SHIPPING_STATUSES } from "./shipping-status";
+import { SHIPPING_STATUSES, statusLabel } from "./shipping-status";
+import { courierChoice, defineUrlFilters, type FilterValues } from "./url-filters";
 
-/** The orders list's filters as the URL holds them, under the REST list's parameter names. */
-export type OrderFilters = {
-  createdFrom: string;
-  createdTo: string;
-  referenceNumbers: string[];
-  shippingNumbers: string[];
-  status: ShippingStatus[];
-  courier: string;
-  courierProfile: string;
-  page: number;
-};
+/** The orders list's filters, under the REST list's parameter names. */
+export const orderFilters = defineUrlFilters({
+  createdFrom: { kind: "day", id: "filter-created-from", label: "Created from" },
+  createdTo: { kind: "day", id: "filter-created-to", label: "Created to", after: "createdFrom" },
+  referenceNumbers: { kind: "list", id: "filter-references", label: "Reference numbers" },
+  shippingNumbers: { kind: "list", id: "filter-shipping-numbers", label: "Shipping numbers" },
+  status: {
+    kind: "enum",
+    id: "filter-status",
+    label: "Status",
+    anyLabel: "Any status",
+    options: SHIPPING_STATUSES.map((s) => ({ value: s, label: statusLabel[s] })),
+  },
+  courier: courierChoice("filter-courier"),
+  courierProfile: { kind: "choice", id: "filter-profile", label: "Courier profile", anyLabel: "Any profile" },
+});
 
-export function orderFiltersFrom(params: SearchParamsRecord): OrderFilters {
-  return {
-    createdFrom: dayParam(params, "createdFrom"),
-    createdTo: dayParam(params, "createdTo"),
-    referenceNumbers: paramValues(params, "referenceNumbers"),
-    shippingNumbers: paramValues(params, "shippingNumbers"),
-    // A status the list does not know is dropped rather than failing the page: the menu could not show it anyway.
-    status: paramValues(params, "status").filter((s): s is ShippingStatus =>
-      (SHIPPING_STATUSES as string[]).includes(s),
-    ),
-    courier: paramValue(params, "courier"),
-    courierProfile: paramValue(params, "courierProfile"),
-    page: pageParam(params),
-  };
-}
-
-export const orderFiltersSearch = ({ page, ...filters }: OrderFilters): URLSearchParams =>
-  searchOf({ ...filters, page: page > 1 ? page : undefined });
-
-/** How many filters are set (a date range counts once), for the folded filter panel on narrow screens. */
-export const activeFilters = (f: OrderFilters): number =>
-  [
-    f.createdFrom || f.createdTo,
-    f.referenceNumbers.length,
-    f.shippingNumbers.length,
-    f.status.length,
-    f.courier,
-    f.courierProfile,
-  ].filter(Boolean).length;
-
-export const hasOrderFilters = (f: OrderFilters): boolean => activeFilters(f) > 0;
+export type OrderFilters = FilterValues<typeof orderFilters.fields>;
 
 export type OrderListInput = inferRouterInputs<AppRouter>["shippingOrders"]["list"];
 

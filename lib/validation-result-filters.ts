@@ -1,53 +1,35 @@
 import type { inferRouterInputs } from "@trpc/server";
-import type { ValidationStatus } from "@/server/services/shipping-orders/validation-messages";
 import type { AppRouter } from "@/server/trpc/root";
-import { dayParam, pageParam, paramValue, paramValues, searchOf, type SearchParamsRecord } from "./search-params";
-
-export const VALIDATION_STATUSES: ValidationStatus[] = ["OK", "WARNING", "ERROR"];
+import { courierChoice, defineUrlFilters, type FilterValues } from "./url-filters";
+import { VALIDATION_STATUSES, validationStatusLabel } from "./validation-status";
 
 /** Staff pick which account's history they see; `ALL_ACCOUNTS` (the default for them) is every account. */
 export const ALL_ACCOUNTS = "all";
 
-/** The validation history's filters as the URL holds them. `from` and `to` are UTC days, both included. */
-export type ResultFilters = {
-  status: ValidationStatus[];
-  courier: string;
-  reference: string;
-  from: string;
-  to: string;
-  filterAccount: string;
-  page: number;
-};
+/** The validation history's filters. `from` and `to` are UTC days, both included. */
+export const resultFilters = defineUrlFilters({
+  status: {
+    kind: "enum",
+    id: "filter-result-status",
+    label: "Status",
+    anyLabel: "Any status",
+    options: VALIDATION_STATUSES.map((s) => ({ value: s, label: validationStatusLabel[s] })),
+  },
+  courier: courierChoice("filter-result-courier"),
+  reference: { kind: "text", id: "filter-reference", label: "Reference number contains", maxLength: 200 },
+  from: { kind: "day", id: "filter-from", label: "From" },
+  to: { kind: "day", id: "filter-to", label: "To", after: "from" },
+  filterAccount: {
+    kind: "choice",
+    id: "filter-account",
+    label: "Results of",
+    anyLabel: "All accounts",
+    all: ALL_ACCOUNTS,
+    scope: true,
+  },
+});
 
-export function resultFiltersFrom(params: SearchParamsRecord): ResultFilters {
-  return {
-    status: paramValues(params, "status").filter((s): s is ValidationStatus =>
-      (VALIDATION_STATUSES as string[]).includes(s),
-    ),
-    courier: paramValue(params, "courier"),
-    // Not split at commas: it is one text to search for.
-    reference:
-      typeof params.reference === "string" ? params.reference.trim().slice(0, 200).replaceAll("\u0000", "") : "",
-    from: dayParam(params, "from"),
-    to: dayParam(params, "to"),
-    filterAccount: paramValue(params, "filterAccount") || ALL_ACCOUNTS,
-    page: pageParam(params),
-  };
-}
-
-export const resultFiltersSearch = ({ page, filterAccount, ...f }: ResultFilters): URLSearchParams =>
-  searchOf({
-    ...f,
-    filterAccount: filterAccount === ALL_ACCOUNTS ? undefined : filterAccount,
-    page: page > 1 ? page : undefined,
-  });
-
-/** How many filters are set (a date range and staff's account choice count once each). */
-export const activeResultFilters = (f: ResultFilters): number =>
-  [f.status.length, f.courier, f.reference, f.from || f.to, f.filterAccount !== ALL_ACCOUNTS].filter(Boolean).length;
-
-export const hasResultFilters = (f: ResultFilters): boolean =>
-  Boolean(f.status.length || f.courier || f.reference || f.from || f.to);
+export type ResultFilters = FilterValues<typeof resultFilters.fields>;
 
 export type ResultListInput = inferRouterInputs<AppRouter>["validationResults"]["list"];
 

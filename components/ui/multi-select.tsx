@@ -21,7 +21,7 @@ export function MultiSelect({
 }: {
   id: string;
   label: string;
-  options: Option[];
+  options: readonly Option[];
   value: string[];
   onChange: (value: string[]) => void;
   anyLabel?: string;
