@@ -54,7 +54,7 @@ export function FilterForm<D extends FilterFields>({
       ),
     ),
   );
-  const pick = (name: string) => (value: Value) => setPicked({ ...picked, [name]: value });
+  const pick = (name: string) => (value: Value) => setPicked((before) => ({ ...before, [name]: value }));
   const [rangeError, setRangeError] = useState<{ name: string; message: string }>();
   const { navigate, isPending } = useSearchNavigation();
 
