@@ -2,8 +2,8 @@
 
 import { ChevronDown, SlidersHorizontal } from "lucide-react";
 import { useId, useState } from "react";
-import { cn } from "./ui/cn";
-import { focusRing } from "./ui/focus-ring";
+import { cn } from "@/lib/cn";
+import { focusRing } from "@/lib/focus-ring";
 
 /**
  * The frame of a list's filter form. On wide screens the filters are always shown; on narrow ones they

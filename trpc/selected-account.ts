@@ -2,7 +2,7 @@ import "server-only";
 import { TRPCError } from "@trpc/server";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
-import { pickAccount, type AccountChoice } from "@/components/dashboard/account";
+import { pickAccount, type AccountChoice } from "@/lib/account";
 import { getSession } from "@/server/auth/next-auth";
 import { api } from "./server";
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { safeCallbackUrl } from "@/components/auth/safe-callback-url";
+import { safeCallbackUrl } from "./safe-callback-url";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { Brand } from "@/components/dashboard/brand";
 

@@ -2,9 +2,9 @@
 
 import { Info, KeyRound } from "lucide-react";
 import { useState, useTransition } from "react";
-import { canWrite, type AccountChoice } from "@/components/dashboard/account";
+import { canWrite, type AccountChoice } from "@/lib/account";
 import { ReadOnlyNotice } from "@/components/dashboard/read-only-notice";
-import { formatUtc } from "@/components/format-utc";
+import { formatUtc } from "@/lib/format-utc";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pager } from "@/components/ui/pager";

@@ -11,7 +11,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { Tooltip } from "@/components/ui/tooltip";
 import type { ApiKeyPermission } from "@/server/services/api-keys/schemas";
 import { api } from "@/trpc/react";
-import { API_KEY_PERMISSIONS, permissionDescriptions } from "./permissions";
+import { API_KEY_PERMISSIONS, permissionDescriptions } from "@/lib/api-key-permissions";
 
 type Key = { id: string; name: string; permissions: ApiKeyPermission[] };
 

@@ -3,7 +3,7 @@
 import { Gauge } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
-import { fieldErrors, toastUnlessFieldErrors } from "@/components/form-errors";
+import { fieldErrors, toastUnlessFieldErrors } from "@/lib/form-errors";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
 import { Spinner } from "@/components/ui/spinner";

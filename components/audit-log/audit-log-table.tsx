@@ -1,15 +1,15 @@
 "use client";
 
 import { ScrollText } from "lucide-react";
-import { formatUtc } from "@/components/format-utc";
-import { cn } from "@/components/ui/cn";
+import { formatUtc } from "@/lib/format-utc";
+import { cn } from "@/lib/cn";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pager } from "@/components/ui/pager";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
-import { searchOf } from "@/components/search-params";
-import { useSearchNavigation } from "@/components/use-search-navigation";
+import { searchOf } from "@/lib/search-params";
+import { useSearchNavigation } from "@/lib/use-search-navigation";
 import { api } from "@/trpc/react";
-import { auditActionLabel, describeDetails } from "./audit-actions";
+import { auditActionLabel, describeDetails } from "@/lib/audit-actions";
 
 export function AuditLogTable({ accountId, page }: { accountId: string; page: number }) {
   const [events] = api.auditEvents.list.useSuspenseQuery({ accountId, page });

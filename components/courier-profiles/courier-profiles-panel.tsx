@@ -1,7 +1,7 @@
 "use client";
 
 import { Star, Truck } from "lucide-react";
-import { canWrite, type AccountChoice } from "@/components/dashboard/account";
+import { canWrite, type AccountChoice } from "@/lib/account";
 import { ReadOnlyNotice } from "@/components/dashboard/read-only-notice";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";

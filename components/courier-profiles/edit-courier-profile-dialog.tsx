@@ -3,7 +3,7 @@
 import { Pencil } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
-import { fieldErrors, toastUnlessFieldErrors } from "@/components/form-errors";
+import { fieldErrors, toastUnlessFieldErrors } from "@/lib/form-errors";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
 import { describedBy, Field, TextField } from "@/components/ui/field";
@@ -12,7 +12,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger } from "@/components/u
 import { Spinner } from "@/components/ui/spinner";
 import type { CourierProfileView } from "@/server/services/courier-profiles/schemas";
 import { api } from "@/trpc/react";
-import { parseSettings } from "./parse-settings";
+import { parseSettings } from "@/lib/parse-profile-settings";
 
 // Radix Select items cannot have an empty value; this one stands for "no service: the courier's first".
 const FIRST_SERVICE = "__first_service__";

@@ -2,7 +2,7 @@
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { Select, SelectContent, SelectItem, SelectTrigger } from "@/components/ui/select";
-import { ACCOUNT_PARAM, pickAccount, roleLabel, withAccount, type AccountChoice } from "./account";
+import { ACCOUNT_PARAM, pickAccount, roleLabel, withAccount, type AccountChoice } from "@/lib/account";
 
 /** Chooses the account every page shows; the choice is kept in the URL. One account is simply named. */
 export function AccountSwitcher({ accounts }: { accounts: AccountChoice[] }) {

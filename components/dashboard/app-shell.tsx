@@ -1,7 +1,7 @@
 "use client";
 
 import { TooltipProvider } from "@/components/ui/tooltip";
-import type { AccountChoice } from "./account";
+import type { AccountChoice } from "@/lib/account";
 import { Brand } from "./brand";
 import { MobileNav } from "./mobile-nav";
 import { Sidebar } from "./sidebar";

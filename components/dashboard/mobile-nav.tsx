@@ -4,7 +4,7 @@ import { Menu } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Sheet, SheetContent, SheetTrigger } from "@/components/ui/sheet";
-import type { AccountChoice } from "./account";
+import type { AccountChoice } from "@/lib/account";
 import { Sidebar } from "./sidebar";
 
 export function MobileNav({ accounts }: { accounts: AccountChoice[] }) {

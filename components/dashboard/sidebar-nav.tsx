@@ -2,10 +2,10 @@
 
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
-import { cn } from "@/components/ui/cn";
-import { focusRing } from "@/components/ui/focus-ring";
-import { ACCOUNT_PARAM, pickAccount, withAccount, type AccountChoice } from "./account";
-import { navItems } from "./nav-items";
+import { cn } from "@/lib/cn";
+import { focusRing } from "@/lib/focus-ring";
+import { ACCOUNT_PARAM, pickAccount, withAccount, type AccountChoice } from "@/lib/account";
+import { navItems } from "@/lib/nav-items";
 
 export function SidebarNav({ accounts, onNavigate }: { accounts: AccountChoice[]; onNavigate?: () => void }) {
   const pathname = usePathname();

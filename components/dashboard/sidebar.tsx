@@ -1,8 +1,8 @@
 import { BookOpen } from "lucide-react";
-import { cn } from "@/components/ui/cn";
-import { focusRing } from "@/components/ui/focus-ring";
+import { cn } from "@/lib/cn";
+import { focusRing } from "@/lib/focus-ring";
 import { AccountSwitcher } from "./account-switcher";
-import type { AccountChoice } from "./account";
+import type { AccountChoice } from "@/lib/account";
 import { Brand } from "./brand";
 import { SidebarNav } from "./sidebar-nav";
 

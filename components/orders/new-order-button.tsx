@@ -1,6 +1,6 @@
 import { PackagePlus } from "lucide-react";
 import Link from "next/link";
-import { withAccount } from "@/components/dashboard/account";
+import { withAccount } from "@/lib/account";
 import { Button } from "@/components/ui/button";
 
 export function NewOrderButton({ accountId }: { accountId: string }) {

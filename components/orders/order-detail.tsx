@@ -1,7 +1,7 @@
 "use client";
 
-import { canWrite, type AccountChoice } from "@/components/dashboard/account";
-import { formatUtc } from "@/components/format-utc";
+import { canWrite, type AccountChoice } from "@/lib/account";
+import { formatUtc } from "@/lib/format-utc";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { api } from "@/trpc/react";
 import { DeleteOrderButton } from "./delete-order-button";

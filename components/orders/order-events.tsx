@@ -1,8 +1,8 @@
 "use client";
 
-import { formatUtc } from "@/components/format-utc";
+import { formatUtc } from "@/lib/format-utc";
 import { Badge } from "@/components/ui/badge";
-import { deliveryTone, eventTypeLabels } from "@/components/webhooks/event-types";
+import { deliveryTone, eventTypeLabels } from "@/lib/event-types";
 import { api } from "@/trpc/react";
 
 /** The order's events (what its webhooks and the feed carried), newest first, each with its deliveries. */

@@ -2,17 +2,17 @@
 
 import { Package, SearchX } from "lucide-react";
 import Link from "next/link";
-import { withAccount } from "@/components/dashboard/account";
-import { formatUtc } from "@/components/format-utc";
+import { withAccount } from "@/lib/account";
+import { formatUtc } from "@/lib/format-utc";
 import { Button } from "@/components/ui/button";
-import { cn } from "@/components/ui/cn";
+import { cn } from "@/lib/cn";
 import { EmptyState } from "@/components/ui/empty-state";
-import { focusRing } from "@/components/ui/focus-ring";
+import { focusRing } from "@/lib/focus-ring";
 import { Pager } from "@/components/ui/pager";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
-import { useSearchNavigation } from "@/components/use-search-navigation";
+import { useSearchNavigation } from "@/lib/use-search-navigation";
 import { api } from "@/trpc/react";
-import { hasOrderFilters, orderFiltersSearch, orderListInput, type OrderFilters } from "./order-filters";
+import { orderFilters, orderListInput, type OrderFilters } from "@/lib/order-filters";
 import { StatusBadge } from "./status-badge";
 
 const muted = <span className="text-slate-500">—</span>;
@@ -26,7 +26,7 @@ export function OrdersTable({ accountId, filters }: { accountId: string; filters
   const profileName = (id: string) => profiles.items.find((p) => p.id === id)?.name ?? "Archived profile";
 
   if (orders.itemsCount === 0) {
-    return hasOrderFilters(filters) ? (
+    return orderFilters.isFiltered(filters) ? (
       <EmptyState
         icon={SearchX}
         title="No orders match these filters"
@@ -63,7 +63,7 @@ export function OrdersTable({ accountId, filters }: { accountId: string; filters
         icon={SearchX}
         title={`There is no page ${orders.page}`}
         action={
-          <Button variant="secondary" onClick={() => navigate(orderFiltersSearch({ ...filters, page: 1 }))}>
+          <Button variant="secondary" onClick={() => navigate(orderFilters.search({ ...filters, page: 1 }))}>
             Go to the first page
           </Button>
         }
@@ -137,7 +137,7 @@ export function OrdersTable({ accountId, filters }: { accountId: string; filters
       <Pager
         label="Order pages"
         envelope={orders}
-        onPage={(page) => navigate(orderFiltersSearch({ ...filters, page }))}
+        onPage={(page) => navigate(orderFilters.search({ ...filters, page }))}
       />
     </div>
   );

@@ -1,7 +1,7 @@
 import Link from "next/link";
-import { withAccount } from "@/components/dashboard/account";
-import { cn } from "@/components/ui/cn";
-import { focusRing } from "@/components/ui/focus-ring";
+import { withAccount } from "@/lib/account";
+import { cn } from "@/lib/cn";
+import { focusRing } from "@/lib/focus-ring";
 
 /** The orders and the refused attempts, side by side: links (each view has its own URL), marked as the current page. */
 export function OrdersViews({ accountId, current }: { accountId: string; current: "orders" | "refused" }) {

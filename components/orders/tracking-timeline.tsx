@@ -1,5 +1,5 @@
 import { ExternalLink } from "lucide-react";
-import { formatUtc } from "@/components/format-utc";
+import { formatUtc } from "@/lib/format-utc";
 import type { ShippingOrderView } from "@/server/services/shipping-orders/shipping-order-view";
 import { StatusBadge } from "./status-badge";
 

@@ -1,6 +1,6 @@
 import Link from "next/link";
-import { cn } from "@/components/ui/cn";
-import { focusRing } from "@/components/ui/focus-ring";
+import { cn } from "@/lib/cn";
+import { focusRing } from "@/lib/focus-ring";
 
 export type Bar = { key: string; label: React.ReactNode; value: number; href?: string };
 

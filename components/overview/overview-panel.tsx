@@ -2,10 +2,10 @@
 
 import { CircleCheck, CircleDashed, KeyRound, PackageX, Truck, Waypoints, type LucideIcon } from "lucide-react";
 import Link from "next/link";
-import type { AccountChoice } from "@/components/dashboard/account";
-import { withAccount } from "@/components/dashboard/account";
-import { cn } from "@/components/ui/cn";
-import { focusRing } from "@/components/ui/focus-ring";
+import type { AccountChoice } from "@/lib/account";
+import { withAccount } from "@/lib/account";
+import { cn } from "@/lib/cn";
+import { focusRing } from "@/lib/focus-ring";
 import { api } from "@/trpc/react";
 
 function SummaryCard({

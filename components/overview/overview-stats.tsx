@@ -1,8 +1,8 @@
 "use client";
 
-import { withAccount, type AccountChoice } from "@/components/dashboard/account";
-import { formatUtc } from "@/components/format-utc";
-import { statusLabel } from "@/components/orders/shipping-status";
+import { withAccount, type AccountChoice } from "@/lib/account";
+import { formatUtc } from "@/lib/format-utc";
+import { statusLabel } from "@/lib/shipping-status";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { api } from "@/trpc/react";
 import { BarList } from "./bar-list";

@@ -2,8 +2,8 @@
 
 import { CircleAlert, PackageX, TrendingDown } from "lucide-react";
 import Link from "next/link";
-import { withAccount } from "@/components/dashboard/account";
-import { formatUtc } from "@/components/format-utc";
+import { withAccount } from "@/lib/account";
+import { formatUtc } from "@/lib/format-utc";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { api } from "@/trpc/react";

@@ -3,11 +3,11 @@
 import { PackageCheck, PencilLine } from "lucide-react";
 import Link from "next/link";
 import { useState, useTransition } from "react";
-import { withAccount } from "@/components/dashboard/account";
-import { formatUtc } from "@/components/format-utc";
+import { withAccount } from "@/lib/account";
+import { formatUtc } from "@/lib/format-utc";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { cn } from "@/components/ui/cn";
+import { cn } from "@/lib/cn";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pager } from "@/components/ui/pager";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";

@@ -3,7 +3,7 @@
 import { Plus } from "lucide-react";
 import { useRef } from "react";
 import { toast } from "sonner";
-import { fieldErrors, toastUnlessFieldErrors } from "@/components/form-errors";
+import { fieldErrors, toastUnlessFieldErrors } from "@/lib/form-errors";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { Spinner } from "@/components/ui/spinner";

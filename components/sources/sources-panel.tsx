@@ -1,6 +1,6 @@
 "use client";
 
-import { canWrite, type AccountChoice } from "@/components/dashboard/account";
+import { canWrite, type AccountChoice } from "@/lib/account";
 import { ReadOnlyNotice } from "@/components/dashboard/read-only-notice";
 import { Badge } from "@/components/ui/badge";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";

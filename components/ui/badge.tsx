@@ -1,4 +1,4 @@
-import { cn } from "./cn";
+import { cn } from "@/lib/cn";
 
 const tones = {
   neutral: "bg-slate-100 text-slate-700 ring-slate-200",

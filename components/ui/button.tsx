@@ -1,8 +1,8 @@
 "use client";
 
 import { Slot } from "radix-ui";
-import { cn } from "./cn";
-import { focusRing } from "./focus-ring";
+import { cn } from "@/lib/cn";
+import { focusRing } from "@/lib/focus-ring";
 
 const variants = {
   primary: "bg-blue-600 text-white shadow-sm hover:bg-blue-700 disabled:bg-blue-300",

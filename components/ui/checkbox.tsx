@@ -2,8 +2,8 @@
 
 import { Check } from "lucide-react";
 import { Checkbox as CheckboxPrimitive } from "radix-ui";
-import { cn } from "./cn";
-import { focusRing } from "./focus-ring";
+import { cn } from "@/lib/cn";
+import { focusRing } from "@/lib/focus-ring";
 
 export function Checkbox({ className, ...props }: React.ComponentProps<typeof CheckboxPrimitive.Root>) {
   return (

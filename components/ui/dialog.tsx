@@ -2,8 +2,8 @@
 
 import { X } from "lucide-react";
 import { Dialog as DialogPrimitive } from "radix-ui";
-import { cn } from "./cn";
-import { focusRing } from "./focus-ring";
+import { cn } from "@/lib/cn";
+import { focusRing } from "@/lib/focus-ring";
 
 export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;

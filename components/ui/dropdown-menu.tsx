@@ -2,7 +2,7 @@
 
 import { Check } from "lucide-react";
 import { DropdownMenu as MenuPrimitive } from "radix-ui";
-import { cn } from "./cn";
+import { cn } from "@/lib/cn";
 
 /**
  * Not modal: a modal menu hides the rest of the page from screen readers with aria-hidden while its links stay

@@ -1,7 +1,7 @@
 "use client";
 
 import { ChevronDown } from "lucide-react";
-import { cn } from "./cn";
+import { cn } from "@/lib/cn";
 import { DropdownMenu, DropdownMenuCheckboxItem, DropdownMenuContent, DropdownMenuTrigger } from "./dropdown-menu";
 import { fieldControl } from "./input";
 
@@ -21,7 +21,7 @@ export function MultiSelect({
 }: {
   id: string;
   label: string;
-  options: Option[];
+  options: readonly Option[];
   value: string[];
   onChange: (value: string[]) => void;
   anyLabel?: string;

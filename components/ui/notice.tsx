@@ -1,5 +1,5 @@
 import { CircleAlert, Info, TriangleAlert } from "lucide-react";
-import { cn } from "./cn";
+import { cn } from "@/lib/cn";
 
 const tones = {
   info: { box: "border-blue-200 bg-blue-50 text-blue-900", icon: Info },

@@ -2,7 +2,7 @@
 
 import { Check, ChevronDown } from "lucide-react";
 import { Select as SelectPrimitive } from "radix-ui";
-import { cn } from "./cn";
+import { cn } from "@/lib/cn";
 import { fieldControl } from "./input";
 
 export const Select = SelectPrimitive.Root;

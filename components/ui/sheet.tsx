@@ -2,9 +2,9 @@
 
 import { X } from "lucide-react";
 import { Dialog as DialogPrimitive } from "radix-ui";
-import { cn } from "./cn";
+import { cn } from "@/lib/cn";
 import { overlayClass } from "./dialog";
-import { focusRing } from "./focus-ring";
+import { focusRing } from "@/lib/focus-ring";
 
 export const Sheet = DialogPrimitive.Root;
 export const SheetTrigger = DialogPrimitive.Trigger;

@@ -1,8 +1,8 @@
 "use client";
 
 import { Switch as SwitchPrimitive } from "radix-ui";
-import { cn } from "./cn";
-import { focusRing } from "./focus-ring";
+import { cn } from "@/lib/cn";
+import { focusRing } from "@/lib/focus-ring";
 
 export function Switch({ className, ...props }: React.ComponentProps<typeof SwitchPrimitive.Root>) {
   return (

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { cn } from "./cn";
+import { cn } from "@/lib/cn";
 
 /**
  * A bordered table. On narrow screens each row becomes a card (cells stacked, each with its column's name

@@ -1,8 +1,8 @@
 "use client";
 
 import { Tabs as TabsPrimitive } from "radix-ui";
-import { cn } from "./cn";
-import { focusRing } from "./focus-ring";
+import { cn } from "@/lib/cn";
+import { focusRing } from "@/lib/focus-ring";
 
 export const Tabs = TabsPrimitive.Root;
 

@@ -2,7 +2,7 @@
 
 import { Plus } from "lucide-react";
 import { useState } from "react";
-import { fieldErrors, toastUnlessFieldErrors } from "@/components/form-errors";
+import { fieldErrors, toastUnlessFieldErrors } from "@/lib/form-errors";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Dialog, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
@@ -10,7 +10,7 @@ import { TextField } from "@/components/ui/field";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { api } from "@/trpc/react";
-import { eventTypeLabels, ORDER_EVENT_TYPES } from "./event-types";
+import { eventTypeLabels, ORDER_EVENT_TYPES } from "@/lib/event-types";
 import { SecretOnce } from "./secret-once";
 
 type Pair = { referenceSource: string; sourceIdentifier: string };

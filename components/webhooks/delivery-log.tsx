@@ -2,7 +2,7 @@
 
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
-import { formatUtc } from "@/components/format-utc";
+import { formatUtc } from "@/lib/format-utc";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Pager } from "@/components/ui/pager";
@@ -10,7 +10,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Tabs, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { api } from "@/trpc/react";
-import { deliveryTone, eventTypeLabels } from "./event-types";
+import { deliveryTone, eventTypeLabels } from "@/lib/event-types";
 
 type Filter = "all" | "pending" | "succeeded" | "failed";
 

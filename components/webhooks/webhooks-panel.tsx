@@ -2,9 +2,9 @@
 
 import { ChevronDown, Webhook } from "lucide-react";
 import { useState, useTransition } from "react";
-import { canWrite, type AccountChoice } from "@/components/dashboard/account";
+import { canWrite, type AccountChoice } from "@/lib/account";
 import { ReadOnlyNotice } from "@/components/dashboard/read-only-notice";
-import { formatUtc } from "@/components/format-utc";
+import { formatUtc } from "@/lib/format-utc";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -13,7 +13,7 @@ import { api } from "@/trpc/react";
 import { CreateWebhookDialog } from "./create-webhook-dialog";
 import { DeliveryLog } from "./delivery-log";
 import { DeleteEndpointButton, EnabledSwitch, RotateSecretButton, SendTestButton } from "./endpoint-actions";
-import { eventTypeLabels } from "./event-types";
+import { eventTypeLabels } from "@/lib/event-types";
 
 export function WebhooksPanel({ account }: { account: AccountChoice }) {
   const [page, setPage] = useState(1);

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { lastDays } from "@/components/overview/last-days";
+import { lastDays } from "./last-days";
 import { OverviewPanel } from "@/components/overview/overview-panel";
 import { OverviewStats } from "@/components/overview/overview-stats";
 import { StaffOverview } from "@/components/overview/staff-overview";

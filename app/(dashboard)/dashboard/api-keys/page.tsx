@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { Suspense } from "react";
 import { ApiKeysPanel } from "@/components/api-keys/api-keys-panel";
 import { CreateApiKeyDialog } from "@/components/api-keys/create-api-key-dialog";
-import { canWrite } from "@/components/dashboard/account";
+import { canWrite } from "@/lib/account";
 import { PageHeader } from "@/components/ui/page-header";
 import { TableSkeleton } from "@/components/ui/skeleton";
 import { api, HydrateClient } from "@/trpc/server";

@@ -1,7 +1,7 @@
 import { ShieldAlert } from "lucide-react";
 import type { Metadata } from "next";
 import { AuditLogTable } from "@/components/audit-log/audit-log-table";
-import { pageParam } from "@/components/search-params";
+import { pageParam } from "@/lib/search-params";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { QueryBoundary } from "@/components/ui/query-boundary";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { Suspense } from "react";
 import { CourierProfilesPanel } from "@/components/courier-profiles/courier-profiles-panel";
 import { CreateCourierProfileDialog } from "@/components/courier-profiles/create-courier-profile-dialog";
-import { canWrite } from "@/components/dashboard/account";
+import { canWrite } from "@/lib/account";
 import { PageHeader } from "@/components/ui/page-header";
 import { TableSkeleton } from "@/components/ui/skeleton";
 import { api, HydrateClient } from "@/trpc/server";

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { withAccount } from "@/components/dashboard/account";
+import { withAccount } from "@/lib/account";
 import { PageHeader } from "@/components/ui/page-header";
 import { QueryBoundary } from "@/components/ui/query-boundary";
 import { TableSkeleton } from "@/components/ui/skeleton";
-import { ValidatePanel } from "@/components/validate/validate-panel";
+import { ValidatePanel } from "@/components/order-form/validate-panel";
 import { api, HydrateClient } from "@/trpc/server";
 import { getSelectedAccount, type DashboardSearchParams } from "@/trpc/selected-account";
 

@@ -3,9 +3,9 @@ import { Suspense } from "react";
 import { PageHeader } from "@/components/ui/page-header";
 import { QueryBoundary } from "@/components/ui/query-boundary";
 import { Skeleton, TableSkeleton } from "@/components/ui/skeleton";
-import { ResultFilterForm } from "@/components/validation-results/result-filter-form";
-import { resultFiltersFrom, resultListInput } from "@/components/validation-results/result-filters";
-import { ResultsTable } from "@/components/validation-results/results-table";
+import { ResultFilterForm } from "@/components/validation-history/result-filter-form";
+import { resultFilters, resultListInput } from "@/lib/validation-result-filters";
+import { ResultsTable } from "@/components/validation-history/results-table";
 import { api, HydrateClient } from "@/trpc/server";
 import { getMyAccounts, getSelectedAccount, type DashboardSearchParams } from "@/trpc/selected-account";
 
@@ -14,7 +14,7 @@ export const metadata: Metadata = { title: "Validation results" };
 export default async function ValidationResultsPage({ searchParams }: { searchParams: DashboardSearchParams }) {
   const [account, params] = await Promise.all([getSelectedAccount(searchParams), searchParams]);
   const staff = account.role === "staff";
-  const filters = resultFiltersFrom(params);
+  const filters = resultFilters.parse(params);
   // Staff choose among every account (what their account switcher lists too).
   const accounts = staff ? await getMyAccounts() : null;
   void api.courierProfiles.couriers.prefetch();

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { canWrite } from "@/components/dashboard/account";
+import { canWrite } from "@/lib/account";
 import { PageHeader } from "@/components/ui/page-header";
 import { TableSkeleton } from "@/components/ui/skeleton";
 import { CreateWebhookDialog } from "@/components/webhooks/create-webhook-dialog";

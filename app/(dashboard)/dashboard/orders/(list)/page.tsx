@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { orderFiltersFrom, orderListInput } from "@/components/orders/order-filters";
-import { canWrite } from "@/components/dashboard/account";
+import { orderFilters, orderListInput } from "@/lib/order-filters";
+import { canWrite } from "@/lib/account";
 import { NewOrderButton } from "@/components/orders/new-order-button";
 import { OrdersFilterForm } from "@/components/orders/orders-filter-form";
 import { OrdersViews } from "@/components/orders/orders-views";
@@ -16,7 +16,7 @@ export const metadata: Metadata = { title: "Orders" };
 
 export default async function OrdersPage({ searchParams }: { searchParams: DashboardSearchParams }) {
   const [account, params] = await Promise.all([getSelectedAccount(searchParams), searchParams]);
-  const filters = orderFiltersFrom(params);
+  const filters = orderFilters.parse(params);
   void api.courierProfiles.couriers.prefetch();
   void api.courierProfiles.list.prefetch({ accountId: account.id });
   void api.shippingOrders.list.prefetch(orderListInput(account.id, filters));

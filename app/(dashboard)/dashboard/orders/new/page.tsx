@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { withAccount } from "@/components/dashboard/account";
+import { withAccount } from "@/lib/account";
 import { PageHeader } from "@/components/ui/page-header";
 import { QueryBoundary } from "@/components/ui/query-boundary";
 import { TableSkeleton } from "@/components/ui/skeleton";
-import { NewOrderPanel, type DraftSource } from "@/components/validate/new-order-panel";
+import { NewOrderPanel, type DraftSource } from "@/components/order-form/new-order-panel";
 import { api, HydrateClient } from "@/trpc/server";
 import { getSelectedAccount, type DashboardSearchParams } from "@/trpc/selected-account";
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { canWrite } from "@/components/dashboard/account";
+import { canWrite } from "@/lib/account";
 import { NewOrderButton } from "@/components/orders/new-order-button";
 import { OrdersViews } from "@/components/orders/orders-views";
 import { RefusedOrdersTable } from "@/components/refused-orders/refused-orders-table";

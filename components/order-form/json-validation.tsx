@@ -5,13 +5,13 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import { withAccount } from "@/components/dashboard/account";
+import { withAccount } from "@/lib/account";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Textarea } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
-import { MessageList } from "@/components/validation/message-list";
-import { ValidationStatusBadge } from "@/components/validation/validation-status-badge";
+import { MessageList } from "@/components/validation-report/message-list";
+import { ValidationStatusBadge } from "@/components/validation-report/validation-status-badge";
 import { api } from "@/trpc/react";
 import { countsOf, ValidationFailure, validationOf } from "./validation-summary";
 

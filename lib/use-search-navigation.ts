@@ -2,7 +2,7 @@
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTransition } from "react";
-import { ACCOUNT_PARAM } from "./dashboard/account";
+import { ACCOUNT_PARAM } from "./account";
 
 /**
  * Moves to the same page with other filters or another page number. The URL is the state, so a reload or

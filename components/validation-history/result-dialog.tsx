@@ -2,14 +2,14 @@
 
 import { PencilLine } from "lucide-react";
 import Link from "next/link";
-import { withAccount } from "@/components/dashboard/account";
-import { formatUtc } from "@/components/format-utc";
+import { withAccount } from "@/lib/account";
+import { formatUtc } from "@/lib/format-utc";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent } from "@/components/ui/dialog";
 import { Notice } from "@/components/ui/notice";
 import { Skeleton } from "@/components/ui/skeleton";
-import { MessageList } from "@/components/validation/message-list";
-import { ValidationStatusBadge } from "@/components/validation/validation-status-badge";
+import { MessageList } from "@/components/validation-report/message-list";
+import { ValidationStatusBadge } from "@/components/validation-report/validation-status-badge";
 import { api } from "@/trpc/react";
 
 /** One validation: what was sent, exactly as received, and every message the rules gave it. */

@@ -3,24 +3,18 @@
 import { History, SearchX } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
-import { canWrite, withAccount, type AccountChoice } from "@/components/dashboard/account";
-import { formatUtc } from "@/components/format-utc";
+import { canWrite, withAccount, type AccountChoice } from "@/lib/account";
+import { formatUtc } from "@/lib/format-utc";
 import { Button } from "@/components/ui/button";
-import { cn } from "@/components/ui/cn";
+import { cn } from "@/lib/cn";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pager } from "@/components/ui/pager";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
-import { useSearchNavigation } from "@/components/use-search-navigation";
-import { ValidationStatusBadge } from "@/components/validation/validation-status-badge";
+import { useSearchNavigation } from "@/lib/use-search-navigation";
+import { ValidationStatusBadge } from "@/components/validation-report/validation-status-badge";
 import { api } from "@/trpc/react";
 import { ResultDialog } from "./result-dialog";
-import {
-  ALL_ACCOUNTS,
-  hasResultFilters,
-  resultFiltersSearch,
-  resultListInput,
-  type ResultFilters,
-} from "./result-filters";
+import { ALL_ACCOUNTS, resultFilters, resultListInput, type ResultFilters } from "@/lib/validation-result-filters";
 
 export function ResultsTable({ account, filters }: { account: AccountChoice; filters: ResultFilters }) {
   const [results] = api.validationResults.list.useSuspenseQuery(resultListInput(account, filters));
@@ -30,7 +24,7 @@ export function ResultsTable({ account, filters }: { account: AccountChoice; fil
   const showAccount = account.role === "staff" && filters.filterAccount === ALL_ACCOUNTS;
 
   if (results.itemsCount === 0) {
-    return hasResultFilters(filters) ? (
+    return resultFilters.isFiltered(filters) ? (
       <EmptyState
         icon={SearchX}
         title="No validation results match these filters"
@@ -131,7 +125,7 @@ export function ResultsTable({ account, filters }: { account: AccountChoice; fil
       <Pager
         label="Validation result pages"
         envelope={results}
-        onPage={(page) => navigate(resultFiltersSearch({ ...filters, page }))}
+        onPage={(page) => navigate(resultFilters.search({ ...filters, page }))}
       />
       <ResultDialog
         id={open}

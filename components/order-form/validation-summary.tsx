@@ -2,11 +2,11 @@
 
 import { CircleAlert, CircleCheck, PackageX, TriangleAlert } from "lucide-react";
 import Link from "next/link";
-import { withAccount } from "@/components/dashboard/account";
-import { cn } from "@/components/ui/cn";
+import { withAccount } from "@/lib/account";
+import { cn } from "@/lib/cn";
 import type { ValidationResponse } from "@/server/services/shipping-orders/validation-messages";
 import type { ApiError } from "@/trpc/react";
-import { atFieldText, fieldId, fieldLabel, type PlacedMessages } from "./order-paths";
+import { atFieldText, fieldId, fieldLabel, type PlacedMessages } from "@/lib/order-form/order-paths";
 
 const looks = {
   OK: {

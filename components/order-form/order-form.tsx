@@ -4,16 +4,16 @@ import { ClipboardCheck, PackagePlus, Plus, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import { withAccount } from "@/components/dashboard/account";
+import { withAccount } from "@/lib/account";
 import { Button } from "@/components/ui/button";
 import { Select, SelectContent, SelectItem, SelectTrigger } from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
 import type { CourierCapabilities } from "@/server/couriers/types";
 import { api } from "@/trpc/react";
-import { buildOrder } from "./build-order";
+import { buildOrder } from "@/lib/order-form/build-order";
 import { MessageField, MessageInput } from "./message-field";
-import { isRecord, mergeDraft, textOf } from "./order-draft";
-import { placeMessages } from "./order-paths";
+import { isRecord, mergeDraft, textOf } from "@/lib/order-form/order-draft";
+import { placeMessages } from "@/lib/order-form/order-paths";
 import { CourierRefusal, ValidationFailure, ValidationSummary, validationOf } from "./validation-summary";
 
 // Radix Select items cannot have an empty value; these stand for "not given".

@@ -2,14 +2,14 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { withAccount } from "@/components/dashboard/account";
+import { withAccount } from "@/lib/account";
 import { Field } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { Select, SelectContent, SelectItem, SelectTrigger } from "@/components/ui/select";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { api } from "@/trpc/react";
 import { JsonValidation } from "./json-validation";
-import { isRecord, type OrderDraft } from "./order-draft";
+import { isRecord, type OrderDraft } from "@/lib/order-form/order-draft";
 import { OrderForm } from "./order-form";
 
 /**

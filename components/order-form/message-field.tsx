@@ -2,7 +2,7 @@ import { CircleAlert, TriangleAlert } from "lucide-react";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import type { ValidationMessage } from "@/server/services/shipping-orders/validation-messages";
-import { atFieldText, fieldId } from "./order-paths";
+import { atFieldText, fieldId } from "@/lib/order-form/order-paths";
 
 /** What ties a control to its hint and its messages, for screen readers; errors (not warnings) make it invalid. */
 export type FieldA11y = { id: string; "aria-invalid": true | undefined; "aria-describedby": string | undefined };

@@ -1,0 +1,45 @@
+import type { inferRouterInputs } from "@trpc/server";
+import type { AppRouter } from "@/server/trpc/root";
+import { SHIPPING_STATUSES, statusLabel } from "./shipping-status";
+import { courierChoice, defineUrlFilters, type FilterValues } from "./url-filters";
+
+/** The orders list's filters, under the REST list's parameter names. */
+export const orderFilters = defineUrlFilters({
+  createdFrom: { kind: "day", id: "filter-created-from", label: "Created from" },
+  createdTo: { kind: "day", id: "filter-created-to", label: "Created to", after: "createdFrom" },
+  referenceNumbers: { kind: "list", id: "filter-references", label: "Reference numbers" },
+  shippingNumbers: { kind: "list", id: "filter-shipping-numbers", label: "Shipping numbers" },
+  status: {
+    kind: "enum",
+    id: "filter-status",
+    label: "Status",
+    anyLabel: "Any status",
+    options: SHIPPING_STATUSES.map((s) => ({ value: s, label: statusLabel[s] })),
+  },
+  courier: courierChoice("filter-courier"),
+  courierProfile: { kind: "choice", id: "filter-profile", label: "Courier profile", anyLabel: "Any profile" },
+});
+
+export type OrderFilters = FilterValues<typeof orderFilters.fields>;
+
+export type OrderListInput = inferRouterInputs<AppRouter>["shippingOrders"]["list"];
+
+const nonEmpty = <T>(values: T[]): T[] | undefined => (values.length > 0 ? values : undefined);
+
+/**
+ * The list query for the server prefetch and the table alike, so both use one cache entry. Values go to
+ * the server as they are: the REST list's schema judges them and names any it refuses.
+ */
+export function orderListInput(accountId: string, f: OrderFilters): OrderListInput {
+  return {
+    accountId,
+    page: String(f.page),
+    createdFrom: f.createdFrom || undefined,
+    createdTo: f.createdTo || undefined,
+    referenceNumbers: nonEmpty(f.referenceNumbers),
+    shippingNumbers: nonEmpty(f.shippingNumbers),
+    status: nonEmpty(f.status),
+    courier: f.courier ? [f.courier] : undefined,
+    courierProfile: f.courierProfile ? [f.courierProfile] : undefined,
+  };
+}
