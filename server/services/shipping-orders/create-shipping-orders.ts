@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { v7 as uuidv7 } from "uuid";
 import { and, eq, inArray, isNull, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
@@ -61,7 +61,7 @@ export async function createShippingOrders(
 ): Promise<CreateResponse> {
   const { courier, profile, orders } = await validateBatch(db, origin, command);
   // Chosen here so refused attempts can name their validation record before the statement that stores it runs.
-  const resultIds = orders.map(() => randomUUID());
+  const resultIds = orders.map(() => uuidv7());
   const validationRecord = validationResultsInsert(
     origin,
     "create",

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { v7 as uuidv7 } from "uuid";
 import { inArray, sql, type SQL } from "drizzle-orm";
 import { queryRowsOn, rowsOf, type Db, type Tx } from "@/db/client";
 import { insertRows } from "@/db/insert-rows";
@@ -113,7 +113,7 @@ export async function persistOrders(
     const pairKey = (ref: string, source: string, identifier: string) => JSON.stringify([ref, source, identifier]);
     const liveByPair = new Map(live.map((l) => [pairKey(l.referenceNumber, l.referenceSource, l.sourceIdentifier), l]));
     const now = new Date();
-    const ids = accepted.map(() => randomUUID());
+    const ids = accepted.map(() => uuidv7());
     const replaced = accepted.map(
       (a) => liveByPair.get(pairKey(a.order.ReferenceNumber, a.referenceSource, a.sourceIdentifier))?.id ?? null,
     );
