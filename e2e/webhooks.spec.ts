@@ -66,7 +66,7 @@ test("an owner adds an endpoint, gets signed events of a new order, sends a test
 
     await card.getByRole("button", { name: "Deliveries" }).click();
     await expect(card.getByRole("row").filter({ hasText: "Test" })).toContainText("succeeded", { timeout: 15_000 });
-    // The event cell reads "Created" and the event id's first 8 hex digits; the header row says "Created (UTC)".
+    // The event cell reads "Created" and the event id's last 8 hex digits; the header row says "Created (UTC)".
     await expect(
       card
         .getByRole("row")

@@ -4,6 +4,7 @@ import { formatUtc } from "@/lib/format-utc";
 import { Badge } from "@/components/ui/badge";
 import { deliveryTone, eventTypeLabels } from "@/lib/event-types";
 import { api } from "@/trpc/react";
+import { shortId } from "@/lib/short-id";
 
 /** The order's events (what its webhooks and the feed carried), newest first, each with its deliveries. */
 export function OrderEvents({ accountId, orderId }: { accountId: string; orderId: string }) {
@@ -30,7 +31,7 @@ export function OrderEvents({ accountId, orderId }: { accountId: string; orderId
                 ) : null}
                 {"reason" in event.data ? <span className="text-slate-600">{event.data.reason}</span> : null}
                 <span className="text-slate-500">{formatUtc(event.created)} UTC</span>
-                <span className="font-mono text-xs text-slate-500">{event.id.slice(0, 8)}</span>
+                <span className="font-mono text-xs text-slate-500">{shortId(event.id)}</span>
               </div>
               {event.deliveries.length === 0 ? (
                 <p className="mt-1 text-xs text-slate-500">No webhook endpoint took this event.</p>

@@ -7,10 +7,11 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Pager } from "@/components/ui/pager";
 import { Spinner } from "@/components/ui/spinner";
-import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
+import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { Tabs, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { api } from "@/trpc/react";
 import { deliveryTone, eventTypeLabels } from "@/lib/event-types";
+import { shortId } from "@/lib/short-id";
 
 type Filter = "all" | "pending" | "succeeded" | "failed";
 
@@ -72,16 +73,18 @@ export function DeliveryLog({ endpointId, writable }: { endpointId: string; writ
             </THead>
             <TBody>
               {deliveries.data.items.map((d) => (
-                <tr key={d.id}>
+                <Tr key={d.id}>
                   <Td>
                     <span className="block">{eventTypeLabels[d.eventType] ?? d.eventType}</span>
-                    <span className="block font-mono text-xs text-slate-500">{d.eventId.slice(0, 8)}</span>
+                    <span className="block font-mono text-xs text-slate-500">{shortId(d.eventId)}</span>
                   </Td>
-                  <Td>
+                  <Td label="Status">
                     <Badge tone={deliveryTone[d.status]}>{d.status}</Badge>
                   </Td>
-                  <Td className="tabular-nums">{d.attempts}</Td>
-                  <Td className="whitespace-nowrap">
+                  <Td label="Attempts" className="tabular-nums">
+                    {d.attempts}
+                  </Td>
+                  <Td label="Answer" className="sm:whitespace-nowrap">
                     {d.responseStatus ? (
                       <span className="tabular-nums">
                         {d.responseStatus} · {d.durationMs} ms
@@ -90,10 +93,14 @@ export function DeliveryLog({ endpointId, writable }: { endpointId: string; writ
                       <span className="text-slate-500">{d.lastError ?? "—"}</span>
                     )}
                   </Td>
-                  <Td className="whitespace-nowrap">{formatUtc(d.created)}</Td>
-                  <Td className="whitespace-nowrap">{d.nextAttempt ? formatUtc(d.nextAttempt) : "—"}</Td>
+                  <Td label="Created (UTC)" className="whitespace-nowrap">
+                    {formatUtc(d.created)}
+                  </Td>
+                  <Td label="Next attempt (UTC)" className="whitespace-nowrap">
+                    {d.nextAttempt ? formatUtc(d.nextAttempt) : "—"}
+                  </Td>
                   {writable ? (
-                    <Td className="text-right">
+                    <Td className="text-right max-sm:pt-2 max-sm:text-left">
                       <Button
                         variant="secondary"
                         size="sm"
@@ -105,7 +112,7 @@ export function DeliveryLog({ endpointId, writable }: { endpointId: string; writ
                       </Button>
                     </Td>
                   ) : null}
-                </tr>
+                </Tr>
               ))}
             </TBody>
           </Table>
