@@ -1,3 +1,4 @@
+import "./dev-data-dir";
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { closeDb, getDb } from "@/db/client";

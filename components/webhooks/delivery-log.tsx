@@ -84,7 +84,7 @@ export function DeliveryLog({ endpointId, writable }: { endpointId: string; writ
                   <Td label="Attempts" className="tabular-nums">
                     {d.attempts}
                   </Td>
-                  <Td label="Answer" className="sm:whitespace-nowrap">
+                  <Td label="Answer" className="sm:max-w-56 sm:break-words">
                     {d.responseStatus ? (
                       <span className="tabular-nums">
                         {d.responseStatus} · {d.durationMs} ms
