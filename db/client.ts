@@ -143,21 +143,11 @@ type PGliteClient = { query: (query: string, params: unknown[]) => Promise<{ row
 /**
  * Runs a statement written once as text straight on the driver: no drizzle query building or result mapping
  * per call (drizzle's `is()` checks were the largest JavaScript cost per request, bench/results.md), and on
- * postgres.js a named statement. Only for hot statements on the process-wide database (not in a transaction),
- * whose results hold no timestamps (drizzle's postgres.js driver turns off their parsing).
+ * postgres.js a named statement. Any executor: inside a transaction the statement goes to the transaction's
+ * own connection (the driver client of drizzle's session). Only for hot statements whose results hold no
+ * timestamps (drizzle's postgres.js driver turns off their parsing).
  */
-export async function queryRows<T>(db: Db, text: string, params: unknown[]): Promise<T[]> {
-  const client = (db as unknown as { $client: PostgresJsClient | PGliteClient }).$client;
-  if ("unsafe" in client) return (await client.unsafe(text, params)) as T[];
-  return (await client.query(text, params)).rows as T[];
-}
-
-/**
- * `queryRows` on any executor, a transaction's included: the statement goes to the driver client of drizzle's
- * session (inside a transaction, the transaction's own connection). For the hot statements of the create path,
- * which would otherwise be built by drizzle on every request; the same limits as `queryRows` (no timestamps).
- */
-export async function queryRowsOn<T>(executor: Executor, text: string, params: unknown[]): Promise<T[]> {
+export async function queryRows<T>(executor: Executor, text: string, params: unknown[]): Promise<T[]> {
   const client = (executor as unknown as { session: { client: PostgresJsClient | PGliteClient } }).session.client;
   if ("unsafe" in client) return (await client.unsafe(text, params)) as T[];
   return (await client.query(text, params)).rows as T[];

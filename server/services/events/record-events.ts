@@ -1,4 +1,4 @@
-import { queryRowsOn, uuidArray, type Executor } from "@/db/client";
+import { queryRows, uuidArray, type Executor } from "@/db/client";
 import type { WebhookEndpointRow } from "@/db/schema";
 import { enqueueJobs } from "@/server/jobs/boss";
 import { deliveryJobExpirySeconds, QUEUES, type DeliveryJob } from "@/server/jobs/queues";
@@ -33,18 +33,16 @@ export async function recordEvents(
     order_id: d.orderId ?? null,
     data: d.data,
   }));
-  const recorded = await queryRowsOn<RecordedEvent & { id: string }>(tx, INSERT_EVENTS, [
+  const recorded = await queryRows<RecordedEvent & { id: string }>(tx, INSERT_EVENTS, [
     accountId,
     JSON.stringify(rows),
   ]);
-  const endpoints = endpoint
-    ? [endpoint]
-    : await queryRowsOn<SubscribedEndpoint>(tx, SUBSCRIBED_ENDPOINTS, [accountId]);
+  const endpoints = endpoint ? [endpoint] : await queryRows<SubscribedEndpoint>(tx, SUBSCRIBED_ENDPOINTS, [accountId]);
   const pairs = recorded.flatMap((event) =>
     endpoints.filter((e) => endpoint || subscribes(e, event)).map((e) => ({ event, endpoint: e })),
   );
   if (pairs.length > 0) {
-    const deliveries = await queryRowsOn<{ id: string }>(tx, INSERT_DELIVERIES, [
+    const deliveries = await queryRows<{ id: string }>(tx, INSERT_DELIVERIES, [
       accountId,
       uuidArray(pairs.map((p) => p.endpoint.id)),
       uuidArray(pairs.map((p) => p.event.id)),
@@ -60,7 +58,7 @@ export async function recordEvents(
 /** What deciding a delivery needs of an endpoint. */
 type SubscribedEndpoint = Pick<WebhookEndpointRow, "id" | "eventTypes" | "sources">;
 
-// Written once as text (db/client.ts `queryRowsOn`): every order change runs them, and drizzle would build them
+// Written once as text (db/client.ts `queryRows`): every order change runs them, and drizzle would build them
 // anew each time. Events as one JSON parameter (db/insert-rows.ts explains why).
 const INSERT_EVENTS = `
   insert into events (account_id, type, reference_source, source_identifier, order_id, data)

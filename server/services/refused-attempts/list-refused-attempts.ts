@@ -54,19 +54,7 @@ export async function listRefusedAttempts(
     c.push(ilike(refusedAttempts.referenceNumber, `%${input.referenceNumber.replace(/[\\%_]/g, "\\$&")}%`));
   const where = c.length ? and(...c) : undefined;
   const [rows, [total]] = await Promise.all([
-    db
-      .select({
-        r: refusedAttempts,
-        accountName: accounts.name,
-        profileName: courierProfiles.name,
-        keyName: apiKeys.name,
-        userEmail: users.email,
-      })
-      .from(refusedAttempts)
-      .innerJoin(accounts, eq(accounts.id, refusedAttempts.accountId))
-      .leftJoin(courierProfiles, eq(courierProfiles.id, refusedAttempts.courierProfileId))
-      .leftJoin(apiKeys, eq(apiKeys.id, refusedAttempts.apiKeyId))
-      .leftJoin(users, eq(users.id, refusedAttempts.userId))
+    selectRefusedAttempts(db)
       .where(where)
       .orderBy(desc(refusedAttempts.createdAt), desc(refusedAttempts.id))
       .limit(input.pageSize)
@@ -104,3 +92,19 @@ export const toRefusedAttemptSummary = (
   validationResultId: r.validationResultId,
   sentBy: keyName ? `API key “${keyName}”` : userEmail ? `${userEmail} (dashboard)` : "A removed key or user",
 });
+
+/** Refused attempts with the names a summary shows (account, courier profile, API key or user). */
+export const selectRefusedAttempts = (db: Executor) =>
+  db
+    .select({
+      r: refusedAttempts,
+      accountName: accounts.name,
+      profileName: courierProfiles.name,
+      keyName: apiKeys.name,
+      userEmail: users.email,
+    })
+    .from(refusedAttempts)
+    .innerJoin(accounts, eq(accounts.id, refusedAttempts.accountId))
+    .leftJoin(courierProfiles, eq(courierProfiles.id, refusedAttempts.courierProfileId))
+    .leftJoin(apiKeys, eq(apiKeys.id, refusedAttempts.apiKeyId))
+    .leftJoin(users, eq(users.id, refusedAttempts.userId));

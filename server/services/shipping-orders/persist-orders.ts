@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from "uuid";
 import { inArray, sql, type SQL } from "drizzle-orm";
-import { queryRowsOn, rowsOf, type Db, type Tx } from "@/db/client";
+import { queryRows, rowsOf, type Db, type Tx } from "@/db/client";
 import { insertRows } from "@/db/insert-rows";
 import { parcels, shippingOrders, trackingEvents, type ShippingOrderRow } from "@/db/schema";
 import type { CourierAdapter, CourierShipment } from "@/server/couriers/types";
@@ -103,8 +103,8 @@ export async function persistOrders(
   // One array parameter, so the statements' text does not vary with the batch (they are named, db/client.ts).
   const refArray = `{${refs.map(pgArrayItem).join(",")}}`;
   return db.transaction(async (tx) => {
-    await queryRowsOn(tx, LOCK_REFERENCES, [ctx.accountId, refArray]);
-    const live = await queryRowsOn<LiveOrder>(tx, LIVE_ORDERS, [ctx.accountId, refArray]);
+    await queryRows(tx, LOCK_REFERENCES, [ctx.accountId, refArray]);
+    const live = await queryRows<LiveOrder>(tx, LIVE_ORDERS, [ctx.accountId, refArray]);
     if (ctx.preventDuplicateOrders) {
       const clashes = crossSourceClashes(live, incomingReferences(accepted));
       if (clashes.length > 0) throw duplicateOrdersConflict(clashes);
