@@ -1,0 +1,174 @@
+import type { z } from "zod";
+import type { ShippingStatus } from "@/db/schema";
+import type { LabelFormat } from "@/server/labels/label-format";
+import type { ValidationMessage } from "@/server/services/shipping-orders/validation-messages";
+
+/**
+ * The courier adapter interface made for real couriers (issue 17). Adapters are pure connectors: they get typed,
+ * decrypted settings and an `AbortSignal`, never a database handle, and every call may be batched. The platform
+ * (server/services) owns attempts, storage, recovery, label caching and tracking schedules.
+ *
+ * Error contract: an adapter method throws `CourierError` with one of `CourierErrorCode`; anything else it throws
+ * is treated as COURIER_UNAVAILABLE. An aborted signal (the courier timeout) must make the call settle promptly
+ * with `CourierError("COURIER_TIMEOUT", …)` (or the abort reason).
+ */
+
+export type CourierErrorCode =
+  "COURIER_REJECTED" | "COURIER_AUTH_FAILED" | "COURIER_UNAVAILABLE" | "COURIER_TIMEOUT" | "COURIER_CANNOT_CANCEL";
+
+export class CourierError extends Error {
+  constructor(
+    readonly code: CourierErrorCode,
+    message: string,
+    /** The request field the courier named, in the platform's (PascalCase) terms when it can be mapped, e.g. `Recipient.Zip`. */
+    readonly field: string | null = null,
+  ) {
+    super(message);
+    this.name = "CourierError";
+  }
+}
+
+export type CourierServiceInfo = { code: string; name: string; requiresPickupPoint: boolean };
+
+/** What validation asks of a courier, and what `GET /couriers` shows. */
+export type CourierCapabilities = {
+  id: string;
+  name: string;
+  services: CourierServiceInfo[];
+  /** The service used when neither the order nor the profile names one. */
+  defaultService: string;
+  /** ISO 3166-1 alpha-2 codes the courier delivers to. */
+  countries: readonly string[];
+  maxParcelWeightKg: number;
+  /** Currencies accepted for cash on delivery; empty when COD is not offered. */
+  codCurrencies: readonly string[];
+};
+
+export type CourierLimits = {
+  /** At most this many calls in flight per profile (the contract: 8 for real couriers). */
+  maxInFlightPerProfile: number;
+  /** Orders per create call (PPL: one batch for a request's orders; Packeta: packets per createPackets). */
+  createBatchSize: number;
+  /** Shipments per tracking call (PPL: 50; Packeta: 1, one packetStatus per packet). */
+  trackingBatchSize: number;
+};
+
+/** A validated order as a courier sees it (every field the partner sent that a courier may map). */
+export type ShipmentRequest = {
+  referenceNumber: string;
+  externalReference: string | null;
+  service: string;
+  note: string | null;
+  pickupPoint: string | null;
+  recipient: {
+    name: string;
+    company: string | null;
+    street: string;
+    city: string;
+    zip: string;
+    country: string;
+    email: string | null;
+    phone: string | null;
+  };
+  parcels: {
+    weight: number;
+    length: number | null;
+    width: number | null;
+    height: number | null;
+    reference: string | null;
+  }[];
+  codPrice: number | null;
+  codCurrency: string | null;
+  variableSymbol: string | null;
+  insurancePrice: number | null;
+};
+
+/**
+ * A shipment the courier registered. `courierData` is what the adapter needs later (Packeta: the packet ids per
+ * parcel; PPL: the batch id); the platform stores it as JSON beside the order and hands it back unchanged.
+ */
+export type Shipment = {
+  referenceNumber: string;
+  /** One per parcel, in parcel order. */
+  shippingNumbers: string[];
+  trackingUrl: string | null;
+  courierData: Record<string, unknown>;
+};
+
+export type CreateOutcome =
+  | ({ ok: true } & Shipment)
+  | { ok: false; code: Exclude<CourierErrorCode, "COURIER_CANNOT_CANCEL">; message: string; field: string | null };
+
+/** A shipment the platform knows, as handed back to the adapter. */
+export type ShipmentRef = {
+  referenceNumber: string;
+  shippingNumbers: readonly string[];
+  courierData: Record<string, unknown>;
+  createdAt: Date;
+};
+
+export type TrackingEvent = {
+  time: Date;
+  status: ShippingStatus;
+  /** The courier's own text. */
+  description: string;
+  location: string | null;
+};
+
+export type TrackingResult = {
+  /** Every event the courier reports for the shipment, oldest first (the platform stores the new ones). */
+  events: TrackingEvent[];
+  /**
+   * When to ask again at the earliest, or null to let the platform choose its backoff (sooner while in transit).
+   * The sandbox answers its next timed step; a final status stops polling whatever this says.
+   */
+  nextCheckAt: Date | null;
+};
+
+export type LabelFile = { body: Uint8Array; contentType: string };
+
+export type CheckResult = { ok: true } | { ok: false; code: CourierErrorCode; message: string };
+
+export type CallContext = {
+  /** Aborted when the courier timeout (profile `timeoutMs`, else COURIER_TIMEOUT_MS) has passed. */
+  signal: AbortSignal;
+  timeoutMs: number;
+  /** Time source for anything the adapter computes from time (the sandbox's tracking); tests inject it. */
+  now: () => Date;
+};
+
+export type SettingsSpec<S> = {
+  /** Validates a profile's `settings` on create and PATCH (strict: unknown keys are refused). */
+  schema: z.ZodType<S>;
+  /** Settings that are secret: encrypted at rest, masked `****` + last 4 in every view, kept when a PATCH omits them. */
+  secretFields: readonly (keyof S & string)[];
+};
+
+/**
+ * One courier integration: `server/couriers/<courier>/` holds the adapter, its mapping, its HTTP client and its
+ * fake server for tests; `registry.ts` lists the adapters. Nothing else in the platform knows a courier by name.
+ */
+export interface CourierAdapter<S = Record<string, unknown>> {
+  readonly capabilities: CourierCapabilities;
+  readonly limits: CourierLimits;
+  readonly settings: SettingsSpec<S>;
+  /** Answer time allowed for one call of this profile, in ms. */
+  timeoutMs(settings: S): number;
+  /** The courier's own written limits, as validation messages at the order's fields; runs at validate time, before any call. */
+  validate(order: ShipmentRequest, settings: S): ValidationMessage[];
+  /** Registers up to `limits.createBatchSize` shipments; one outcome per request, in request order. */
+  createShipments(requests: readonly ShipmentRequest[], settings: S, ctx: CallContext): Promise<CreateOutcome[]>;
+  /** Throws `CourierError("COURIER_CANNOT_CANCEL")` when the courier no longer allows it. */
+  cancelShipment(shipment: ShipmentRef, settings: S, ctx: CallContext): Promise<void>;
+  /** The courier's label for every parcel of the shipment in one file. */
+  fetchLabel(shipment: ShipmentRef, format: LabelFormat, settings: S, ctx: CallContext): Promise<LabelFile>;
+  /** Tracking of up to `limits.trackingBatchSize` shipments; one result per shipment, in input order. */
+  track(shipments: readonly ShipmentRef[], settings: S, ctx: CallContext): Promise<TrackingResult[]>;
+  /** The cheapest authenticated call: do these credentials work? */
+  checkCredentials(settings: S, ctx: CallContext): Promise<CheckResult>;
+  /**
+   * Recovery: the shipment the courier registered for this request (an attempt whose answer was never committed),
+   * or null when the courier has none. Looks it up by reference at the courier where the API allows it.
+   */
+  findShipment(request: ShipmentRequest, settings: S, ctx: CallContext): Promise<Shipment | null>;
+}
