@@ -3,6 +3,7 @@ import postgres, { type Sql } from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorResponse } from "@/server/http/problem";
 import { startCluster, type Cluster } from "@/test/pg-cluster";
+import { jobSql } from "@/server/jobs/sql-adapter";
 import { openPostgres, rowsOf, type Db } from "./client";
 import { isDatabaseUnavailable } from "./connection-errors";
 
@@ -186,3 +187,36 @@ describe("a reserved connection used after its backend is gone", () => {
     }
   }, 60_000);
 });
+
+describe("pg-boss's maintenance script on a reserved connection whose backend is terminated", () => {
+  it("fails, and the pool of 2 keeps serving every query afterwards (the dead connection is not taken back)", async () => {
+    const boss = jobSql(db);
+    // Parameterless SQL runs on a connection reserved for it (server/jobs/sql-adapter.ts), as pg-boss's is.
+    const running = boss.executeSql("select pg_sleep(30)", []).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    const sleeper = await within(10_000, "the script to start", waitForSleeper());
+    await admin`select pg_terminate_backend(${sleeper})`;
+    expect(await within(10_000, "the script to fail", running)).toBeInstanceOf(Error);
+    // Every connection of the pool serves again: more queries at once than the pool has connections, twice.
+    for (let round = 0; round < 2; round++) {
+      const answers = await within(
+        10_000,
+        `queries after the terminated script, round ${round}`,
+        Promise.all(Array.from({ length: 4 }, () => db.execute(sql`select 1 as one`))),
+      );
+      expect(answers.map((r) => rowsOf<{ one: number }>(r)[0]!.one)).toEqual([1, 1, 1, 1]);
+    }
+    expect((await boss.executeSql("select 2 as two", [])).rows).toEqual([{ two: 2 }]);
+  }, 60_000);
+});
+
+async function waitForSleeper(): Promise<number> {
+  for (;;) {
+    const [row] = await admin<{ pid: number }[]>`
+      select pid from pg_stat_activity where query = 'select pg_sleep(30)' and datname = current_database()`;
+    if (row) return row.pid;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -28,9 +28,19 @@ const schema = z.object({
     .default("5,300,1800,7200,18000,36000,36000")
     .transform((v) => v.split(",").map(Number)),
   /** How often an idle worker asks for jobs, in seconds (pg-boss allows 0.5 and more). */
-  WORKER_POLLING_SECONDS: z.coerce.number().min(0.5).default(1),
+  WORKER_POLLING_SECONDS: z.coerce.number().min(0.5).default(0.5),
   /** How often expired jobs (a worker that died mid-job) are failed over to a retry, in seconds. */
   WORKER_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(60),
+  /**
+   * Proxies of the operator's in front of the app that append to X-Forwarded-For (a load balancer: 1). The
+   * client's address is the entry this many places from the right; 0 (no proxy) takes the address the app's own
+   * server saw, the last entry.
+   */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** Webhook deliveries one worker process runs at a time. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(64),
+  /** Deliveries in flight to one endpoint (per worker process); the rest wait without spending an attempt. */
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
 });
 
 export type Env = z.infer<typeof schema> & { AUTH_SECRET: string };

@@ -120,6 +120,10 @@ export const webhookDeliveries = pgTable(
       t.id.desc().nullsFirst(),
     ),
     index("webhook_deliveries_event_idx").on(t.eventId),
+    // The sweeper's overdue pending deliveries (server/services/webhooks/sweep-stuck-deliveries.ts).
+    index("webhook_deliveries_pending_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
   ],
 );
 

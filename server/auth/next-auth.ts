@@ -1,3 +1,4 @@
+import { clientAddress } from "@/server/http/client-address";
 import type { NextAuthOptions } from "next-auth";
 import { getServerSession } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
@@ -45,7 +46,7 @@ export function authOptions(): NextAuthOptions {
         async authorize(credentials, request) {
           if (!credentials?.email || !credentials.password) return null;
           const forwarded = request.headers?.["x-forwarded-for"];
-          const ip = typeof forwarded === "string" ? forwarded.split(",")[0]!.trim() : null;
+          const ip = clientAddress(new Headers(typeof forwarded === "string" ? { "x-forwarded-for": forwarded } : {}));
           try {
             return await signInDashboardUser(
               await getDb(),

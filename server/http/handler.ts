@@ -1,3 +1,4 @@
+import { clientAddress } from "./client-address";
 import { getDb, type Db } from "@/db/client";
 import { env } from "@/server/env";
 import { errorResponse } from "./problem";
@@ -22,9 +23,7 @@ export const json = (body: unknown, status = 200, headers: Record<string, string
 export const noContent = (headers: Record<string, string> = {}): Response =>
   new Response(null, { status: 204, headers });
 
-export function clientIp(request: Pick<Request, "headers">): string | null {
-  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || request.headers.get("x-real-ip") || null;
-}
+export const clientIp = (request: Pick<Request, "headers">): string | null => clientAddress(request.headers);
 
 /**
  * What a route declares besides its handler. `query` lists every query parameter the route reads; any

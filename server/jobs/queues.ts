@@ -8,21 +8,28 @@ export const QUEUES = {
   trackingTick: "tracking-tick",
   /** One bounded batch of orders whose tracking step is due. */
   trackingBatch: "tracking-batch",
+  /** Every minute: re-queues pending deliveries whose attempt is overdue and that no job will make. */
+  webhookSweep: "webhook-sweep",
   /** Hourly: removes events past their retention. */
   eventsCleanup: "events-cleanup",
 } as const;
 
-export type DeliveryJob = { deliveryId: string; attempt: number };
+/** `endpointId` lets a worker cap attempts per endpoint before it claims one (absent on jobs queued before it). */
+export type DeliveryJob = { deliveryId: string; attempt: number; endpointId?: string };
 
 /**
- * A delivery job expires (its worker died or hung) a little after the HTTP timeout and is then retried by
- * pg-boss; the retry schedule of failed answers is ours, as separate jobs (see deliver-webhook.ts).
+ * A delivery job expires (its worker died) and is then retried by pg-boss; the retry schedule of failed answers
+ * is ours, as separate jobs (see deliver-webhook.ts). An attempt ends within the timeout (DNS lookup included)
+ * plus two short statements, so twice the timeout and 10 s more is safely above its worst case: a job never
+ * expires while its attempt is still running, which would let a second worker POST the same attempt.
  */
-export const deliveryJobExpirySeconds = (webhookTimeoutMs: number) => Math.ceil(webhookTimeoutMs / 1000) + 5;
+export const deliveryJobExpirySeconds = (webhookTimeoutMs: number) => Math.ceil((2 * webhookTimeoutMs) / 1000) + 10;
 
 export const QUEUE_OPTIONS: PgBoss.Queue[] = [
+  // Every job sets its own expiry (deliveryJobExpirySeconds of the configured timeout); this is the fallback.
   { name: QUEUES.webhookDelivery, retryLimit: 10, retryDelay: 1, expireInSeconds: 30, retentionMinutes: 60 * 24 * 2 },
   { name: QUEUES.trackingTick, retryLimit: 0, expireInSeconds: 120 },
   { name: QUEUES.trackingBatch, retryLimit: 2, expireInSeconds: 120 },
   { name: QUEUES.eventsCleanup, retryLimit: 1, expireInSeconds: 600 },
+  { name: QUEUES.webhookSweep, retryLimit: 0, expireInSeconds: 120 },
 ];

@@ -1,5 +1,6 @@
 import type PgBoss from "pg-boss";
 import type { Executor } from "@/db/client";
+import { isDatabaseUnavailable } from "@/db/connection-errors";
 
 type PgliteLike = {
   query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
@@ -49,14 +50,19 @@ export function jobSql(executor: Executor): PgBoss.Db {
       // postgres.js runs that only on a connection of its own, never on a shared pool connection.
       const connection = parameterless && client.reserve && !client.release ? await client.reserve() : null;
       let result: unknown[];
+      let dead = false;
       try {
         result = (await (connection ?? client).unsafe(text, parameterless ? [] : serialise(values))) as unknown[];
       } catch (error) {
+        // A connection whose backend is gone (terminated, server restarting) is never handed back: the pool
+        // moves it to its closed ones when the socket closes and reconnects it when needed. Released, it would
+        // sit among the open ones and fail every query routed to it.
+        dead = isDatabaseUnavailable(error);
         // A script that failed half-way may leave its transaction open: never hand that connection back so.
-        if (connection) await connection.unsafe("rollback").catch(() => {});
+        if (connection && !dead) await connection.unsafe("rollback").catch(() => (dead = true));
         throw error;
       } finally {
-        connection?.release();
+        if (!dead) connection?.release();
       }
       // A multi-statement simple query answers one result per statement; pg-boss reads the last.
       const rows = result.length > 0 && Array.isArray(result[0]) ? (result.at(-1) as unknown[]) : result;

@@ -5,17 +5,19 @@ import { shippingOrders } from "@/db/schema";
 import { env } from "@/server/env";
 import { purgeExpiredEvents } from "@/server/services/events/purge-expired-events";
 import { advanceDueTracking } from "@/server/services/shipping-orders/advance-tracking";
-import { deliverWebhook, type DeliveryOptions } from "@/server/services/webhooks/deliver-webhook";
-import { QUEUE_OPTIONS, QUEUES, type DeliveryJob } from "./queues";
+import { type DeliveryOptions } from "@/server/services/webhooks/deliver-webhook";
+import { sweepStuckDeliveries } from "@/server/services/webhooks/sweep-stuck-deliveries";
+import { startDeliveryPump } from "./delivery-pump";
+import { deliveryJobExpirySeconds, QUEUE_OPTIONS, QUEUES } from "./queues";
 import { jobSql } from "./sql-adapter";
 
 export type WorkerOptions = {
   delivery: DeliveryOptions;
   pollingSeconds: number;
   maintenanceSeconds: number;
-  /** Delivery loops per process; each takes a batch of jobs and runs its attempts side by side. */
-  deliveryLoops: number;
-  deliveryBatchSize: number;
+  /** Webhook attempts this process runs at once, and at most per endpoint (see delivery-pump.ts). */
+  deliveryConcurrency: number;
+  deliveryPerEndpoint: number;
   trackingBatchSize: number;
   log: (message: string, error?: unknown) => void;
 };
@@ -32,8 +34,8 @@ export function workerOptionsFromEnv(): WorkerOptions {
     },
     pollingSeconds: e.WORKER_POLLING_SECONDS,
     maintenanceSeconds: e.WORKER_MAINTENANCE_SECONDS,
-    deliveryLoops: 2,
-    deliveryBatchSize: 20,
+    deliveryConcurrency: e.WEBHOOK_CONCURRENCY,
+    deliveryPerEndpoint: e.WEBHOOK_ENDPOINT_CONCURRENCY,
     trackingBatchSize: 500,
     log: (message, error) => console.error(`[worker] ${message}`, error ?? ""),
   };
@@ -62,26 +64,16 @@ export async function startWorker(db: Db, options: WorkerOptions): Promise<Runni
   await boss.schedule(QUEUES.trackingTick, "* * * * *");
   await boss.schedule(QUEUES.eventsCleanup, "17 * * * *");
 
+  await boss.schedule(QUEUES.webhookSweep, "* * * * *");
+
   const polling = { pollingIntervalSeconds: options.pollingSeconds };
-  for (let i = 0; i < options.deliveryLoops; i++) {
-    let loop = "";
-    loop = await boss.work<DeliveryJob>(
-      QUEUES.webhookDelivery,
-      { ...polling, batchSize: options.deliveryBatchSize },
-      async (jobs) => {
-        // A full batch means a backlog: fetch again at once instead of after the polling interval.
-        if (jobs.length === options.deliveryBatchSize) boss.notifyWorker(loop);
-        const results = await Promise.allSettled(jobs.map((job) => deliverWebhook(db, job, options.delivery)));
-        const failures = results.filter((r) => r.status === "rejected");
-        // pg-boss retries the whole batch; attempts already recorded find their claim gone and do nothing.
-        if (failures.length > 0)
-          throw new AggregateError(
-            failures.map((f) => f.reason),
-            "delivery jobs failed",
-          );
-      },
-    );
-  }
+  const pump = startDeliveryPump(boss, db, {
+    delivery: options.delivery,
+    concurrency: options.deliveryConcurrency,
+    perEndpoint: options.deliveryPerEndpoint,
+    pollingSeconds: options.pollingSeconds,
+    log: options.log,
+  });
   await boss.work(QUEUES.trackingTick, polling, async () => {
     const now = new Date();
     const [due] = await db.select({ n: sql<number>`count(*)::int` }).from(
@@ -101,11 +93,17 @@ export async function startWorker(db: Db, options: WorkerOptions): Promise<Runni
   await boss.work(QUEUES.eventsCleanup, polling, async () => {
     await purgeExpiredEvents(db);
   });
+  await boss.work(QUEUES.webhookSweep, polling, async () => {
+    await sweepStuckDeliveries(db, { graceSeconds: deliveryJobExpirySeconds(options.delivery.timeoutMs) * 2 });
+  });
 
   return {
     boss,
     // Stops taking jobs, lets the ones in flight finish (up to a little past the webhook timeout), and hands
     // back any still running as failed, so pg-boss retries them on another worker.
-    stop: () => boss.stop({ graceful: true, wait: true, close: false, timeout: options.delivery.timeoutMs + 5000 }),
+    stop: async () => {
+      await pump.stop(options.delivery.timeoutMs + 5000);
+      await boss.stop({ graceful: true, wait: true, close: false, timeout: options.delivery.timeoutMs + 5000 });
+    },
   };
 }

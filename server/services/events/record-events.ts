@@ -42,14 +42,14 @@ export async function recordEvents(
     endpoints.filter((e) => endpoint || subscribes(e, event)).map((e) => ({ event, endpoint: e })),
   );
   if (pairs.length > 0) {
-    const deliveries = await queryRows<{ id: string }>(tx, INSERT_DELIVERIES, [
+    const deliveries = await queryRows<{ id: string; endpointId: string }>(tx, INSERT_DELIVERIES, [
       accountId,
       uuidArray(pairs.map((p) => p.endpoint.id)),
       uuidArray(pairs.map((p) => p.event.id)),
     ]);
     await enqueueDeliveries(
       tx,
-      deliveries.map((d) => ({ deliveryId: d.id, attempt: 0 })),
+      deliveries.map((d) => ({ deliveryId: d.id, attempt: 0, endpointId: d.endpointId })),
     );
   }
   return recorded.map((e) => e.id);
@@ -73,7 +73,7 @@ const SUBSCRIBED_ENDPOINTS = `
 const INSERT_DELIVERIES = `
   insert into webhook_deliveries (account_id, endpoint_id, event_id)
   select $1::uuid, e, v from unnest($2::uuid[], $3::uuid[]) as t(e, v)
-  returning id`;
+  returning id, endpoint_id as "endpointId"`;
 
 /** An endpoint takes the types it lists, from the source pairs it lists (every pair when it lists none). */
 export function subscribes(

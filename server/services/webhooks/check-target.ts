@@ -5,6 +5,14 @@ import { badField } from "@/server/errors";
 
 export type TargetPolicy = { allowPrivate: boolean };
 
+/** Resolves a host name to every address it has (node's `dns.lookup` by default; tests pass their own). */
+export type Resolver = (host: string) => Promise<{ address: string; family: number }[]>;
+
+const systemResolver: Resolver = (host) => lookup(host, { all: true, verbatim: true });
+
+/** Ports a webhook may target: the web's own and the unprivileged range (never SSH, SMTP, databases' low ports…). */
+export const isAllowedPort = (port: number): boolean => port === 443 || port === 80 || (port >= 1024 && port <= 65535);
+
 /** A webhook target after its checks: the URL, and the one address the request must connect to. */
 export type CheckedTarget = { url: URL; address: string; family: 4 | 6 };
 
@@ -18,7 +26,17 @@ export class TargetRefused extends Error {
 const MAX_URL_LENGTH = 2048;
 
 /** Only addresses routed on the public internet; loopback, private, link-local, CGNAT, reserved are refused. */
-export const isPublicAddress = (address: string): boolean => ipaddr.process(address).range() === "unicast";
+export function isPublicAddress(address: string): boolean {
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv6") {
+    const v6 = parsed as ipaddr.IPv6;
+    // IPv4-mapped (::ffff:a.b.c.d) is judged as the IPv4 address it carries; the deprecated IPv4-compatible
+    // form (::a.b.c.d, the whole ::/96) reaches IPv4 hosts on some stacks, so it is never a public target.
+    if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === "unicast";
+    if (v6.parts.slice(0, 6).every((part) => part === 0)) return false;
+  }
+  return parsed.range() === "unicast";
+}
 
 /** The URL rules that need no DNS: scheme, credentials, length. Throws TargetRefused. */
 export function parseTargetUrl(raw: string, { allowPrivate }: TargetPolicy): URL {
@@ -34,6 +52,8 @@ export function parseTargetUrl(raw: string, { allowPrivate }: TargetPolicy): URL
   }
   if (url.username || url.password) throw new TargetRefused("must not contain credentials");
   if (!url.hostname) throw new TargetRefused("must name a host");
+  const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
+  if (!isAllowedPort(port)) throw new TargetRefused("must use port 443, 80 or 1024-65535");
   return url;
 }
 
@@ -42,14 +62,18 @@ export function parseTargetUrl(raw: string, { allowPrivate }: TargetPolicy): URL
  * (unless private targets are allowed). The caller connects to the returned address only, so a second DNS
  * answer cannot point the request somewhere else (DNS rebinding).
  */
-export async function checkTarget(raw: string, policy: TargetPolicy): Promise<CheckedTarget> {
+export async function checkTarget(
+  raw: string,
+  policy: TargetPolicy,
+  resolve: Resolver = systemResolver,
+): Promise<CheckedTarget> {
   const url = parseTargetUrl(raw, policy);
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: { address: string; family: number }[];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
   else {
     try {
-      addresses = await lookup(host, { all: true, verbatim: true });
+      addresses = await resolve(host);
     } catch {
       throw new TargetRefused(`host ${host} does not resolve`);
     }

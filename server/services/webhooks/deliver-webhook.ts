@@ -24,9 +24,11 @@ const USER_AGENT = "shipping-order-platform-webhooks/1";
 
 /**
  * One attempt of one delivery, as a pg-boss job. The attempt is claimed first (its counter moves on and the
- * job's id is written), so a stale or duplicate job does nothing, while pg-boss's retry of this same job
- * after its worker died may redo it. The HTTP call runs with no transaction open; its outcome, the next
- * attempt's job and the endpoint's health are then written together, and only by the job holding the claim.
+ * job's id is written), so a stale or duplicate job does nothing. Only pg-boss's retry of this same job after its
+ * worker died (the job expired with the claim still held) may make the attempt again, and it does not count it
+ * twice. The HTTP call runs with no transaction open; its outcome, the next attempt's job and the endpoint's
+ * health are then written together, and the claim is released with them, so that no later run of this job can
+ * POST the attempt again.
  */
 export async function deliverWebhook(
   db: Db,
@@ -36,7 +38,11 @@ export async function deliverWebhook(
   const now = options.now ?? (() => new Date());
   const [claimed] = await db
     .update(webhookDeliveries)
-    .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, jobId: job.id, lastAttemptAt: now() })
+    .set({
+      attempts: sql`case when ${webhookDeliveries.jobId} = ${job.id} then ${webhookDeliveries.attempts} else ${webhookDeliveries.attempts} + 1 end`,
+      jobId: job.id,
+      lastAttemptAt: now(),
+    })
     .where(
       and(
         eq(webhookDeliveries.id, job.data.deliveryId),
@@ -98,13 +104,20 @@ async function recordOutcome(
     .update(webhookDeliveries)
     .set({
       status: outcome.ok ? "succeeded" : retry ? "pending" : "failed",
+      // The attempt is over: released, so a late run of this job (expired, retried) finds nothing to redo.
+      jobId: null,
       responseStatus: outcome.status,
       durationMs: outcome.durationMs,
       lastError: outcome.error,
       nextAttemptAt: retry ? new Date(now.getTime() + delay * 1000) : null,
     })
     .where(eq(webhookDeliveries.id, delivery.id));
-  if (retry) await enqueueDeliveries(tx, [{ deliveryId: delivery.id, attempt: delivery.attempts }], delay);
+  if (retry)
+    await enqueueDeliveries(
+      tx,
+      [{ deliveryId: delivery.id, attempt: delivery.attempts, endpointId: delivery.endpointId }],
+      delay,
+    );
   if (!endpoint.enabled) return;
 
   if (outcome.ok) {

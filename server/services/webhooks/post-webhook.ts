@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import { checkTarget, TargetRefused, type TargetPolicy } from "./check-target";
+import { checkTarget, TargetRefused, type Resolver, type TargetPolicy } from "./check-target";
 
 export type PostOutcome = {
   ok: boolean;
@@ -24,17 +24,28 @@ export async function postWebhook(
   rawUrl: string,
   headers: Record<string, string>,
   body: string,
-  options: TargetPolicy & { timeoutMs: number },
+  options: TargetPolicy & { timeoutMs: number; resolve?: Resolver },
 ): Promise<PostOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
+  const noAnswer = `no answer within ${options.timeoutMs} ms`;
   let target;
+  // The DNS lookup counts against the attempt's timeout: a resolver that hangs must not stretch an attempt
+  // past the job's expiry (which would let another worker start the same attempt).
+  let lookupTimer: NodeJS.Timeout | undefined;
   try {
-    target = await checkTarget(rawUrl, options);
+    target = await Promise.race([
+      checkTarget(rawUrl, options, options.resolve),
+      new Promise<null>((resolve) => (lookupTimer = setTimeout(() => resolve(null), options.timeoutMs))),
+    ]);
   } catch (error) {
     const message = error instanceof TargetRefused ? `target refused: ${error.message}` : String(error);
     return { ok: false, status: null, durationMs: elapsed(), error: message };
+  } finally {
+    clearTimeout(lookupTimer);
   }
+  if (!target) return { ok: false, status: null, durationMs: elapsed(), error: noAnswer };
+  const remainingMs = Math.max(1, options.timeoutMs - elapsed());
   const pinned: LookupFunction = (_host, opts, callback) => {
     if (opts.all) callback(null, [{ address: target.address, family: target.family }]);
     else callback(null, target.address, target.family);
@@ -56,8 +67,8 @@ export async function postWebhook(
     });
     const timer = setTimeout(() => {
       request.destroy();
-      finish({ ok: false, status: null, error: `no answer within ${options.timeoutMs} ms` });
-    }, options.timeoutMs);
+      finish({ ok: false, status: null, error: noAnswer });
+    }, remainingMs);
     request.on("response", (response) => {
       const status = response.statusCode ?? 0;
       let read = 0;

@@ -32,7 +32,9 @@ export async function resendWebhookDelivery(db: Db, actor: Actor, id: string, au
       .update(webhookDeliveries)
       .set({ status: "pending", nextAttemptAt: new Date(), scheduleStart: delivery.attempts })
       .where(eq(webhookDeliveries.id, delivery.id));
-    await enqueueDeliveries(tx, [{ deliveryId: delivery.id, attempt: delivery.attempts }]);
+    await enqueueDeliveries(tx, [
+      { deliveryId: delivery.id, attempt: delivery.attempts, endpointId: delivery.endpointId },
+    ]);
     await recordAudit(tx, {
       ...audit,
       accountId: delivery.accountId,

@@ -1,0 +1,148 @@
+import { eq } from "drizzle-orm";
+import type PgBoss from "pg-boss";
+import type { Db } from "@/db/client";
+import { webhookDeliveries } from "@/db/schema";
+import { enqueueDeliveries } from "@/server/services/events/record-events";
+import { deliverWebhook, type DeliveryOptions } from "@/server/services/webhooks/deliver-webhook";
+import pLimit, { type LimitFunction } from "p-limit";
+import { QUEUES, type DeliveryJob } from "./queues";
+import { jobSql } from "./sql-adapter";
+
+export type DeliveryPumpOptions = {
+  delivery: DeliveryOptions;
+  /** Attempts this process runs at once. */
+  concurrency: number;
+  /** Attempts in flight to one endpoint in this process; more wait (re-queued) without spending an attempt. */
+  perEndpoint: number;
+  pollingSeconds: number;
+  log: (message: string, error?: unknown) => void;
+};
+
+/** An endpoint whose oldest attempt in flight has run this long is treated as slow. */
+const SLOW_AFTER_MS = 1000;
+
+export type DeliveryPump = { stop(timeoutMs: number): Promise<void> };
+
+/**
+ * Webhook attempts, each its own job: fetched only while a slot is free (so a job never waits in this process
+ * while its expiry runs), completed or failed one by one (pg-boss's `work` fails a whole fetched batch when one
+ * of it throws or outlives the expiry, and would retry attempts that were already made), and capped per endpoint,
+ * so that a receiver that hangs for the whole timeout holds at most `perEndpoint` slots and every other endpoint
+ * keeps its pace.
+ */
+export function startDeliveryPump(boss: PgBoss, db: Db, options: DeliveryPumpOptions): DeliveryPump {
+  const running = new Map<string, Promise<void>>();
+  /** Per endpoint: its limiter, and when each attempt in flight to it started. */
+  const endpoints = new Map<string, { limit: LimitFunction; started: Set<number> }>();
+  let stopped = false;
+  let wake: (() => void) | null = null;
+  const nudge = () => wake?.();
+
+  const endpointOf = async (job: PgBoss.Job<DeliveryJob>): Promise<string | null> => {
+    if (job.data.endpointId) return job.data.endpointId;
+    const [row] = await db
+      .select({ endpointId: webhookDeliveries.endpointId })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.id, job.data.deliveryId));
+    return row?.endpointId ?? null;
+  };
+
+  /** Hands the attempt back for later with the same claim (`attempt`), so no step of the schedule is spent. */
+  const defer = async (job: PgBoss.Job<DeliveryJob>) => {
+    const later = Math.max(1, Math.ceil(options.delivery.timeoutMs / 2000));
+    await db.transaction(async (tx) => {
+      await enqueueDeliveries(tx, [job.data], later);
+      await boss.complete(QUEUES.webhookDelivery, job.id, { deferred: true }, { db: jobSql(tx) });
+    });
+  };
+
+  const attempt = async (job: PgBoss.Job<DeliveryJob>) => {
+    await deliverWebhook(db, job, options.delivery);
+    await boss.complete(QUEUES.webhookDelivery, job.id);
+  };
+
+  const run = async (job: PgBoss.Job<DeliveryJob>) => {
+    try {
+      const endpointId = await endpointOf(job);
+      if (!endpointId) return await attempt(job);
+      let state = endpoints.get(endpointId);
+      if (!state) endpoints.set(endpointId, (state = { limit: pLimit(options.perEndpoint), started: new Set() }));
+      const { limit, started } = state;
+      // An endpoint whose slots are all taken waits here only while it answers quickly (a burst), and only for
+      // as many more; one that holds its attempts (a receiver that hangs) gets the rest back later, so it never
+      // takes more than twice its share of this process's slots.
+      const oldest = Math.min(...started);
+      const slow = started.size >= options.perEndpoint && Date.now() - oldest > SLOW_AFTER_MS;
+      if (limit.activeCount >= options.perEndpoint && (slow || limit.pendingCount >= 2 * options.perEndpoint))
+        return await defer(job);
+      await limit(async () => {
+        const at = Date.now() + Math.random() / 1000;
+        started.add(at);
+        try {
+          await attempt(job);
+        } finally {
+          started.delete(at);
+          if (limit.activeCount <= 1 && limit.pendingCount === 0) endpoints.delete(endpointId);
+        }
+      });
+    } catch (error) {
+      options.log(`delivery job ${job.id} failed`, error);
+      // pg-boss retries this job (same id): the claim it holds lets the retry make the attempt it could not.
+      await boss.fail(QUEUES.webhookDelivery, job.id, { message: String(error) }).catch(() => {});
+    }
+  };
+
+  const loop = async () => {
+    while (!stopped) {
+      const free = options.concurrency - running.size;
+      if (free <= 0) {
+        await Promise.race(running.values());
+        continue;
+      }
+      let jobs: PgBoss.Job<DeliveryJob>[] = [];
+      try {
+        jobs = await boss.fetch<DeliveryJob>(QUEUES.webhookDelivery, { batchSize: free });
+      } catch (error) {
+        options.log("fetching delivery jobs failed", error);
+      }
+      for (const job of jobs) {
+        const task = run(job).finally(() => {
+          running.delete(job.id);
+          nudge();
+        });
+        running.set(job.id, task);
+      }
+      if (jobs.length === free) continue;
+      // Idle (or part of the slots still free): wait for the polling interval, or less when an attempt ends.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, options.pollingSeconds * 1000);
+        function done() {
+          clearTimeout(timer);
+          wake = null;
+          resolve();
+        }
+        wake = done;
+        if (stopped) done();
+      });
+    }
+  };
+  const looping = loop();
+
+  return {
+    async stop(timeoutMs) {
+      stopped = true;
+      nudge();
+      await looping;
+      const deadline = new Promise<"late">((resolve) => setTimeout(() => resolve("late"), timeoutMs).unref());
+      const all = Promise.all(running.values()).then(() => "done" as const);
+      if ((await Promise.race([all, deadline])) === "late" && running.size > 0) {
+        // Still running past the deadline: handed back as failed so pg-boss retries them on another worker.
+        await Promise.all(
+          [...running.keys()].map((id) =>
+            boss.fail(QUEUES.webhookDelivery, id, { message: "worker stopped" }).catch(() => {}),
+          ),
+        );
+      }
+    },
+  };
+}
