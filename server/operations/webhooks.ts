@@ -1,4 +1,7 @@
-import { badField } from "@/server/errors";
+import { AppError, badField } from "@/server/errors";
+import { rateLimited } from "@/server/services/rate-limits/take-tokens";
+import { WEBHOOK_ACTION_LIMITS, type WebhookAction } from "@/server/services/rate-limits/throttle-webhook-action";
+import { MAX_WEBHOOK_ENDPOINTS } from "@/server/services/webhooks/create-webhook-endpoint";
 import { operation } from "@/server/http/operation";
 import {
   CreatedWebhookEndpoint,
@@ -32,7 +35,24 @@ const urlRefused = ["Target refused", badField("url", "resolves to 127.0.0.1, wh
 const TARGET_RULES =
   "`url` must be `https://` on a public address: `http://`, and hosts that resolve to loopback, private, link-local or other non-public addresses, are refused with 400 " +
   "naming `url` (unless the server runs with `WEBHOOK_ALLOW_PRIVATE_TARGETS=true`, for development and tests). The host is resolved when the endpoint is saved " +
-  "and again for every attempt, which connects to exactly the address it checked.";
+  "and again for every attempt, which connects to exactly the address it checked (a name that resolves to a private address at delivery time is refused " +
+  "then too). Only ports 443, 80 and 1024-65535 are allowed; IPv4-compatible IPv6 addresses (`::a.b.c.d`, `::/96`) are refused.";
+
+const throttled = (action: WebhookAction) => {
+  const { perMinute, what } = WEBHOOK_ACTION_LIMITS[action];
+  return {
+    description: `More than ${perMinute} a minute for the account; \`Retry-After\` says when to try again.`,
+    examples: {
+      throttled: [
+        "Too many",
+        rateLimited(
+          { allowed: false, limit: perMinute, remaining: 0, resetSeconds: 60, retryAfterSeconds: 6 },
+          `${what} for this account`,
+        ),
+      ] as const,
+    },
+  };
+};
 
 export const listWebhookEndpointsOp = operation({
   method: "get",
@@ -89,6 +109,19 @@ export const createWebhookEndpointOp = operation({
     ),
   },
   errors: {
+    409: {
+      description: `The account has ${MAX_WEBHOOK_ENDPOINTS} endpoints already.`,
+      examples: {
+        full: [
+          "Too many endpoints",
+          new AppError(
+            "conflict",
+            `An account can have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one before adding another.`,
+          ),
+        ],
+      },
+    },
+    429: throttled("create"),
     400: {
       examples: {
         refused: urlRefused,
@@ -174,6 +207,7 @@ export const sendTestWebhookOp = operation({
   params: endpointParams,
   notFound: "Webhook endpoint",
   responses: { 202: answer("Queued.", TestWebhookAccepted, { queued: ["Queued", { eventId: EVENT_ID }] }) },
+  errors: { 429: throttled("test") },
 });
 
 const deliveriesQuery = describeParams(listDeliveriesQuery.extend(pagingParams), {
@@ -215,6 +249,7 @@ export const resendWebhookDeliveryOp = operation({
   params: idParams("delivery", DELIVERY_ID),
   notFound: "Webhook delivery",
   responses: { 202: answer("Queued.", ResendAccepted, { queued: ["Queued", { id: DELIVERY_ID, status: "pending" }] }) },
+  errors: { 429: throttled("resend") },
 });
 
 export const operations = [

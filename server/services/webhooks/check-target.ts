@@ -28,6 +28,11 @@ const MAX_URL_LENGTH = 2048;
 /** Only addresses routed on the public internet; loopback, private, link-local, CGNAT, reserved are refused. */
 export function isPublicAddress(address: string): boolean {
   const parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv6" && address.includes(".")) {
+    // ipaddr.js reads the dotted IPv4-compatible form (::8.8.8.8) as IPv4-mapped: judge its text instead.
+    const head = ipaddr.parse(`${address.slice(0, address.lastIndexOf(":") + 1)}0:0`) as ipaddr.IPv6;
+    if (head.parts.slice(0, 6).every((part) => part === 0)) return false;
+  }
   if (parsed.kind() === "ipv6") {
     const v6 = parsed as ipaddr.IPv6;
     // IPv4-mapped (::ffff:a.b.c.d) is judged as the IPv4 address it carries; the deprecated IPv4-compatible

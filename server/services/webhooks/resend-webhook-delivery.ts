@@ -5,6 +5,7 @@ import { notFound } from "@/server/errors";
 import { isUuid } from "@/server/validation";
 import type { Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
+import { throttleWebhookAction } from "../rate-limits/throttle-webhook-action";
 import { enqueueDeliveries } from "../events/record-events";
 import { findEndpointForActor } from "./find-endpoint-for-actor";
 
@@ -24,6 +25,7 @@ export async function resendWebhookDelivery(db: Db, actor: Actor, id: string, au
     if (!delivery) throw notFound("Webhook delivery");
     try {
       await findEndpointForActor(tx, actor, delivery.endpointId, { write: true });
+      await throttleWebhookAction(tx, delivery.accountId, "resend");
     } catch (error) {
       if ((error as { code?: string }).code === "not_found") throw notFound("Webhook delivery");
       throw error;

@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import type { Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
+import { throttleWebhookAction } from "../rate-limits/throttle-webhook-action";
 import { TEST_EVENT_TYPE } from "../events/event-types";
 import { recordEvents } from "../events/record-events";
 import { findEndpointForActor } from "./find-endpoint-for-actor";
@@ -17,6 +18,7 @@ export async function sendTestWebhook(
 ): Promise<{ eventId: string }> {
   return db.transaction(async (tx) => {
     const endpoint = await findEndpointForActor(tx, actor, id, { write: true });
+    await throttleWebhookAction(tx, endpoint.accountId, "test");
     const [eventId] = await recordEvents(
       tx,
       endpoint.accountId,

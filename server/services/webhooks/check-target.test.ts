@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startReceiver, type Receiver } from "@/test/webhook-receiver";
+import { checkTarget, isPublicAddress, TargetRefused, type Resolver } from "./check-target";
+import { postWebhook } from "./post-webhook";
+
+/** Production rules: no private targets, https only, every name resolved by the stub given. */
+const PRODUCTION = { allowPrivate: false };
+const resolving =
+  (...addresses: string[]): Resolver =>
+  async () =>
+    addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: unknown) => (error instanceof TargetRefused ? error.message : error),
+  );
+
+describe("checkTarget under production rules", () => {
+  it("accepts a name with only public addresses and pins the first", async () => {
+    const target = await checkTarget(
+      "https://hooks.example.com/in",
+      PRODUCTION,
+      resolving("93.184.216.34", "2606:2800::1"),
+    );
+    expect(target).toMatchObject({ address: "93.184.216.34", family: 4 });
+  });
+
+  it("refuses a name with any non-public address among its answers", async () => {
+    for (const bad of ["127.0.0.1", "10.1.2.3", "169.254.169.254", "100.64.0.1", "::1", "fd00::1", "::ffff:127.0.0.1"])
+      expect(
+        await refusal(checkTarget("https://hooks.example.com/", PRODUCTION, resolving("93.184.216.34", bad))),
+      ).toMatch(/not a public address/);
+  });
+
+  it("refuses IPv4-compatible IPv6 (::a.b.c.d, the whole ::/96) but judges IPv4-mapped by its IPv4", () => {
+    expect(isPublicAddress("::8.8.8.8")).toBe(false);
+    expect(isPublicAddress("::0808:0808")).toBe(false);
+    expect(isPublicAddress("::ffff:8.8.8.8")).toBe(true);
+    expect(isPublicAddress("::ffff:192.168.0.1")).toBe(false);
+    expect(isPublicAddress("2606:4700::1111")).toBe(true);
+  });
+
+  it("allows ports 443, 80 and 1024-65535 only", async () => {
+    const publicName = resolving("93.184.216.34");
+    for (const ok of [
+      "https://h.example.com/",
+      "https://h.example.com:443/",
+      "https://h.example.com:1024/",
+      "https://h.example.com:65535/",
+    ])
+      expect(await refusal(checkTarget(ok, PRODUCTION, publicName))).toBeNull();
+    for (const port of [22, 25, 81, 1023])
+      expect(await refusal(checkTarget(`https://h.example.com:${port}/`, PRODUCTION, publicName))).toMatch(
+        /port 443, 80 or 1024-65535/,
+      );
+  });
+
+  it("refuses http://, credentials and a name that does not resolve", async () => {
+    expect(await refusal(checkTarget("http://h.example.com/", PRODUCTION, resolving("93.184.216.34")))).toMatch(
+      /https/,
+    );
+    expect(await refusal(checkTarget("https://u:p@h.example.com/", PRODUCTION, resolving("93.184.216.34")))).toMatch(
+      /credentials/,
+    );
+    expect(await refusal(checkTarget("https://h.example.com/", PRODUCTION, resolving()))).toMatch(/does not resolve/);
+  });
+});
+
+describe("a delivery attempt", () => {
+  let receiver: Receiver;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+  });
+  afterAll(() => receiver.close());
+
+  it("is refused when a name that was public at registration resolves to loopback at delivery (DNS rebinding)", async () => {
+    const url = "https://hooks.example.com/in";
+    await expect(checkTarget(url, PRODUCTION, resolving("93.184.216.34"))).resolves.toBeDefined();
+    const outcome = await postWebhook(url, {}, "{}", {
+      ...PRODUCTION,
+      timeoutMs: 2000,
+      resolve: resolving("127.0.0.1"),
+    });
+    expect(outcome).toMatchObject({ ok: false, status: null });
+    expect(outcome.error).toMatch(/target refused: resolves to 127\.0\.0\.1/);
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it("connects to exactly the address it checked, whatever the name resolves to later", async () => {
+    const port = new URL(receiver.url).port;
+    let lookups = 0;
+    const once: Resolver = async () =>
+      ++lookups === 1 ? [{ address: "127.0.0.1", family: 4 }] : [{ address: "10.9.9.9", family: 4 }];
+    const outcome = await postWebhook(`http://pinned.invalid:${port}/hooks`, { "x-test": "1" }, "{}", {
+      allowPrivate: true,
+      timeoutMs: 5000,
+      resolve: once,
+    });
+    expect(outcome).toMatchObject({ ok: true, status: 200 });
+    expect(lookups).toBe(1);
+    expect(receiver.received.at(-1)!.headers.host).toBe(`pinned.invalid:${port}`);
+  });
+
+  it("counts a resolver that never answers against its timeout", async () => {
+    const hanging: Resolver = () => new Promise(() => {});
+    const started = Date.now();
+    const outcome = await postWebhook("https://hooks.example.com/", {}, "{}", {
+      ...PRODUCTION,
+      timeoutMs: 300,
+      resolve: hanging,
+    });
+    expect(outcome).toMatchObject({ ok: false, status: null, error: "no answer within 300 ms" });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
