@@ -11,6 +11,7 @@ import * as schema from "@/db/schema";
 import { createUser } from "@/server/services/accounts/create-user";
 import { createApiKey } from "@/server/services/api-keys/create-api-key";
 import { createCourierProfile } from "@/server/services/courier-profiles/create-courier-profile";
+import { createWebhookEndpoint } from "@/server/services/webhooks/create-webhook-endpoint";
 import { printFigures } from "@/test/figures";
 import { order } from "@/test/partner";
 import { migrateCluster, startCluster, type Cluster } from "@/test/pg-cluster";
@@ -23,6 +24,9 @@ import { migrateCluster, startCluster, type Cluster } from "@/test/pg-cluster";
  *  b. PostgreSQL stopped and started under load → 503 problems while it is down (no 500, no hang), recovery
  *     without restarting the app, and every order whose create answered 200 still there.
  */
+
+// The account's webhook endpoint (so every event also writes a delivery and a job) is on loopback.
+process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
 
 const APP = "shipping-order-platform";
 const figures = { cases: 0, fiveXx: 0, intended503: 0, ordersLost: 0, details: [] as string[] };
@@ -168,6 +172,7 @@ beforeAll(async () => {
     settings: { timeoutMs: 2_000 },
   });
   apiKey = (await createApiKey(db, actor, { accountId, name: "faults", rateLimitPerMinute: 100_000 })).key;
+  await createWebhookEndpoint(db, actor, { accountId, url: "http://127.0.0.1:4010/hooks" });
   const started = await startApp(cluster.url);
   app = started.child;
   base = `http://127.0.0.1:${started.port}`;
@@ -278,6 +283,69 @@ describe("fault a: the backend of an in-flight batch terminated", () => {
       }
     }
     figures.details.push(`racing(status/stored)=${outcomes.map((o) => `${o.status}/${o.stored}`).join(",")}`);
+  }, 90_000);
+});
+
+describe("fault c: the backend terminated after the create's events were written", () => {
+  /** What the create of orders `…TX-<n>` left: orders, refused attempts, events of each kind, deliveries, jobs. */
+  async function traces() {
+    const [row] = await admin<
+      { orders: number; refused: number; created: number; rejected: number; deliveries: number; jobs: number }[]
+    >`
+      with ev as (
+        select e.id, e.type from events e
+        where e.account_id = ${accountId}
+          and coalesce(e.data->'shippingOrder'->>'referenceNumber', e.data->>'referenceNumber') like '%TX-%')
+      select
+        (select count(*)::int from shipping_orders where account_id = ${accountId} and reference_number like 'TX-%') as orders,
+        (select count(*)::int from refused_attempts where account_id = ${accountId} and reference_number like '%TX-%') as refused,
+        (select count(*)::int from ev where type = 'shipping_order.created') as created,
+        (select count(*)::int from ev where type = 'shipping_order.courier_rejected') as rejected,
+        (select count(*)::int from webhook_deliveries d join ev on ev.id = d.event_id) as deliveries,
+        (select count(*)::int from pgboss.job j join webhook_deliveries d on j.data->>'deliveryId' = d.id::text
+           join ev on ev.id = d.event_id) as jobs`;
+    return row!;
+  }
+
+  it("keeps nothing of it (no order, refused attempt, event, delivery or job), and the retry keeps each exactly once", async () => {
+    // 40 orders the courier accepts and 10 it refuses: each refused attempt must commit with its event.
+    const batch = [
+      ...Array.from({ length: 40 }, (_, i) => order({ ReferenceNumber: `TX-${i}` })),
+      ...Array.from({ length: 10 }, (_, i) => order({ ReferenceNumber: `COURIER-FAIL-TX-${i}` })),
+    ];
+    const body = JSON.stringify(batch);
+    // Hold pg-boss's job table: the create's transaction stops at its last write, the delivery jobs of events it
+    // has already written, so the termination lands after the events, not before them.
+    const blocker = await admin.reserve();
+    let response: Sent;
+    try {
+      await blocker`begin`;
+      await blocker`lock table pgboss.job in share mode`;
+      const pending = send("POST", "/api/v2/couriers/sandbox/shipping-orders", body);
+      let waiting: { pid: number }[] = [];
+      for (let i = 0; i < 600 && waiting.length === 0; i++) {
+        await sleep(50);
+        waiting = await admin<{ pid: number }[]>`
+          select pid from pg_stat_activity
+          where datname = current_database() and application_name = ${APP} and wait_event_type = 'Lock'
+            and backend_xid is not null and query ilike '%pgboss.job%'`;
+      }
+      expect(waiting, "the create never reached its insert of delivery jobs").not.toEqual([]);
+      expect(await traces()).toEqual({ orders: 0, refused: 0, created: 0, rejected: 0, deliveries: 0, jobs: 0 });
+      await admin`select pg_terminate_backend(pid) from (${victims(admin)}) v`;
+      response = await pending;
+    } finally {
+      await blocker`rollback`;
+      blocker.release();
+    }
+    expect(response.status, JSON.stringify(response.body)).toBe(503);
+    expect(await traces()).toEqual({ orders: 0, refused: 0, created: 0, rejected: 0, deliveries: 0, jobs: 0 });
+
+    const retry = await sendRetrying("POST", "/api/v2/couriers/sandbox/shipping-orders", body);
+    expect(retry.status, `${JSON.stringify(retry.body)}\n${lastAppErrors()}`).toBe(200);
+    expect((retry.body as Created).items).toHaveLength(40);
+    expect((retry.body as Created).failed).toHaveLength(10);
+    expect(await traces()).toEqual({ orders: 40, refused: 10, created: 40, rejected: 10, deliveries: 50, jobs: 50 });
   }, 90_000);
 });
 

@@ -144,7 +144,6 @@ async function createValidated(
       });
     }
   });
-  await recordRefusedAttempts(db, origin, courier.capabilities.id, profile.id, refused);
 
   let stored: Awaited<ReturnType<typeof persistOrders>>;
   try {
@@ -162,6 +161,8 @@ async function createValidated(
       accepted,
       [validationRecord],
       rejected,
+      // Each refused attempt commits with its `courier_rejected` event, or neither is kept.
+      (tx) => recordRefusedAttempts(tx, origin, courier.capabilities.id, profile.id, refused),
     );
   } catch (error) {
     // Nothing was stored: the courier must not keep shipments nobody will ever see.

@@ -93,10 +93,15 @@ export async function persistOrders(
   accepted: AcceptedOrder[],
   alsoInsert: SQL[] = [],
   rejected: RejectedOrder[] = [],
+  /** Writes that must commit with the orders and their events (the refused attempts of the same request). */
+  alsoWrite: (tx: Tx) => Promise<void> = async () => {},
 ): Promise<Stored & { views: ShippingOrderView[]; replaced: (string | null)[]; predecessors: Predecessor[] }> {
   const rejections = rejected.map((r) => rejectionEvent(ctx, r));
   if (accepted.length === 0) {
-    if (rejections.length > 0) await db.transaction((tx) => recordEvents(tx, ctx.accountId, rejections));
+    await db.transaction(async (tx) => {
+      await alsoWrite(tx);
+      if (rejections.length > 0) await recordEvents(tx, ctx.accountId, rejections);
+    });
     return { rows: [], parcels: [], events: [], views: [], replaced: [], predecessors: [] };
   }
   const refs = [...new Set(accepted.map((a) => a.order.ReferenceNumber))];
@@ -118,6 +123,7 @@ export async function persistOrders(
       (a) => liveByPair.get(pairKey(a.order.ReferenceNumber, a.referenceSource, a.sourceIdentifier))?.id ?? null,
     );
 
+    await alsoWrite(tx);
     const retired = await retire(tx, ids, replaced, live);
     const stored = await insertOrders(tx, ctx, accepted, ids, now, alsoInsert);
     // Shaped from what was just stored (the parcels as PostgreSQL rounded them), not read back.
