@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   bigserial,
   boolean,
   customType,
@@ -47,6 +48,19 @@ export const events = pgTable(
     index("events_created_idx").on(t.createdAt),
   ],
 );
+
+/**
+ * Per account, the newest feed event the retention purge removed. A client whose `after` cursor is exactly that
+ * event read everything before the purge, so its feed continues after it; any older purged cursor is gone.
+ */
+export const eventPurgeMarks = pgTable("event_purge_marks", {
+  accountId: uuid("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  eventId: uuid("event_id").notNull(),
+  txId: xid8("tx_id").notNull(),
+  seq: bigint("seq", { mode: "number" }).notNull(),
+});
 
 export const webhookEndpoints = pgTable(
   "webhook_endpoints",
