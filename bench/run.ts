@@ -326,10 +326,11 @@ async function main(): Promise<number> {
     /** The key of an account with one subscribed webhook endpoint (its batch also queues 500 deliveries). */
     let hookKey: string | null = null;
     if (SCENARIOS.has("events")) {
-      const { measureEventPath, startEventReceiver } = await import("./lib/events");
+      const { measureEventPath, startEventReceiver, startHangingReceiver } = await import("./lib/events");
       const { createWebhookEndpoint } = await import("@/server/services/webhooks/create-webhook-endpoint");
       const { getDb } = await import("@/db/client");
       const receiver = await startEventReceiver();
+      const hanging = await startHangingReceiver();
       try {
         const hookPartner = await seed.createBenchPartner("hooks");
         await createWebhookEndpoint(
@@ -356,6 +357,13 @@ async function main(): Promise<number> {
               headers: { "content-type": "application/svc.shipping-order+json", "x-api-key": hookPartner.key },
               body: JSON.stringify(orderBody(reference)),
             }),
+          addHangingNeighbour: async () => {
+            await createWebhookEndpoint(
+              await getDb(),
+              { userId: hookPartner.userId, isStaff: false },
+              { accountId: hookPartner.accountId, url: hanging.url },
+            );
+          },
         });
         events = {
           ...figures,
@@ -364,12 +372,20 @@ async function main(): Promise<number> {
           pgNone: none.pgCpuPerRequest ?? NaN,
           pgOne: one.pgCpuPerRequest ?? NaN,
         };
+        if (
+          figures.lagWithHangingNeighbour &&
+          (figures.lagWithHangingNeighbour.lost > 0 || (!QUICK && figures.lagWithHangingNeighbour.p99 >= 1000))
+        )
+          failures.push(
+            `event path with a hanging neighbour: p99 ${figures.lagWithHangingNeighbour.p99} ms, ${figures.lagWithHangingNeighbour.lost} lost`,
+          );
         if (!Number.isFinite(figures.deliveriesPerSecond) || figures.lag.lost > 0)
           failures.push(
             `event path: ${figures.delivered} of ${queued!.n} queued delivered, ${figures.lag.lost} lag events lost`,
           );
       } finally {
         await receiver.close();
+        await hanging.close();
       }
     }
 

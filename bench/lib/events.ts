@@ -12,8 +12,31 @@ export type EventFigures = {
   workerCpuPerDelivery: number;
   delivered: number;
   /** From the event's `created` (its transaction) to the receiver having the request, at a steady rate. */
-  lag: { rate: number; events: number; p50: number; p99: number; max: number; lost: number };
+  lag: Lag;
+  /** The same, after a second endpoint of the account that never answers (each attempt hangs for the timeout). */
+  lagWithHangingNeighbour: Lag | null;
 };
+
+export type Lag = { rate: number; events: number; p50: number; p99: number; max: number; lost: number };
+
+/** A loopback receiver that never answers: every attempt to it runs into the webhook timeout. */
+export async function startHangingReceiver() {
+  let requests = 0;
+  const server = createServer(() => {
+    requests += 1;
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  return {
+    url,
+    requests: () => requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
 
 /** A loopback receiver that answers 200 at once and notes when each event arrived. */
 export async function startEventReceiver() {
@@ -90,6 +113,8 @@ export async function measureEventPath(options: {
   rate: number;
   seconds: number;
   create: (reference: string) => Promise<Response>;
+  /** Registers an endpoint that hangs beside the receiver's; the lag is then measured again. */
+  addHangingNeighbour?: () => Promise<void>;
 }): Promise<EventFigures> {
   const { receiver } = options;
   const worker = startWorkerProcess(options.databaseUrl);
@@ -104,41 +129,45 @@ export async function measureEventPath(options: {
     const span = (times.at(-1)! - times[0]!) / 1000;
     const deliveriesPerSecond = drained && span > 0 ? (times.length - 1) / span : NaN;
 
-    const sent: string[] = [];
-    const total = Math.round(options.rate * options.seconds);
-    const start = performance.now();
-    const pending: Promise<void>[] = [];
-    for (let i = 0; i < total; i++) {
-      const due = start + (i * 1000) / options.rate;
-      const wait = due - performance.now();
-      if (wait > 0) await sleep(wait);
-      pending.push(
-        options.create(`LAG-${Date.now().toString(36)}-${i}`).then(async (res) => {
-          const body = (await res.json()) as { items?: { id: string }[] };
-          if (body.items?.[0]) sent.push(body.items[0].id);
-        }),
-      );
-    }
-    await Promise.all(pending);
-    const orderIds = new Set(sent);
-    const mine = () => [...receiver.arrivals.values()].filter((a) => a.orderId && orderIds.has(a.orderId));
-    await waitFor(() => mine().length >= orderIds.size, 60_000);
-    const lags = mine()
-      .map((a) => a.at - Date.parse(`${a.created}Z`))
-      .sort((a, b) => a - b);
-    return {
-      deliveriesPerSecond,
-      workerCpuPerDelivery,
-      delivered: times.length,
-      lag: {
+    const measureLag = async (tag: string): Promise<Lag> => {
+      const sent: string[] = [];
+      const total = Math.round(options.rate * options.seconds);
+      const start = performance.now();
+      const pending: Promise<void>[] = [];
+      for (let i = 0; i < total; i++) {
+        const due = start + (i * 1000) / options.rate;
+        const wait = due - performance.now();
+        if (wait > 0) await sleep(wait);
+        pending.push(
+          options.create(`${tag}-${Date.now().toString(36)}-${i}`).then(async (res) => {
+            const body = (await res.json()) as { items?: { id: string }[] };
+            if (body.items?.[0]) sent.push(body.items[0].id);
+          }),
+        );
+      }
+      await Promise.all(pending);
+      const orderIds = new Set(sent);
+      const mine = () => [...receiver.arrivals.values()].filter((a) => a.orderId && orderIds.has(a.orderId));
+      await waitFor(() => mine().length >= orderIds.size, 60_000);
+      const lags = mine()
+        .map((a) => a.at - Date.parse(`${a.created}Z`))
+        .sort((a, b) => a - b);
+      return {
         rate: options.rate,
         events: lags.length,
         p50: percentile(lags, 50),
         p99: percentile(lags, 99),
         max: lags.at(-1) ?? NaN,
         lost: orderIds.size - lags.length,
-      },
+      };
     };
+    const lag = await measureLag("LAG");
+    let lagWithHangingNeighbour: Lag | null = null;
+    if (options.addHangingNeighbour) {
+      await options.addHangingNeighbour();
+      lagWithHangingNeighbour = await measureLag("HANG");
+    }
+    return { deliveriesPerSecond, workerCpuPerDelivery, delivered: times.length, lag, lagWithHangingNeighbour };
   } finally {
     await worker.stop();
   }

@@ -72,6 +72,11 @@ function eventLines(e: EventReport): string[] {
     `create c16, server CPU per request: ${f(e.cpuNone, 2)} ms with no endpoint, ${f(e.cpuOne, 2)} ms with one subscribed endpoint (+${f(e.cpuOne - e.cpuNone, 2)} ms); PostgreSQL ${f(e.pgNone, 2)} → ${f(e.pgOne, 2)} ms`,
     `one dedicated worker drained ${e.delivered} queued deliveries to a loopback receiver at ${f(e.deliveriesPerSecond, 0)} deliveries/s, ${f(e.workerCpuPerDelivery, 2)} ms of worker CPU per delivery`,
     `lag from the event's transaction to the receiver, ${e.lag.rate} creates/s: p50 ${f(e.lag.p50, 0)} ms, p99 ${f(e.lag.p99, 0)} ms, max ${f(e.lag.max, 0)} ms over ${e.lag.events} events (${e.lag.lost} not delivered)`,
+    ...(e.lagWithHangingNeighbour
+      ? [
+          `the same with a second endpoint of the account that never answers (each attempt held for the 10 s timeout): p50 ${f(e.lagWithHangingNeighbour.p50, 0)} ms, p99 ${f(e.lagWithHangingNeighbour.p99, 0)} ms, max ${f(e.lagWithHangingNeighbour.max, 0)} ms over ${e.lagWithHangingNeighbour.events} events (${e.lagWithHangingNeighbour.lost} not delivered)`,
+        ]
+      : []),
   ];
 }
 const row = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
