@@ -38,7 +38,16 @@ const labelFrameHeaders = [
 const nextConfig = {
   // PGlite ships WASM and a data bundle that must be loaded from node_modules, not bundled; the others are
   // native or large server-only modules.
-  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "bwip-js", "postgres", "pg-boss", "pg"],
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "@node-rs/argon2",
+    "bwip-js",
+    "postgres",
+    "pg-boss",
+    "pg",
+    "pino",
+    "prom-client",
+  ],
   poweredByHeader: false,
   async headers() {
     // Later entries override earlier ones for the same header.

@@ -1,6 +1,7 @@
 import "./dev-data-dir";
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
+import pretty from "pino-pretty";
 import { closeDb, getDb } from "@/db/client";
 import { migrate } from "@/db/migrate";
 import { seedDemo, signInBanner } from "@/db/seed";
@@ -18,7 +19,8 @@ console.log(signInBanner(`http://localhost:${port}`));
 
 // Node runs Next directly (no npx in between) so signals reach it and it can drain in-flight requests.
 const child = spawn(process.execPath, [nextBin, "dev", "--port", port, ...process.argv.slice(2)], {
-  stdio: "inherit",
+  // The app logs JSON lines; in development they are shown readable (pino-pretty passes other lines through).
+  stdio: ["inherit", "pipe", "inherit"],
   env: {
     ...process.env,
     AUTH_SECRET,
@@ -28,5 +30,6 @@ const child = spawn(process.execPath, [nextBin, "dev", "--port", port, ...proces
     WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? "true",
   },
 });
+child.stdout!.pipe(pretty({ colorize: true, translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname" }));
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

@@ -37,6 +37,11 @@ const schema = z.object({
    * server saw, the last entry.
    */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** Bearer token for GET /api/metrics; unset, the route answers 404. */
+  METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional(),
+  /** A dedicated worker (`npm run worker`) serves its own metrics on this port (127.0.0.1 unless METRICS_HOST). */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().default("127.0.0.1"),
   /** Webhook deliveries one worker process runs at a time. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(64),
   /** Deliveries in flight to one endpoint (per worker process); the rest wait without spending an attempt. */

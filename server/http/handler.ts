@@ -1,3 +1,5 @@
+import { finishRequest } from "@/server/observability/http-requests";
+import { requestIdOf, runInRequest, type RequestContext } from "@/server/observability/request-context";
 import { clientAddress } from "./client-address";
 import { getDb, type Db } from "@/db/client";
 import { env } from "@/server/env";
@@ -32,22 +34,45 @@ export const clientIp = (request: Pick<Request, "headers">): string | null => cl
  * `withApiKey`, `withAccessToken`) takes it as its last argument and checks it once the caller is known;
  * `route()` (operation.ts) passes the names of its operation's query schema.
  */
-export type RouteOptions = { query?: readonly string[] };
+export type RouteOptions = {
+  query?: readonly string[];
+  /** For the request's log line and metrics. */ operationId?: string;
+};
 
 /** Refuses the query parameters `options` does not declare (400 naming them). */
 export const checkQuery = (url: URL, options: RouteOptions): void => rejectUnknownQuery(url, options.query ?? []);
 
-/** The catch-all every REST route runs in: anything thrown becomes a problem response. Routes use a wrapper. */
-export function restRoute<P extends Record<string, string>>(fn: (args: HandlerArgs<P>) => Promise<Response>) {
+/**
+ * The catch-all every REST route runs in: anything thrown becomes a problem response. Each request gets its id
+ * (`X-Request-Id` on the answer: the caller's when it is safe, else a new one) and, at its end, one log line and
+ * its metrics. Routes use a wrapper.
+ */
+export function restRoute<P extends Record<string, string>>(
+  fn: (args: HandlerArgs<P>) => Promise<Response>,
+  operationId?: string,
+) {
   return async (request: Request, context?: RouteContext<P>): Promise<Response> => {
-    try {
-      const params = ((await context?.params) ?? {}) as P;
-      const db = await getDb();
-      const url = new URL(request.url);
-      return await fn({ request, url, params, db, ip: clientIp(request), baseUrl: env().PUBLIC_URL ?? url.origin });
-    } catch (error) {
-      return errorResponse(error, request);
-    }
+    const started = performance.now();
+    const ctx: RequestContext = { requestId: requestIdOf(request.headers), operation: operationId };
+    return runInRequest(ctx, async () => {
+      let response: Response;
+      try {
+        const params = ((await context?.params) ?? {}) as P;
+        const db = await getDb();
+        const url = new URL(request.url);
+        response = await fn({
+          request,
+          url,
+          params,
+          db,
+          ip: clientIp(request),
+          baseUrl: env().PUBLIC_URL ?? url.origin,
+        });
+      } catch (error) {
+        response = errorResponse(error, request);
+      }
+      return finishRequest(request, response, ctx, started);
+    });
   };
 }
 
@@ -59,5 +84,5 @@ export function handler<P extends Record<string, string>>(
   return restRoute<P>(async (args) => {
     checkQuery(args.url, options);
     return fn(args);
-  });
+  }, options.operationId);
 }

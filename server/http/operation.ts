@@ -98,7 +98,7 @@ export function route<const O extends Operation>(
   fn: (args: RouteArgs<O>) => Promise<Response>,
 ): RouteHandler<O> {
   const schema = op.query;
-  const options = { query: schema ? Object.keys(schema.shape) : [] };
+  const options = { query: schema ? Object.keys(schema.shape) : [], operationId: op.operationId };
   const arrays = op.arrays ?? [];
   const accepted = op.body ? Object.keys(op.body.content) : null;
   // Most requests carry no query: its parse is done once, here, and each request gets a copy.

@@ -1,3 +1,5 @@
+import { logger } from "@/server/observability/logger";
+import { currentRequest } from "@/server/observability/request-context";
 import { randomUUID } from "node:crypto";
 import { isDatabaseUnavailable } from "@/db/connection-errors";
 import { AppError, errorTable, type AppErrorDetails, type FieldError, type RateLimitFigures } from "@/server/errors";
@@ -82,27 +84,15 @@ export function errorResponse(error: unknown, request?: Request): Response {
     }
     return problem(status, error.message, { errors: error.errors, headers, code: error.code });
   }
-  const requestId = randomUUID();
+  // The request's id (the same on its log lines and in `X-Request-Id`), so support can find the stack.
+  const requestId = currentRequest()?.requestId ?? randomUUID();
   if (isDatabaseUnavailable(error)) {
-    console.error(
-      JSON.stringify({
-        level: "error",
-        requestId,
-        msg: "database unavailable",
-        path: pathOf(request),
-        error: String(error),
-      }),
-    );
+    logger.error({ requestId, path: pathOf(request), err: String(error) }, "database unavailable");
     return errorResponse(databaseUnavailable(requestId));
   }
-  console.error(
-    JSON.stringify({
-      level: "error",
-      requestId,
-      msg: "unhandled error",
-      path: pathOf(request),
-      error: error instanceof Error ? error.stack : String(error),
-    }),
+  logger.error(
+    { requestId, path: pathOf(request), err: error instanceof Error ? error.stack : String(error) },
+    "unhandled error",
   );
   return errorResponse(unexpectedError(requestId));
 }

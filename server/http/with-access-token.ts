@@ -2,6 +2,7 @@ import { verifyAccessToken } from "@/server/auth/access-tokens";
 import { AppError } from "@/server/errors";
 import type { Actor } from "@/server/services/authorization";
 import { getActor } from "@/server/services/accounts/get-actor";
+import { setRequestCaller } from "@/server/observability/request-context";
 import { checkQuery, restRoute, type HandlerArgs, type RouteOptions } from "./handler";
 
 const unauthorized = (detail: string) =>
@@ -36,7 +37,8 @@ export function withAccessToken<P extends Record<string, string>>(
     const userId = await verifyAccessToken(token);
     const actor = userId ? await getActor(args.db, userId) : null;
     if (!actor) throw accessTokenRefusals.invalid();
+    setRequestCaller({ userId: actor.userId });
     checkQuery(args.url, options);
     return fn({ ...args, actor });
-  });
+  }, options.operationId);
 }

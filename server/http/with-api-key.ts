@@ -3,6 +3,7 @@ import { AppError } from "@/server/errors";
 import type { ApiKeyPermission } from "@/server/services/api-keys/schemas";
 import { verifyApiKeyTakingToken, type ApiKeyPrincipal } from "@/server/services/api-keys/verify-api-key";
 import { rateLimited, takeTokens, type RateLimitState } from "@/server/services/rate-limits/take-tokens";
+import { setRequestCaller } from "@/server/observability/request-context";
 import { checkQuery, restRoute, type HandlerArgs, type RouteOptions } from "./handler";
 import { errorResponse, rateLimitHeaders } from "./problem";
 import { bearerToken } from "./with-access-token";
@@ -68,6 +69,7 @@ export function withApiKey<P extends Record<string, string>>(
       args.db,
       args.request.headers.get("x-api-key")?.trim() || bearerToken(args.request),
     );
+    setRequestCaller({ accountId: principal.accountId });
     let response: Response;
     try {
       if (!principal.permissions.includes(permission)) throw apiKeyRefusals.lacking(permission);
@@ -80,5 +82,5 @@ export function withApiKey<P extends Record<string, string>>(
       if (!response.headers.has(name)) response.headers.set(name, value);
     }
     return response;
-  });
+  }, options.operationId);
 }

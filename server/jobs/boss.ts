@@ -1,5 +1,6 @@
 import PgBoss from "pg-boss";
 import type { Executor } from "@/db/client";
+import { currentRequest } from "@/server/observability/request-context";
 import { QUEUE_OPTIONS } from "./queues";
 import { jobSql } from "./sql-adapter";
 
@@ -31,5 +32,10 @@ export async function enqueueJobs(executor: Executor, jobs: PgBoss.JobInsert[]):
     schedule: false,
     migrate: false,
   });
-  await sender.insert(jobs, { db: jobSql(executor) });
+  // Jobs a request enqueues carry its id, so the worker's log lines of them can be found by it.
+  const requestId = currentRequest()?.requestId;
+  const tagged = requestId
+    ? jobs.map((job) => ({ ...job, data: { ...(job.data as object | undefined), requestId } }))
+    : jobs;
+  await sender.insert(tagged, { db: jobSql(executor) });
 }

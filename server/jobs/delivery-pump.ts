@@ -5,6 +5,7 @@ import { webhookDeliveries } from "@/db/schema";
 import { enqueueDeliveries } from "@/server/services/events/record-events";
 import { deliverWebhook, type DeliveryOptions } from "@/server/services/webhooks/deliver-webhook";
 import pLimit, { type LimitFunction } from "p-limit";
+import { runInRequest } from "@/server/observability/request-context";
 import { QUEUES, type DeliveryJob } from "./queues";
 import { jobSql } from "./sql-adapter";
 
@@ -61,29 +62,48 @@ export function startDeliveryPump(boss: PgBoss, db: Db, options: DeliveryPumpOpt
     await boss.complete(QUEUES.webhookDelivery, job.id);
   };
 
-  const run = async (job: PgBoss.Job<DeliveryJob>) => {
+  const run = (job: PgBoss.Job<DeliveryJob>) =>
+    runInRequest({ requestId: job.data.requestId ?? job.id, operation: "job:webhook-delivery" }, () =>
+      attemptOrDefer(job),
+    );
+
+  const attemptOrDefer = async (job: PgBoss.Job<DeliveryJob>) => {
     try {
       const endpointId = await endpointOf(job);
       if (!endpointId) return await attempt(job);
       let state = endpoints.get(endpointId);
       if (!state) endpoints.set(endpointId, (state = { limit: pLimit(options.perEndpoint), started: new Set() }));
       const { limit, started } = state;
-      // An endpoint whose slots are all taken waits here only while it answers quickly (a burst), and only for
-      // as many more; one that holds its attempts (a receiver that hangs) gets the rest back later, so it never
-      // takes more than twice its share of this process's slots.
+      // An endpoint whose attempts are all taken and the oldest of them running for a while holds them (a receiver
+      // that hangs): the job goes back for later at once. Otherwise it waits for the endpoint's next free attempt,
+      // but at most SLOW_AFTER_MS: a job still waiting then goes back too, so a slow endpoint never keeps this
+      // process's slots, and a fast one (its attempts end in milliseconds) drains its backlog at full speed.
       const oldest = Math.min(...started);
-      const slow = started.size >= options.perEndpoint && Date.now() - oldest > SLOW_AFTER_MS;
-      if (limit.activeCount >= options.perEndpoint && (slow || limit.pendingCount >= 2 * options.perEndpoint))
-        return await defer(job);
-      await limit(async () => {
-        const at = Date.now() + Math.random() / 1000;
-        started.add(at);
-        try {
-          await attempt(job);
-        } finally {
-          started.delete(at);
-          if (limit.activeCount <= 1 && limit.pendingCount === 0) endpoints.delete(endpointId);
-        }
+      if (limit.activeCount >= options.perEndpoint && Date.now() - oldest > SLOW_AFTER_MS) return await defer(job);
+      await new Promise<void>((resolve, reject) => {
+        let begun = false;
+        let givenBack = false;
+        const watchdog = setTimeout(() => {
+          if (begun) return;
+          givenBack = true;
+          defer(job).then(resolve, reject);
+        }, SLOW_AFTER_MS);
+        limit(async () => {
+          if (givenBack) return;
+          begun = true;
+          clearTimeout(watchdog);
+          const at = Date.now() + Math.random() / 1000;
+          started.add(at);
+          try {
+            await attempt(job);
+          } finally {
+            started.delete(at);
+            if (limit.activeCount <= 1 && limit.pendingCount === 0) endpoints.delete(endpointId);
+          }
+        }).then(
+          () => !givenBack && resolve(),
+          (error: unknown) => (givenBack ? undefined : reject(error)),
+        );
       });
     } catch (error) {
       options.log(`delivery job ${job.id} failed`, error);

@@ -15,7 +15,7 @@ export const QUEUES = {
 } as const;
 
 /** `endpointId` lets a worker cap attempts per endpoint before it claims one (absent on jobs queued before it). */
-export type DeliveryJob = { deliveryId: string; attempt: number; endpointId?: string };
+export type DeliveryJob = { deliveryId: string; attempt: number; endpointId?: string; requestId?: string };
 
 /**
  * A delivery job expires (its worker died) and is then retried by pg-boss; the retry schedule of failed answers

@@ -1,5 +1,6 @@
 import { and, isNull, lte, sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
+import { logger } from "@/server/observability/logger";
 import type { Db } from "@/db/client";
 import { shippingOrders } from "@/db/schema";
 import { env } from "@/server/env";
@@ -9,6 +10,7 @@ import { type DeliveryOptions } from "@/server/services/webhooks/deliver-webhook
 import { sweepStuckDeliveries } from "@/server/services/webhooks/sweep-stuck-deliveries";
 import { startDeliveryPump } from "./delivery-pump";
 import { deliveryJobExpirySeconds, QUEUE_OPTIONS, QUEUES } from "./queues";
+import { runJob } from "./run-job";
 import { jobSql } from "./sql-adapter";
 
 export type WorkerOptions = {
@@ -37,7 +39,7 @@ export function workerOptionsFromEnv(): WorkerOptions {
     deliveryConcurrency: e.WEBHOOK_CONCURRENCY,
     deliveryPerEndpoint: e.WEBHOOK_ENDPOINT_CONCURRENCY,
     trackingBatchSize: 500,
-    log: (message, error) => console.error(`[worker] ${message}`, error ?? ""),
+    log: (message, error) => logger.error({ err: error instanceof Error ? error.stack : error }, message),
   };
 }
 
@@ -74,28 +76,44 @@ export async function startWorker(db: Db, options: WorkerOptions): Promise<Runni
     pollingSeconds: options.pollingSeconds,
     log: options.log,
   });
-  await boss.work(QUEUES.trackingTick, polling, async () => {
-    const now = new Date();
-    const [due] = await db.select({ n: sql<number>`count(*)::int` }).from(
-      db
-        .select({ one: sql`1` })
-        .from(shippingOrders)
-        .where(and(isNull(shippingOrders.deletedAt), lte(shippingOrders.trackingNextAt, now)))
-        .limit(options.trackingBatchSize * MAX_TRACKING_BATCHES_PER_TICK)
-        .as("due"),
-    );
-    const batches = Math.ceil((due?.n ?? 0) / options.trackingBatchSize);
-    if (batches > 0) await boss.insert(Array.from({ length: batches }, () => ({ name: QUEUES.trackingBatch })));
-  });
-  await boss.work(QUEUES.trackingBatch, polling, async () => {
-    await advanceDueTracking(db, { batchSize: options.trackingBatchSize });
-  });
-  await boss.work(QUEUES.eventsCleanup, polling, async () => {
-    await purgeExpiredEvents(db);
-  });
-  await boss.work(QUEUES.webhookSweep, polling, async () => {
-    await sweepStuckDeliveries(db, { graceSeconds: deliveryJobExpirySeconds(options.delivery.timeoutMs) * 2 });
-  });
+  await boss.work(
+    QUEUES.trackingTick,
+    polling,
+    runJob(QUEUES.trackingTick, async () => {
+      const now = new Date();
+      const [due] = await db.select({ n: sql<number>`count(*)::int` }).from(
+        db
+          .select({ one: sql`1` })
+          .from(shippingOrders)
+          .where(and(isNull(shippingOrders.deletedAt), lte(shippingOrders.trackingNextAt, now)))
+          .limit(options.trackingBatchSize * MAX_TRACKING_BATCHES_PER_TICK)
+          .as("due"),
+      );
+      const batches = Math.ceil((due?.n ?? 0) / options.trackingBatchSize);
+      if (batches > 0) await boss.insert(Array.from({ length: batches }, () => ({ name: QUEUES.trackingBatch })));
+    }),
+  );
+  await boss.work(
+    QUEUES.trackingBatch,
+    polling,
+    runJob(QUEUES.trackingBatch, async () => {
+      await advanceDueTracking(db, { batchSize: options.trackingBatchSize });
+    }),
+  );
+  await boss.work(
+    QUEUES.eventsCleanup,
+    polling,
+    runJob(QUEUES.eventsCleanup, async () => {
+      await purgeExpiredEvents(db);
+    }),
+  );
+  await boss.work(
+    QUEUES.webhookSweep,
+    polling,
+    runJob(QUEUES.webhookSweep, async () => {
+      await sweepStuckDeliveries(db, { graceSeconds: deliveryJobExpirySeconds(options.delivery.timeoutMs) * 2 });
+    }),
+  );
 
   return {
     boss,

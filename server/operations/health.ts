@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { operation } from "@/server/http/operation";
 import { Health } from "@/server/openapi/components";
 import { answer } from "./shared";
@@ -20,4 +21,31 @@ export const getHealthOp = operation({
   },
 });
 
-export const operations = [getHealthOp];
+const Readiness = z
+  .object({
+    status: z.enum(["ready", "unavailable"]),
+    reason: z.string().optional().describe("Why the instance is not ready (with 503)."),
+  })
+  .meta({ id: "Readiness" });
+
+export const getReadinessOp = operation({
+  method: "get",
+  path: "/api/health/ready",
+  operationId: "getReadiness",
+  tag: "Health",
+  summary: "Readiness check",
+  description:
+    "200 when the database answers within 2 seconds and every migration of this build is applied; else 503 with the reason. For a load balancer " +
+    "deciding whether to send traffic to this instance (`/api/health` is the liveness check). Needs no credentials.",
+  auth: "none",
+  serverErrors: false,
+  responses: {
+    200: answer("Ready.", Readiness, { ready: ["Ready", { status: "ready" }] }),
+    503: answer("Not ready (a plain JSON body, not a problem).", Readiness, {
+      pending: ["Migrations pending", { status: "unavailable", reason: "migrations pending: 10 of 12 applied" }],
+      down: ["Database down", { status: "unavailable", reason: "the database does not answer (connection failed)" }],
+    }),
+  },
+});
+
+export const operations = [getHealthOp, getReadinessOp];

@@ -1,5 +1,6 @@
 import type { TRPCError } from "@trpc/server";
 import { errorTable } from "@/server/errors";
+import { logger } from "@/server/observability/logger";
 
 // What a caller can get wrong or was refused (the expected codes of `errorTable`); anything else is the
 // server's failure and is logged.
@@ -16,13 +17,5 @@ const EXPECTED = new Set<TRPCError["code"]>(
 export function logUnexpectedError({ path, error }: { path?: string; error: TRPCError }): void {
   if (EXPECTED.has(error.code)) return;
   const cause = error.cause ?? error;
-  console.error(
-    JSON.stringify({
-      level: "error",
-      msg: "tRPC procedure failed",
-      path,
-      code: error.code,
-      error: cause.stack ?? String(cause),
-    }),
-  );
+  logger.error({ procedure: path, code: error.code, err: cause.stack ?? String(cause) }, "tRPC procedure failed");
 }

@@ -6,6 +6,8 @@ import {
   type CourierShipmentRequest,
 } from "@/server/couriers/types";
 import { isDatabaseUnavailable } from "@/db/connection-errors";
+import { logger } from "@/server/observability/logger";
+import { recordCourierCall } from "@/server/observability/outbound-calls";
 
 export type CourierOutcome = { ok: true; shipment: CourierShipment } | { ok: false; code: string; message: string };
 
@@ -16,6 +18,23 @@ class CourierTimeout extends Error {}
  * outcome (reported in `failed`), not an error; only a database outage propagates.
  */
 export async function callCourier(
+  courier: CourierAdapter,
+  request: CourierShipmentRequest,
+  db: Executor,
+  settings: Record<string, unknown>,
+): Promise<CourierOutcome> {
+  const started = performance.now();
+  const outcome = await createWithin(courier, request, db, settings);
+  recordCourierCall({
+    courier: courier.capabilities.id,
+    operation: "create",
+    outcome: outcome.ok ? "ok" : outcome.code,
+    durationMs: performance.now() - started,
+  });
+  return outcome;
+}
+
+async function createWithin(
   courier: CourierAdapter,
   request: CourierShipmentRequest,
   db: Executor,
@@ -48,14 +67,7 @@ export async function callCourier(
       };
     }
     if (isDatabaseUnavailable(error)) throw error;
-    console.error(
-      JSON.stringify({
-        level: "error",
-        msg: "courier call failed",
-        courier: courier.capabilities.id,
-        error: String(error),
-      }),
-    );
+    logger.error({ courier: courier.capabilities.id, err: String(error) }, "courier call failed");
     return { ok: false, code: "COURIER_UNAVAILABLE", message: `${courier.capabilities.name} could not be reached.` };
   } finally {
     clearTimeout(timer);

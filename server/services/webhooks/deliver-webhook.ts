@@ -2,6 +2,7 @@ import { and, eq, or, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { events, webhookDeliveries, webhookEndpoints, type WebhookEndpointRow } from "@/db/schema";
 import type { DeliveryJob } from "@/server/jobs/queues";
+import { recordWebhookDelivery } from "@/server/observability/outbound-calls";
 import { recordAudit } from "../audit/record-audit";
 import { TEST_EVENT_TYPE } from "../events/event-types";
 import { enqueueDeliveries } from "../events/record-events";
@@ -71,6 +72,14 @@ export async function deliverWebhook(
     outcome = await postWebhook(endpoint.url, headers, body, options);
   }
   await db.transaction((tx) => recordOutcome(tx, claimed.id, job.id, endpoint, outcome, options, now()));
+  recordWebhookDelivery({
+    deliveryId: claimed.id,
+    endpointId: endpoint.id,
+    outcome: outcome.ok ? "succeeded" : "failed",
+    status: outcome.status,
+    durationMs: outcome.durationMs,
+    lagMs: claimed.attempts === 1 ? now().getTime() - event.createdAt.getTime() : null,
+  });
 }
 
 async function recordOutcome(

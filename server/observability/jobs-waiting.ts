@@ -1,0 +1,25 @@
+import client from "prom-client";
+import { queryRows, type Executor } from "@/db/client";
+import { metrics } from "./metrics";
+
+const holder = globalThis as unknown as { __sopJobsWaiting?: client.Gauge<"queue"> };
+const jobsWaiting = (holder.__sopJobsWaiting ??= new client.Gauge({
+  name: "sop_jobs_waiting",
+  help: "Jobs queued and not yet started, by queue (read when scraped).",
+  labelNames: ["queue"] as const,
+  registers: [metrics.registry],
+}));
+
+/**
+ * Refreshes the waiting-jobs gauge: pg-boss's partial index on jobs not yet active answers this without reading
+ * the finished jobs it keeps in the same table.
+ */
+export async function refreshJobsWaiting(db: Executor): Promise<void> {
+  const rows = await queryRows<{ name: string; n: number }>(
+    db,
+    `select name, count(*)::int as n from pgboss.job where state < 'active' group by name`,
+    [],
+  );
+  jobsWaiting.reset();
+  for (const row of rows) jobsWaiting.set({ queue: row.name }, row.n);
+}
