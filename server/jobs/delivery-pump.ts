@@ -22,6 +22,9 @@ export type DeliveryPumpOptions = {
 /** An endpoint whose oldest attempt in flight has run this long is treated as slow. */
 const SLOW_AFTER_MS = 1000;
 
+/** The longest a slow endpoint's attempt is put off at once. */
+const MAX_DEFER_SECONDS = 600;
+
 export type DeliveryPump = { stop(timeoutMs: number): Promise<void> };
 
 /**
@@ -48,11 +51,17 @@ export function startDeliveryPump(boss: PgBoss, db: Db, options: DeliveryPumpOpt
     return row?.endpointId ?? null;
   };
 
-  /** Hands the attempt back for later with the same claim (`attempt`), so no step of the schedule is spent. */
+  /**
+   * Hands the attempt back for later with the same claim (`attempt`), so no step of the schedule is spent. Each
+   * time it comes back to an endpoint still slow it waits twice as long (from half the timeout up to 10 minutes),
+   * so the backlog of a receiver that hangs for hours costs a few handovers per job, not one every few seconds.
+   */
   const defer = async (job: PgBoss.Job<DeliveryJob>) => {
-    const later = Math.max(1, Math.ceil(options.delivery.timeoutMs / 2000));
+    const deferrals = (job.data.deferrals ?? 0) + 1;
+    const first = Math.max(1, Math.ceil(options.delivery.timeoutMs / 2000));
+    const later = Math.min(MAX_DEFER_SECONDS, first * 2 ** (deferrals - 1));
     await db.transaction(async (tx) => {
-      await enqueueDeliveries(tx, [job.data], later);
+      await enqueueDeliveries(tx, [{ ...job.data, deferrals }], later);
       await boss.complete(QUEUES.webhookDelivery, job.id, { deferred: true }, { db: jobSql(tx) });
     });
   };

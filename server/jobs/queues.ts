@@ -15,7 +15,14 @@ export const QUEUES = {
 } as const;
 
 /** `endpointId` lets a worker cap attempts per endpoint before it claims one (absent on jobs queued before it). */
-export type DeliveryJob = { deliveryId: string; attempt: number; endpointId?: string; requestId?: string };
+export type DeliveryJob = {
+  deliveryId: string;
+  attempt: number;
+  endpointId?: string;
+  requestId?: string;
+  /** How often this attempt was handed back because its endpoint was slow (each time it waits longer). */
+  deferrals?: number;
+};
 
 /**
  * A delivery job expires (its worker died) and is then retried by pg-boss; the retry schedule of failed answers
