@@ -71,29 +71,40 @@ function namedStatements<T extends object>(sql: T): T {
  * A postgres.js pool as the app uses it, with its Drizzle handle: named statements, transactions on reserved
  * connections, and timeouts that keep a fault from holding a connection.
  */
-export async function openPostgres(url: string, max: number): Promise<Handle> {
+export async function openPostgres(
+  url: string,
+  max: number,
+  { pooler = "none" }: { pooler?: "none" | "transaction" } = {},
+): Promise<Handle> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
-  const client = namedStatements(
-    reservedTransactions(
-      postgres(url, {
-        max,
-        onnotice: () => {},
-        connection: {
-          application_name: "shipping-order-platform",
-          statement_timeout: 30_000,
-          // A transaction no code is driving any more (a bug, a lost error path) gives its connection and locks
-          // back within a minute instead of holding them until the app restarts.
-          idle_in_transaction_session_timeout: 60_000,
-        },
-        // While PostgreSQL is down a request should fail fast with 503, and the pool come back as soon as it is up:
-        // postgres.js's own backoff grows to 20 s (shared by the pool) and holds every query routed to a closed
-        // connection that long; its connect timeout is 30 s.
-        backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
-        connect_timeout: 5,
-      }),
-    ),
+  const pooled = pooler === "transaction";
+  const pool = reservedTransactions(
+    postgres(url, {
+      max,
+      onnotice: () => {},
+      // Behind a pooler in transaction mode a named statement would be prepared on one server connection and
+      // executed on another: every statement is unnamed there.
+      ...(pooled ? { prepare: false } : {}),
+      connection: pooled
+        ? // Session settings would stay on whichever server connection they landed on: the pooler sets the
+          // timeouts on its own connections (ops/pgbouncer/pgbouncer.ini, connect_query).
+          { application_name: "shipping-order-platform" }
+        : {
+            application_name: "shipping-order-platform",
+            statement_timeout: 30_000,
+            // A transaction no code is driving any more (a bug, a lost error path) gives its connection and locks
+            // back within a minute instead of holding them until the app restarts.
+            idle_in_transaction_session_timeout: 60_000,
+          },
+      // While PostgreSQL is down a request should fail fast with 503, and the pool come back as soon as it is up:
+      // postgres.js's own backoff grows to 20 s (shared by the pool) and holds every query routed to a closed
+      // connection that long; its connect timeout is 30 s.
+      backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
+      connect_timeout: 5,
+    }),
   );
+  const client = pooled ? pool : namedStatements(pool);
   return {
     db: drizzle({ client, schema }) as unknown as Db,
     close: () => client.end({ timeout: 5 }),
@@ -102,8 +113,8 @@ export async function openPostgres(url: string, max: number): Promise<Handle> {
 }
 
 async function open(): Promise<Handle> {
-  const { DATABASE_URL, DATA_DIR, DATABASE_POOL_MAX } = env();
-  if (DATABASE_URL) return openPostgres(DATABASE_URL, DATABASE_POOL_MAX);
+  const { DATABASE_URL, DATA_DIR, DATABASE_POOL_MAX, DATABASE_POOLER } = env();
+  if (DATABASE_URL) return openPostgres(DATABASE_URL, DATABASE_POOL_MAX, { pooler: DATABASE_POOLER });
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const snapshot = process.env.PGLITE_SNAPSHOT;

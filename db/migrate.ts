@@ -11,7 +11,7 @@ export const migrationsFolder = path.resolve(process.cwd(), "db/migrations");
  * advisory lock so app instances starting together do not race; PGlite has one process by construction.
  */
 export async function migrate(): Promise<void> {
-  const { DATABASE_URL } = env();
+  const { DATABASE_URL, DATABASE_DIRECT_URL, DATABASE_POOLER } = env();
   if (!DATABASE_URL) {
     const h = await handle();
     const { migrate: run } = await import("drizzle-orm/pglite/migrator");
@@ -22,13 +22,21 @@ export async function migrate(): Promise<void> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const { migrate: run } = await import("drizzle-orm/postgres-js/migrator");
-  const client = postgres(DATABASE_URL, { max: 1, onnotice: () => {} });
+  // Behind a transaction-mode pooler a session lock would stay on whichever server connection took it: migrations
+  // go straight to PostgreSQL when DATABASE_DIRECT_URL says where, else through the pooler without the lock (run
+  // them from one place, e.g. a release step, in that case).
+  const direct = DATABASE_DIRECT_URL ?? (DATABASE_POOLER === "transaction" ? null : DATABASE_URL);
+  const client = postgres(direct ?? DATABASE_URL, {
+    max: 1,
+    onnotice: () => {},
+    ...(direct ? {} : { prepare: false }),
+  });
   const db = drizzle({ client });
   try {
-    await db.execute(sql`select pg_advisory_lock(727274)`);
+    if (direct) await db.execute(sql`select pg_advisory_lock(727274)`);
     await run(db, { migrationsFolder });
     await prepareJobs(db as unknown as Db);
-    await db.execute(sql`select pg_advisory_unlock(727274)`);
+    if (direct) await db.execute(sql`select pg_advisory_unlock(727274)`);
   } finally {
     await client.end({ timeout: 5 });
   }

@@ -12,6 +12,13 @@ const schema = z.object({
   /** Sandbox courier: how long to wait for an answer before reporting COURIER_TIMEOUT. */
   COURIER_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   DATABASE_POOL_MAX: z.coerce.number().int().positive().default(10),
+  /**
+   * `transaction`: DATABASE_URL is a connection pooler in transaction mode (PgBouncer): no named prepared statements,
+   * no session settings (the pooler sets the timeouts on its server connections). Migrations then use
+   * DATABASE_DIRECT_URL (a session lock serialises them) when it is set.
+   */
+  DATABASE_POOLER: z.enum(["none", "transaction"]).default("none"),
+  DATABASE_DIRECT_URL: z.string().url().optional(),
   PUBLIC_URL: z.string().url().optional(),
   /** `off`: this web process runs no background jobs (run `npm run worker` somewhere). */
   WORKER: z.enum(["on", "off"]).default("on"),

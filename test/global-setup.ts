@@ -24,11 +24,13 @@ export default async function setup(project: TestProject) {
     const { drizzle } = await import("drizzle-orm/postgres-js");
     const { migrate } = await import("drizzle-orm/postgres-js/migrator");
     const name = `sop_test_${Date.now()}_${process.pid}`;
-    const admin = postgres(base, { max: 1, onnotice: () => {} });
+    // Through a transaction-mode pooler (CI runs the suites once through PgBouncer): unnamed statements only.
+    const prepare = process.env.DATABASE_POOLER !== "transaction";
+    const admin = postgres(base, { max: 1, onnotice: () => {}, prepare });
     await admin.unsafe(`create database "${name}"`);
     const url = new URL(base);
     url.pathname = `/${name}`;
-    const client = postgres(url.toString(), { max: 1, onnotice: () => {} });
+    const client = postgres(url.toString(), { max: 1, onnotice: () => {}, prepare });
     await migrate(drizzle({ client }), { migrationsFolder });
     await prepareJobs(drizzle({ client }) as unknown as Db);
     await client.end();

@@ -125,6 +125,12 @@ export type ServerEnv = { databaseUrl: string; authSecret: string; cpuProfileDir
 const nodeFlags = (e: ServerEnv, name: string) =>
   e.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(e.cpuProfileDir, name)}`] : [];
 
+function viaPooler(url: string): string {
+  const pooled = new URL(url);
+  pooled.port = process.env.BENCH_POOLER_PORT!;
+  return pooled.toString();
+}
+
 function baseEnv(e: ServerEnv, port: number): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
@@ -139,6 +145,9 @@ function baseEnv(e: ServerEnv, port: number): NodeJS.ProcessEnv {
     // Deliveries are measured with a dedicated worker (bench/lib/events.ts); the app's own figures stay free of one.
     WORKER: "off",
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+    // BENCH_POOLER_PORT: the app (not the bench's own seeding) goes through PgBouncer on that port, in transaction mode.
+    ...(process.env.BENCH_POOLER_PORT ? { DATABASE_URL: viaPooler(e.databaseUrl), DATABASE_POOLER: "transaction" } : {}),
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
   };
 }
 
