@@ -1,5 +1,6 @@
 import client from "prom-client";
 import { queryRows, type Executor } from "@/db/client";
+import { QUEUES } from "@/server/jobs/queues";
 import { metrics } from "./metrics";
 
 const holder = globalThis as unknown as { __sopJobsWaiting?: client.Gauge<"queue"> };
@@ -21,5 +22,6 @@ export async function refreshJobsWaiting(db: Executor): Promise<void> {
     [],
   );
   jobsWaiting.reset();
+  for (const queue of Object.values(QUEUES)) jobsWaiting.set({ queue }, 0);
   for (const row of rows) jobsWaiting.set({ queue: row.name }, row.n);
 }
