@@ -3,7 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { percentile } from "./load";
-import { cpuMs } from "./servers";
+import { cpuMs, viaPooler } from "./servers";
 
 export type EventFigures = {
   /** Deliveries one dedicated worker made per second, draining a backlog to a loopback receiver. */
@@ -74,7 +74,8 @@ export function startWorkerProcess(databaseUrl: string): { child: ChildProcess; 
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       NODE_ENV: "production",
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: process.env.BENCH_POOLER_PORT ? viaPooler(databaseUrl) : databaseUrl,
+      ...(process.env.BENCH_POOLER_PORT ? { DATABASE_POOLER: "transaction", DATABASE_DIRECT_URL: databaseUrl } : {}),
       AUTH_SECRET: "bench-worker-secret-0123456789-bench-worker",
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       WORKER_POLLING_SECONDS: "0.5",

@@ -125,7 +125,7 @@ export type ServerEnv = { databaseUrl: string; authSecret: string; cpuProfileDir
 const nodeFlags = (e: ServerEnv, name: string) =>
   e.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(e.cpuProfileDir, name)}`] : [];
 
-function viaPooler(url: string): string {
+export function viaPooler(url: string): string {
   const pooled = new URL(url);
   pooled.port = process.env.BENCH_POOLER_PORT!;
   return pooled.toString();
@@ -146,7 +146,9 @@ function baseEnv(e: ServerEnv, port: number): NodeJS.ProcessEnv {
     WORKER: "off",
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
     // BENCH_POOLER_PORT: the app (not the bench's own seeding) goes through PgBouncer on that port, in transaction mode.
-    ...(process.env.BENCH_POOLER_PORT ? { DATABASE_URL: viaPooler(e.databaseUrl), DATABASE_POOLER: "transaction" } : {}),
+    ...(process.env.BENCH_POOLER_PORT
+      ? { DATABASE_URL: viaPooler(e.databaseUrl), DATABASE_POOLER: "transaction", DATABASE_DIRECT_URL: e.databaseUrl }
+      : {}),
     LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
   };
 }

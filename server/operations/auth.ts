@@ -49,7 +49,9 @@ export const issueAccessTokenOp = operation({
       examples: { wrong: ["Wrong credentials", wrongCredentials()] },
     },
     429: {
-      description: "Too many attempts for this email (10 a minute) or from this address (60 a minute).",
+      description:
+        "Too many attempts for this email (10 a minute) or from this address (60 a minute). The address is the one the platform's own server " +
+        "saw: the last `X-Forwarded-For` entry, or the one before the operator's `TRUSTED_PROXY_HOPS` proxies; entries the client writes never count.",
       examples: { email: ["Too many attempts", signInThrottled.email({ ...EXHAUSTED, retryAfterSeconds: 6 })] },
     },
   },
