@@ -12,7 +12,15 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelati
 /** Anything that can run a query: the database or an open transaction. */
 export type Executor = Db | Tx;
 
-type Handle = { db: Db; close: () => Promise<void>; kind: "postgres" | "pglite" };
+export type PoolStats = { max: number; idle: number; busy: number; reserved: number; connecting: number };
+
+type Handle = {
+  db: Db;
+  close: () => Promise<void>;
+  kind: "postgres" | "pglite";
+  /** postgres.js's pool (patches/postgres+3.4.9.patch exposes it); none for the embedded database. */
+  poolStats?: () => PoolStats;
+};
 
 // Cached on globalThis so Next's dev reloads and every route share one pool (or one PGlite instance).
 const globalForDb = globalThis as unknown as { __sopDb?: Promise<Handle> };
@@ -109,6 +117,7 @@ export async function openPostgres(
     db: drizzle({ client, schema }) as unknown as Db,
     close: () => client.end({ timeout: 5 }),
     kind: "postgres",
+    poolStats: () => (pool as unknown as { poolStats: () => PoolStats }).poolStats(),
   };
 }
 

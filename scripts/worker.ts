@@ -3,7 +3,7 @@ import { closeDb, getDb } from "@/db/client";
 import { migrate } from "@/db/migrate";
 import { env } from "@/server/env";
 import { startWorker, workerOptionsFromEnv } from "@/server/jobs/worker";
-import { refreshJobsWaiting } from "@/server/observability/jobs-waiting";
+import { refreshJobsWaiting, refreshPoolStats } from "@/server/observability/jobs-waiting";
 import { logger } from "@/server/observability/logger";
 import { metrics } from "@/server/observability/metrics";
 
@@ -26,8 +26,7 @@ const metricsServer =
           res.writeHead(req.url === "/metrics" ? 401 : 404).end();
           return;
         }
-        void refreshJobsWaiting(db)
-          .catch(() => {})
+        void Promise.all([refreshJobsWaiting(db).catch(() => {}), refreshPoolStats().catch(() => {})])
           .then(() => metrics.registry.metrics())
           .then((body) => res.writeHead(200, { "content-type": metrics.registry.contentType }).end(body));
       }).listen(METRICS_PORT, METRICS_HOST);

@@ -1,5 +1,5 @@
 import client from "prom-client";
-import { queryRows, type Executor } from "@/db/client";
+import { handle, queryRows, type Executor } from "@/db/client";
 import { QUEUES } from "@/server/jobs/queues";
 import { metrics } from "./metrics";
 
@@ -10,6 +10,21 @@ const jobsWaiting = (holder.__sopJobsWaiting ??= new client.Gauge({
   labelNames: ["queue"] as const,
   registers: [metrics.registry],
 }));
+
+const holderPool = globalThis as unknown as { __sopPool?: client.Gauge<"state"> };
+const pool = (holderPool.__sopPool ??= new client.Gauge({
+  name: "sop_db_pool_connections",
+  help: "This process's database connections by state (idle, busy: running statements, reserved: in a transaction or a job's script, connecting, max).",
+  labelNames: ["state"] as const,
+  registers: [metrics.registry],
+}));
+
+/** Refreshes the pool gauge from postgres.js's pool (nothing for the embedded database). */
+export async function refreshPoolStats(): Promise<void> {
+  const stats = (await handle()).poolStats?.();
+  if (!stats) return;
+  for (const [state, n] of Object.entries(stats)) pool.set({ state }, n);
+}
 
 /**
  * Refreshes the waiting-jobs gauge: pg-boss's partial index on jobs not yet active answers this without reading

@@ -131,6 +131,8 @@ describe("metrics and readiness", () => {
     expect(text).toContain("sop_courier_call_duration_seconds_count");
     expect(text).toContain("nodejs_eventloop_lag_seconds");
     expect(text).toMatch(/sop_jobs_waiting\{queue="webhook-delivery"\} \d+/);
+    // On PostgreSQL, the pool's connections by state (the embedded database has no pool).
+    if (process.env.DATABASE_URL) expect(text).toMatch(/sop_db_pool_connections\{state="max"\} \d+/);
   });
 
   it("is ready when every migration is applied", async () => {

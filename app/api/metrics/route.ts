@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { env } from "@/server/env";
 import { restRoute } from "@/server/http/handler";
 import { problem } from "@/server/http/problem";
-import { refreshJobsWaiting } from "@/server/observability/jobs-waiting";
+import { refreshJobsWaiting, refreshPoolStats } from "@/server/observability/jobs-waiting";
 import { metrics } from "@/server/observability/metrics";
 
 export const dynamic = "force-dynamic";
@@ -19,7 +19,7 @@ export const GET = restRoute(async ({ request, db }) => {
       code: "unauthorized",
       headers: { "www-authenticate": 'Bearer realm="metrics"' },
     });
-  await refreshJobsWaiting(db).catch(() => {});
+  await Promise.all([refreshJobsWaiting(db).catch(() => {}), refreshPoolStats().catch(() => {})]);
   return new Response(await metrics.registry.metrics(), {
     headers: { "content-type": metrics.registry.contentType, "cache-control": "no-store" },
   });
