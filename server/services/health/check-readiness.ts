@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { getDb, queryRows } from "@/db/client";
+import { getDb, queryRows, type Executor } from "@/db/client";
 import { migrationsFolder } from "@/db/migrate";
 
 export type Readiness = { ready: true } | { ready: false; reason: string };
@@ -17,10 +17,10 @@ function expectedMigrations(): { count: number; last: number } {
  * Ready to serve: the database answers within two seconds and every migration of this build is applied (an
  * instance of a newer build that started before its migrations ran, or one pointed at an empty database, is not).
  */
-export async function checkReadiness(): Promise<Readiness> {
+export async function checkReadiness(database?: Executor): Promise<Readiness> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    const db = await getDb();
+    const db = database ?? (await getDb());
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error("timed out")), 2000);
     });
