@@ -22,6 +22,8 @@ export function e2eEnvironment() {
     PORT: String(E2E_PORT),
     // The specs' webhook receivers listen on 127.0.0.1.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+    // A line per request would bury Playwright's own report; warnings and errors still show.
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
   });
   return { serverUrl: server.toString(), databaseName: process.env.E2E_DATABASE_NAME };
 }

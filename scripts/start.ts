@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { closeDb } from "@/db/client";
 import { migrate } from "@/db/migrate";
 import { env } from "@/server/env";
+import { logger } from "@/server/observability/logger";
 
 // Production start: apply migrations (advisory-locked on PostgreSQL), then serve the built app.
 const port = process.env.PORT ?? "3000";
@@ -20,5 +21,24 @@ const child = spawn(process.execPath, [nextBin, "start", "--port", port, ...proc
     NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
   },
 });
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
-child.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+// SIGTERM: Next stops taking connections and lets the requests in flight finish, then exits 143; that is the
+// orderly end asked for, so it is reported as 0. Requests still running after SHUTDOWN_TIMEOUT_MS (default 30 s)
+// are cut: the child is killed and the exit is 1.
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    child.kill(signal);
+    setTimeout(
+      () => {
+        logger.error({ signal }, "requests still running at the shutdown deadline: stopping the server");
+        child.kill("SIGKILL");
+      },
+      Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 30_000),
+    ).unref();
+  });
+child.on("exit", (code, signal) => {
+  const orderly = stopping && (code === 0 || code === 130 || code === 143) && signal === null;
+  process.exit(orderly ? 0 : (code ?? 1));
+});
