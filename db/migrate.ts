@@ -1,6 +1,7 @@
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { prepareJobs } from "@/server/jobs/boss";
+import { resealStoredSecrets } from "@/server/secrets/reseal-stored-secrets";
 import { env } from "@/server/env";
 import { handle, type Db } from "./client";
 
@@ -17,6 +18,7 @@ export async function migrate(): Promise<void> {
     const { migrate: run } = await import("drizzle-orm/pglite/migrator");
     await run(h.db as never, { migrationsFolder });
     await prepareJobs(h.db);
+    await resealStoredSecrets(h.db);
     return;
   }
   const { default: postgres } = await import("postgres");
@@ -36,6 +38,8 @@ export async function migrate(): Promise<void> {
     if (direct) await db.execute(sql`select pg_advisory_lock(727274)`);
     await run(db, { migrationsFolder });
     await prepareJobs(db as unknown as Db);
+    // Secrets stored before they were sealed, or under SECRETS_KEY_PREVIOUS, are sealed under SECRETS_KEY.
+    await resealStoredSecrets(db as unknown as Db);
     if (direct) await db.execute(sql`select pg_advisory_unlock(727274)`);
   } finally {
     await client.end({ timeout: 5 });

@@ -18,6 +18,7 @@ export function e2eEnvironment() {
   Object.assign(process.env, {
     DATABASE_URL: database.toString(),
     AUTH_SECRET: E2E_AUTH_SECRET,
+    SECRETS_KEY: "ZTJlLXNlY3JldHMta2V5LTMyLWJ5dGVzLWxvbmchISE=",
     NEXTAUTH_URL: E2E_BASE_URL,
     PORT: String(E2E_PORT),
     // The specs' webhook receivers listen on 127.0.0.1.

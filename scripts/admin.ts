@@ -2,13 +2,25 @@ import { parseArgs } from "node:util";
 import { closeDb, getDb } from "@/db/client";
 import { migrate } from "@/db/migrate";
 import { AppError } from "@/server/errors";
+import { keyring } from "@/server/secrets/keyring";
+import { resealStoredSecrets } from "@/server/secrets/reseal-stored-secrets";
 import { createUser } from "@/server/services/accounts/create-user";
 
 const usage = `Usage:
-  npm run admin -- user:create --email E --password P (--account NAME | --account-id ID) [--staff] [--role owner|member]`;
+  npm run admin -- user:create --email E --password P (--account NAME | --account-id ID) [--staff] [--role owner|member]
+  npm run admin -- secrets:rotate      re-encrypt every stored secret under SECRETS_KEY (set the old key as
+                                       SECRETS_KEY_PREVIOUS while it runs; remove it afterwards)`;
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
+  if (command === "secrets:rotate") {
+    const count = await resealStoredSecrets(await getDb());
+    console.log(
+      `secrets:rotate: every secret is sealed under key ${keyring().current.id} (re-encrypted now: ` +
+        `${count.webhookEndpoints} webhook endpoints, ${count.courierProfiles} courier profiles)`,
+    );
+    return 0;
+  }
   if (command !== "user:create") {
     console.error(usage);
     return 2;

@@ -11,7 +11,7 @@ import { env } from "@/server/env";
 // directory, so this process closes it before Next opens it.
 const port = process.env.PORT ?? "3000";
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-const { AUTH_SECRET } = env();
+const { AUTH_SECRET, SECRETS_KEY } = env();
 await migrate();
 await seedDemo(await getDb());
 await closeDb();
@@ -24,6 +24,7 @@ const child = spawn(process.execPath, [nextBin, "dev", "--port", port, ...proces
   env: {
     ...process.env,
     AUTH_SECRET,
+    SECRETS_KEY,
     NEXTAUTH_SECRET: AUTH_SECRET,
     NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
     // A receiver on this machine (http://localhost:...) is the usual development target; production never defaults to it.

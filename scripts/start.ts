@@ -8,7 +8,7 @@ import { logger } from "@/server/observability/logger";
 // Production start: apply migrations (advisory-locked on PostgreSQL), then serve the built app.
 const port = process.env.PORT ?? "3000";
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-const { AUTH_SECRET } = env();
+const { AUTH_SECRET, SECRETS_KEY } = env();
 await migrate();
 await closeDb();
 // Node runs Next directly (no npx in between) so signals reach it and it can drain in-flight requests.
@@ -17,6 +17,7 @@ const child = spawn(process.execPath, [nextBin, "start", "--port", port, ...proc
   env: {
     ...process.env,
     AUTH_SECRET,
+    SECRETS_KEY,
     NEXTAUTH_SECRET: AUTH_SECRET,
     NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
   },

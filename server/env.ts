@@ -9,6 +9,10 @@ const schema = z.object({
   /** Where the embedded PGlite database lives when DATABASE_URL is not set. */
   DATA_DIR: z.string().default(".data"),
   AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional(),
+  /** 32 bytes, base64: the key courier credentials and webhook secrets are encrypted under (server/secrets/). */
+  SECRETS_KEY: z.string().optional(),
+  /** The key before a rotation: still opens what it sealed until `npm run admin -- secrets:rotate` re-encrypts it. */
+  SECRETS_KEY_PREVIOUS: z.string().optional(),
   /** Sandbox courier: how long to wait for an answer before reporting COURIER_TIMEOUT. */
   COURIER_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   DATABASE_POOL_MAX: z.coerce.number().int().positive().default(10),
@@ -55,7 +59,7 @@ const schema = z.object({
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
 });
 
-export type Env = z.infer<typeof schema> & { AUTH_SECRET: string };
+export type Env = z.infer<typeof schema> & { AUTH_SECRET: string; SECRETS_KEY: string };
 
 let cached: Env | undefined;
 
@@ -78,15 +82,26 @@ export function env(): Env {
     }
     secret = devSecret(value.DATA_DIR);
   }
-  cached = { ...value, AUTH_SECRET: secret };
+  let secretsKey = value.SECRETS_KEY;
+  if (!secretsKey) {
+    if (value.NODE_ENV === "production" && process.env.NEXT_PHASE !== "phase-production-build") {
+      throw new Error("SECRETS_KEY is required in production (32 random bytes, base64: `openssl rand -base64 32`).");
+    }
+    secretsKey = devSecret(value.DATA_DIR, "secrets-key", () => randomBytes(32).toString("base64"));
+  }
+  cached = { ...value, AUTH_SECRET: secret, SECRETS_KEY: secretsKey };
   return cached;
 }
 
-function devSecret(dataDir: string): string {
-  const file = path.join(dataDir, "auth-secret");
+function devSecret(
+  dataDir: string,
+  name = "auth-secret",
+  generate = () => randomBytes(32).toString("base64url"),
+): string {
+  const file = path.join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
   mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString("base64url");
+  const secret = generate();
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
 }

@@ -12,6 +12,8 @@ else {
   process.env.PGLITE_SNAPSHOT = snapshot ?? "";
 }
 process.env.AUTH_SECRET = "test-secret-test-secret-test-secret-0123456789";
+// Fixed, so child processes (workers, the route server) open what this process sealed.
+process.env.SECRETS_KEY = "dGVzdC1zZWNyZXRzLWtleS0zMi1ieXRlcy1sb25nISE=";
 process.env.DATA_DIR = mkdtempSync(path.join(tmpdir(), "sop-test-"));
 
 afterAll(async () => {

@@ -77,6 +77,7 @@ export function startWorkerProcess(databaseUrl: string): { child: ChildProcess; 
       DATABASE_URL: process.env.BENCH_POOLER_PORT ? viaPooler(databaseUrl) : databaseUrl,
       ...(process.env.BENCH_POOLER_PORT ? { DATABASE_POOLER: "transaction", DATABASE_DIRECT_URL: databaseUrl } : {}),
       AUTH_SECRET: "bench-worker-secret-0123456789-bench-worker",
+      SECRETS_KEY: process.env.SECRETS_KEY,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       WORKER_POLLING_SECONDS: "0.5",
     },

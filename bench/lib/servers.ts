@@ -119,6 +119,9 @@ function start(
   );
 }
 
+// One key for the bench process (which seeds webhook endpoints) and every app and worker it starts.
+process.env.SECRETS_KEY ??= "YmVuY2gtc2VjcmV0cy1rZXktMzItYnl0ZXMtbG9uZyE=";
+
 export type ServerEnv = { databaseUrl: string; authSecret: string; cpuProfileDir?: string };
 
 /** `node --cpu-prof` (not allowed in NODE_OPTIONS): the profile is written when the server exits on SIGTERM. */
@@ -139,6 +142,7 @@ function baseEnv(e: ServerEnv, port: number): NodeJS.ProcessEnv {
     PORT: String(port),
     DATABASE_URL: e.databaseUrl,
     AUTH_SECRET: e.authSecret,
+    SECRETS_KEY: process.env.SECRETS_KEY,
     NEXTAUTH_SECRET: e.authSecret,
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
     NEXT_TELEMETRY_DISABLED: "1",

@@ -57,6 +57,8 @@ export interface CourierAdapter {
   readonly capabilities: CourierCapabilities;
   /** Courier-profile `settings` this courier understands; validated on profile create. */
   readonly settingsSchema: z.ZodType<Record<string, unknown>>;
+  /** Settings that are secret: sealed at rest, masked (`****` + last 4) in every view, kept when a PATCH omits them. */
+  readonly secretFields?: readonly string[];
   /** Answer time allowed for this profile, in ms. */
   timeoutMs(settings: Record<string, unknown>): number;
   /**

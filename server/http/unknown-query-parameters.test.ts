@@ -11,7 +11,7 @@ type Problem = { status: number; detail: string; errors?: { field: string; messa
 /** Every route module the app serves (the next-auth and tRPC doors and the /api/v2 catch-all aside). */
 const routeFiles = readdirSync("app", { recursive: true, encoding: "utf8" })
   .filter((file) => file.endsWith("route.ts"))
-  .filter((file) => !/api\/(auth\/\[\.\.\.nextauth\]|trpc)\//.test(file) && !file.includes("[...path]"));
+  .filter((file) => !/api\/(auth\/\[\.\.\.nextauth\]|trpc|metrics)\//.test(file) && !file.includes("[...path]"));
 
 const METHODS = ["GET", "POST", "PATCH", "PUT", "DELETE"] as const;
 

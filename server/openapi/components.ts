@@ -200,6 +200,15 @@ export const UpdateCourierProfileRequest = named(
 export const AuditEvent = named("AuditEvent", auditEventView, "One change to the account's integration, or a sign-in.");
 export const AuditEventPage = page("AuditEventPage", AuditEvent, "audit events");
 
+export const Readiness = named(
+  "Readiness",
+  z.object({
+    status: z.enum(["ready", "unavailable"]),
+    reason: z.string().optional().describe("Why the instance is not ready (with 503)."),
+  }),
+  "`ready` when the database answers and every migration of this build is applied, else `unavailable` with the reason (503).",
+);
+
 export const Health = named(
   "Health",
   z.object({ status: z.enum(["ok", "unavailable"]) }),

@@ -75,7 +75,8 @@ describe("the OpenAPI document", () => {
       .filter(
         (file) =>
           file.endsWith("route.ts") &&
-          !/^(auth|trpc)\//.test(file) &&
+          // The next-auth and tRPC doors, and Prometheus's scrape endpoint (operations, not the partner API).
+          !/^(auth|trpc|metrics)\//.test(file) &&
           !file.includes("openapi.json") &&
           !file.includes("[...path]"),
       )
@@ -115,7 +116,8 @@ describe("the OpenAPI document", () => {
     for (const { key, op } of operations) {
       const schemes = (op.security ?? []).flatMap((s) => Object.keys(s)).sort();
       if (key.includes("/private/")) expect(schemes, key).toEqual(["AccessToken"]);
-      else if (key === "POST /api/v2/auth/token" || key === "GET /api/health") expect(schemes, key).toEqual([]);
+      else if (["POST /api/v2/auth/token", "GET /api/health", "GET /api/health/ready"].includes(key))
+        expect(schemes, key).toEqual([]);
       else expect(schemes, key).toEqual(["ApiKeyBearer", "ApiKeyHeader"]);
     }
   });
@@ -138,7 +140,8 @@ describe("the OpenAPI document", () => {
         "unknownQueryParameter",
       );
       for (const status of errors) {
-        if (key === "GET /api/health" && status === 503) continue; // a plain JSON body monitors read
+        // A plain JSON body monitors and load balancers read.
+        if ((key === "GET /api/health" || key === "GET /api/health/ready") && status === 503) continue;
         const problem = op.responses[status]!.content?.["application/problem+json"];
         expect(componentOf(problem), `${key} ${status}`).toBe("Problem");
         expect(Object.keys(problem?.examples ?? {}).length, `${key} ${status}`).toBeGreaterThan(0);

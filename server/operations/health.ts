@@ -1,6 +1,5 @@
-import { z } from "zod";
 import { operation } from "@/server/http/operation";
-import { Health } from "@/server/openapi/components";
+import { Health, Readiness } from "@/server/openapi/components";
 import { answer } from "./shared";
 
 export const getHealthOp = operation({
@@ -20,13 +19,6 @@ export const getHealthOp = operation({
     }),
   },
 });
-
-const Readiness = z
-  .object({
-    status: z.enum(["ready", "unavailable"]),
-    reason: z.string().optional().describe("Why the instance is not ready (with 503)."),
-  })
-  .meta({ id: "Readiness" });
 
 export const getReadinessOp = operation({
   method: "get",

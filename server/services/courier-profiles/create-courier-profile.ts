@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { courierProfiles } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
 import { AppError } from "@/server/errors";
+import { sealProfileSettings, withKeptSecrets } from "@/server/secrets/profile-settings";
 import { parseInput, zodFieldErrors } from "@/server/validation";
 import { accountAccess, defaultAccountId, type Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
@@ -25,7 +26,8 @@ export async function createCourierProfile(
   if (input.service && !courier.capabilities.services.some((s) => s.code === input.service)) {
     throw profileRefusals.unknownService(courier.capabilities.id, input.service);
   }
-  const settings = courier.settingsSchema.safeParse(input.settings ?? {});
+  const secretFields = courier.secretFields ?? [];
+  const settings = courier.settingsSchema.safeParse(withKeptSecrets(input.settings ?? {}, null, secretFields));
   if (!settings.success) {
     const errors = zodFieldErrors(settings.error).map((e) => ({ ...e, field: `settings.${e.field}` }));
     throw new AppError("bad_request", "settings are not valid for this courier.", { errors });
@@ -57,7 +59,7 @@ export async function createCourierProfile(
         name: input.name,
         service: input.service ?? null,
         isDefault,
-        settings: settings.data,
+        settings: sealProfileSettings(settings.data, secretFields),
       })
       .returning();
     await recordAudit(tx, {

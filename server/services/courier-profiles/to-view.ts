@@ -1,4 +1,6 @@
 import type { CourierProfileRow } from "@/db/schema";
+import { findCourier } from "@/server/couriers/registry";
+import { maskProfileSettings } from "@/server/secrets/profile-settings";
 import type { CourierProfileView } from "./schemas";
 
 export const toCourierProfileView = (row: CourierProfileRow): CourierProfileView => ({
@@ -7,5 +9,5 @@ export const toCourierProfileView = (row: CourierProfileRow): CourierProfileView
   name: row.name,
   service: row.service,
   isDefault: row.isDefault,
-  settings: row.settings,
+  settings: maskProfileSettings(row.settings, findCourier(row.courier)?.secretFields ?? []),
 });

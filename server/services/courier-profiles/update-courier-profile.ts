@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { courierProfiles } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
 import { AppError } from "@/server/errors";
+import { sealProfileSettings, withKeptSecrets } from "@/server/secrets/profile-settings";
 import { parseInput, zodFieldErrors } from "@/server/validation";
 import type { Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
@@ -31,12 +32,13 @@ export async function updateCourierProfile(
     }
     let settings: Record<string, unknown> | undefined;
     if (input.settings !== undefined) {
-      const parsed = courier.settingsSchema.safeParse(input.settings);
+      const secretFields = courier.secretFields ?? [];
+      const parsed = courier.settingsSchema.safeParse(withKeptSecrets(input.settings, profile.settings, secretFields));
       if (!parsed.success) {
         const errors = zodFieldErrors(parsed.error).map((e) => ({ ...e, field: `settings.${e.field}` }));
         throw new AppError("bad_request", "settings are not valid for this courier.", { errors });
       }
-      settings = parsed.data;
+      settings = sealProfileSettings(parsed.data, secretFields);
     }
     const changes = {
       ...(input.name !== undefined ? { name: input.name } : {}),
@@ -50,7 +52,8 @@ export async function updateCourierProfile(
       actorUserId: actor.userId,
       action: "courier_profile.updated",
       targetId: id,
-      details: changes,
+      // Which settings were set, never their values (secrets are among them).
+      details: { ...changes, ...(settings !== undefined ? { settings: Object.keys(settings) } : {}) },
     });
     return toCourierProfileView(row!);
   });

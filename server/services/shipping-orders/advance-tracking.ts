@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, isNull, lte, max, sql, type SQL } from "drizzle-orm";
+import { openProfileSettings } from "@/server/secrets/profile-settings";
 import { prepared, type Db, type Tx } from "@/db/client";
 import { courierProfiles, events, shippingOrders, trackingEvents, type ShippingStatus } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
@@ -106,7 +107,7 @@ async function advanceLocked(tx: Tx, where: SQL, now: Date, limit: number, baseU
     if (!courier) continue;
     const last = latestBy.get(order.id);
     const fresh = courier
-      .tracking({ createdAt: order.createdAt, shippingNumbers: [] }, order.settings, now)
+      .tracking({ createdAt: order.createdAt, shippingNumbers: [] }, openProfileSettings(order.settings), now)
       .filter((e) => !last || e.time > last);
     newEvents.push(...fresh.map((e) => ({ orderId: order.id, ...e })));
     const current = fresh.at(-1);
@@ -115,7 +116,7 @@ async function advanceLocked(tx: Tx, where: SQL, now: Date, limit: number, baseU
       .update(shippingOrders)
       .set({
         ...(current ? { status: current.status, trackingUpdatedAt: current.time } : {}),
-        trackingNextAt: courier.nextTrackingAt({ createdAt: order.createdAt }, order.settings, now),
+        trackingNextAt: courier.nextTrackingAt({ createdAt: order.createdAt }, openProfileSettings(order.settings), now),
       })
       .where(eq(shippingOrders.id, order.id));
   }

@@ -1,8 +1,9 @@
 import { v7 as uuidv7 } from "uuid";
+import { openProfileSettings } from "@/server/secrets/profile-settings";
 import { and, eq, inArray, isNull, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { shippingOrders, type CourierProfileRow } from "@/db/schema";
+import { courierProfiles, shippingOrders, type CourierProfileRow } from "@/db/schema";
 import { mapLimit } from "@/server/concurrency";
 import { findCourier } from "@/server/couriers/registry";
 import type { CourierAdapter, CourierShipmentRequest } from "@/server/couriers/types";
@@ -102,7 +103,7 @@ async function createValidated(
   const valid = orders as (ValidatedOrder & { order: OrderRequest; service: string })[];
   if (command.preventDuplicateOrders) await assertNoDuplicateOrders(db, origin.accountId, valid);
 
-  const settings = profile.settings;
+  const settings = openProfileSettings(profile.settings);
   await courier.prepareShipments?.(
     valid.reduce((n, o) => n + o.order.Parcels.length, 0),
     { db, settings },
@@ -175,9 +176,15 @@ async function createValidated(
     throw error;
   }
   if (accepted.length > 0) onRecorded();
+  // A replaced order's shipment is cancelled with its own profile's credentials (after the commit, outside it).
   for (const p of stored.predecessors) {
     const adapter = findCourier(p.courier);
-    if (adapter) await cancelQuietly(adapter, [p.shippingNumbers], db, {});
+    if (!adapter) continue;
+    const [own] = await db
+      .select({ settings: courierProfiles.settings })
+      .from(courierProfiles)
+      .where(eq(courierProfiles.id, p.courierProfileId));
+    await cancelQuietly(adapter, [p.shippingNumbers], db, openProfileSettings(own?.settings ?? {}));
   }
   return { items: stored.views.map((v, i) => ({ ...v, replaced: stored.replaced[i] ?? null })), failed };
 }

@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { openProfileSettings } from "@/server/secrets/profile-settings";
 import type { Db } from "@/db/client";
 import { courierProfiles, parcels, shippingOrders } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
@@ -27,7 +28,7 @@ export async function deleteShippingOrder(db: Db, accountId: string, id: string,
       .select({ settings: courierProfiles.settings })
       .from(courierProfiles)
       .where(eq(courierProfiles.id, order.courierProfileId));
-    const settings = profile?.settings ?? {};
+    const settings = openProfileSettings(profile?.settings ?? {});
     try {
       await courier.cancelShipment(
         numbers.map((r) => r.n),

@@ -23,7 +23,7 @@ export type AcceptedOrder = {
   shipment: CourierShipment;
 };
 
-export type Predecessor = { id: string; courier: string; shippingNumbers: string[] };
+export type Predecessor = { id: string; courier: string; courierProfileId: string; shippingNumbers: string[] };
 
 /** An order the courier refused or did not answer: no order, but a `courier_rejected` event. */
 export type RejectedOrder = {
@@ -240,6 +240,7 @@ async function retire(
     .map((l) => ({
       id: l.id,
       courier: l.courier,
+      courierProfileId: rows.find((r) => r.id === l.id)!.courierProfileId,
       shippingNumbers: numbers.filter((n) => n.orderId === l.id).map((n) => n.shippingNumber),
     }));
   return { rows, predecessors };

@@ -10,6 +10,7 @@ import { ORDER_EVENT_TYPES } from "../events/event-types";
 import { assertTargetAllowed } from "./check-target";
 import { createWebhookEndpointInput, toWebhookEndpointView, type CreatedWebhookEndpointView } from "./schemas";
 import { targetPolicy } from "./target-policy";
+import { sealSecret } from "@/server/secrets/seal-secret";
 import { generateWebhookSecret } from "./webhook-secret";
 
 /** Endpoints one account may have (each one multiplies every event's deliveries). */
@@ -49,7 +50,7 @@ export async function createWebhookEndpoint(
         description: input.description ?? null,
         eventTypes: input.eventTypes ?? [...ORDER_EVENT_TYPES],
         sources: input.sources ?? null,
-        secret,
+        secret: sealSecret(secret),
       })
       .returning();
     await recordAudit(tx, {

@@ -4,6 +4,7 @@ import { webhookEndpoints } from "@/db/schema";
 import type { Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
 import { findEndpointForActor } from "./find-endpoint-for-actor";
+import { sealSecret } from "@/server/secrets/seal-secret";
 import { generateWebhookSecret, SECRET_OVERLAP_MS } from "./webhook-secret";
 
 /**
@@ -24,7 +25,7 @@ export async function rotateWebhookSecret(
     await tx
       .update(webhookEndpoints)
       .set({
-        secret,
+        secret: sealSecret(secret),
         previousSecret: row.secret,
         previousSecretExpiresAt: new Date(now.getTime() + SECRET_OVERLAP_MS),
       })

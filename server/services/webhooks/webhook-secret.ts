@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
+import { openSecret } from "@/server/secrets/seal-secret";
 
 /** `whsec_` + base64 of 32 random bytes, the Standard Webhooks secret format. */
 export const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toString("base64")}`;
@@ -27,5 +28,7 @@ export function signingSecrets(
 ): string[] {
   const previousValid =
     endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now;
-  return previousValid ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret];
+  // Stored sealed (server/secrets/); opened here, where signing happens, and nowhere else.
+  const current = openSecret(endpoint.secret);
+  return previousValid ? [current, openSecret(endpoint.previousSecret!)] : [current];
 }
