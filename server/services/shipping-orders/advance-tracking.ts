@@ -116,7 +116,11 @@ async function advanceLocked(tx: Tx, where: SQL, now: Date, limit: number, baseU
       .update(shippingOrders)
       .set({
         ...(current ? { status: current.status, trackingUpdatedAt: current.time } : {}),
-        trackingNextAt: courier.nextTrackingAt({ createdAt: order.createdAt }, openProfileSettings(order.settings), now),
+        trackingNextAt: courier.nextTrackingAt(
+          { createdAt: order.createdAt },
+          openProfileSettings(order.settings),
+          now,
+        ),
       })
       .where(eq(shippingOrders.id, order.id));
   }
