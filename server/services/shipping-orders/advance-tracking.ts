@@ -104,7 +104,12 @@ async function advanceLocked(tx: Tx, where: SQL, now: Date, limit: number, baseU
   const moved = new Map<string, ShippingStatus>();
   for (const order of orders) {
     const courier = findCourier(order.courier);
-    if (!courier) continue;
+    if (!courier) {
+      // A courier no longer registered has nobody to ask: its orders leave the schedule, or, due first for ever,
+      // they would fill every batch and stall every other order's tracking.
+      await tx.update(shippingOrders).set({ trackingNextAt: null }).where(eq(shippingOrders.id, order.id));
+      continue;
+    }
     const last = latestBy.get(order.id);
     const fresh = courier
       .tracking({ createdAt: order.createdAt, shippingNumbers: [] }, openProfileSettings(order.settings), now)
