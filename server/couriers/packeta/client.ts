@@ -1,0 +1,78 @@
+import { XMLBuilder, XMLParser } from "fast-xml-parser";
+import { CourierError } from "../adapter";
+
+/** Packeta's REST endpoint, chosen by the operator (never a partner): read at call time. */
+export const packetaUrl = (): string => process.env.COURIER_PACKETA_URL ?? "https://www.zasilkovna.cz/api/rest";
+
+const builder = new XMLBuilder({ ignoreAttributes: true, suppressEmptyNode: true });
+// Values stay strings (packet ids and barcodes are digits that must not lose leading zeros or precision).
+const parser = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: true });
+
+/** A Packeta fault answered inside a 200: its type, its text, and the attribute faults it names. */
+export class PacketaFault extends Error {
+  constructor(
+    readonly fault: string,
+    message: string,
+    readonly attributeFaults: { name: string; fault: string }[] = [],
+  ) {
+    super(message);
+    this.name = "PacketaFault";
+  }
+}
+
+export const asArray = <T>(value: T | T[] | undefined): T[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
+
+/** The XML body of one call: `<operation><apiPassword>…</apiPassword>…</operation>`, built by fast-xml-parser. */
+export const requestXml = (operation: string, apiPassword: string, parts: Record<string, unknown>): string =>
+  builder.build({ [operation]: { apiPassword, ...parts } }) as string;
+
+/**
+ * One call of Packeta's REST API. Its answer is `<response><status>ok</status><result>…</result></response>` or a
+ * fault inside a 200; HTTP errors and no answer are the courier being unavailable. The password travels in the body
+ * only, and no error message ever carries it.
+ */
+export async function callPacketa(
+  operation: string,
+  apiPassword: string,
+  parts: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(packetaUrl(), {
+      method: "POST",
+      headers: { "content-type": "application/xml; charset=utf-8" },
+      body: requestXml(operation, apiPassword, parts),
+      signal,
+    });
+  } catch (error) {
+    if (signal.aborted) throw new CourierError("COURIER_TIMEOUT", "Packeta did not answer in time.");
+    throw new CourierError("COURIER_UNAVAILABLE", `Packeta could not be reached (${(error as Error).name}).`);
+  }
+  const text = await response.text().catch(() => "");
+  if (!response.ok) throw new CourierError("COURIER_UNAVAILABLE", `Packeta answered HTTP ${response.status}.`);
+  const parsed = parser.parse(text) as {
+    response?: {
+      status?: string;
+      result?: unknown;
+      fault?: string;
+      string?: string;
+      detail?: { attributes?: { fault?: { name?: string; fault?: string } | { name?: string; fault?: string }[] } };
+    };
+  };
+  const body = parsed.response;
+  if (!body) throw new CourierError("COURIER_UNAVAILABLE", "Packeta answered something that is not its API's XML.");
+  if (body.status === "ok") return body.result;
+  const attributeFaults = asArray(body.detail?.attributes?.fault).map((f) => ({
+    name: String(f.name ?? ""),
+    fault: String(f.fault ?? ""),
+  }));
+  throw new PacketaFault(
+    String(body.fault ?? "UnknownFault"),
+    String(body.string ?? "Packeta refused the call."),
+    attributeFaults,
+  );
+}
+
+export const parsePacketaXml = (xml: string): unknown => parser.parse(xml);
