@@ -9,4 +9,5 @@ export const permissionDescriptions: Record<ApiKeyPermission, string> = {
   "labels:read": "Download shipping labels",
   "configurations:read": "Read couriers, sources and courier profiles",
   "events:read": "Read the feed of order events",
+  "statistics:read": "Read statistics by source pair",
 };

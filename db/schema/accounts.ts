@@ -1,10 +1,14 @@
 import { boolean, index, pgEnum, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { createdAt, id } from "./columns";
+import { createdAt, id, instant } from "./columns";
 
 export const accounts = pgTable("accounts", {
   id: id(),
   name: text("name").notNull(),
+  /** IANA zone whose calendar days the statistics count in (`statistics_daily.day`). */
+  timeZone: text("time_zone").notNull().default("Europe/Prague"),
+  /** Set when the time zone changed and the account's statistics are being rebuilt for it; null once done. */
+  statisticsRebuildSince: instant("statistics_rebuild_since"),
   createdAt: createdAt(),
 });
 

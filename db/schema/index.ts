@@ -8,3 +8,4 @@ export * from "./validation-results";
 export * from "./limits";
 export * from "./refused-attempts";
 export * from "./events";
+export * from "./statistics";

@@ -110,6 +110,10 @@ export const shippingOrders = pgTable(
     index("shipping_orders_account_source_identifier_idx")
       .on(t.accountId, t.sourceIdentifier, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.deletedAt} is null`),
+    // Whether an inserted order replaced another (statistics' `replaced`, counted by a trigger): few rows.
+    index("shipping_orders_replaced_by_idx")
+      .on(t.replacedById)
+      .where(sql`${t.replacedById} is not null`),
     index("shipping_orders_account_profile_idx")
       .on(t.accountId, t.courierProfileId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.deletedAt} is null`),

@@ -26,6 +26,9 @@ export const validationResults = pgTable(
     courier: text("courier").notNull(),
     courierProfileId: uuid("courier_profile_id"),
     referenceNumber: varchar("reference_number", { length: 200 }),
+    /** The source pair the order named (`api`/`default` when it named none; "" for a missing half), for statistics. */
+    referenceSource: text("reference_source").notNull(),
+    sourceIdentifier: text("source_identifier").notNull(),
     status: validationStatus("status").notNull(),
     messages: jsonb("messages").$type<ValidationMessageRecord[]>().notNull(),
     // `json` keeps the request as sent (key order included); `jsonb` would reorder its keys.

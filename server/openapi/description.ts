@@ -9,7 +9,7 @@ All paths are under \`/api/v2\` except the health check. Request fields of order
 ## Authentication
 - **Shipping-order API** (everything outside \`/private\` and \`/auth\`): an API key, as \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\`.
   Missing, unknown or revoked → 401 with \`WWW-Authenticate: Bearer\`. A key lacking the operation's permission → 403. Permissions:
-  \`shipping-orders:read\`, \`shipping-orders:write\`, \`shipping-orders:validate\`, \`labels:read\`, \`configurations:read\`, \`events:read\`; a new key has all of them.
+  \`shipping-orders:read\`, \`shipping-orders:write\`, \`shipping-orders:validate\`, \`labels:read\`, \`configurations:read\`, \`events:read\`, \`statistics:read\`; a new key has all of them.
   Revocation takes effect on the next request.
 - **Private API** (\`/private/...\`): a dashboard user's access token from \`POST /api/v2/auth/token\`, as \`Authorization: Bearer <accessToken>\`.
   An API key is not an access token (401). Members of an account can read its keys, sources and profiles; only owners (and staff users) change them (403).

@@ -8,6 +8,7 @@ export const API_KEY_PERMISSIONS = [
   "labels:read",
   "configurations:read",
   "events:read",
+  "statistics:read",
 ] as const;
 
 export type ApiKeyPermission = (typeof API_KEY_PERMISSIONS)[number];

@@ -39,6 +39,8 @@ export function validationResultsInsert(
     courier,
     courierProfileId,
     referenceNumber: o.response.referenceNumber?.slice(0, 200) ?? null,
+    referenceSource: o.referenceSource,
+    sourceIdentifier: o.sourceIdentifier,
     status: o.response.status,
     messages: o.response.messages,
     // A JSON null (a body of `null`, or `[null]`) is kept as the jsonb value null: SQL NULL would break the not-null column.
@@ -61,6 +63,8 @@ const COLUMNS = [
   "courier",
   "courierProfileId",
   "referenceNumber",
+  "referenceSource",
+  "sourceIdentifier",
   "status",
   "messages",
   "requestBody",

@@ -54,6 +54,7 @@ describe("private API: api keys", () => {
         "shipping-orders:read",
         "shipping-orders:validate",
         "shipping-orders:write",
+        "statistics:read",
       ].sort(),
     );
     expect(key.preventDuplicateOrders).toBe(false);
