@@ -12,6 +12,10 @@ export const QUEUES = {
   webhookSweep: "webhook-sweep",
   /** Hourly: removes events past their retention. */
   eventsCleanup: "events-cleanup",
+  /** Every minute: folds the statistics deltas the triggers appended into the daily rows. */
+  statisticsCompact: "statistics-compact",
+  /** One account's statistics recounted after its time zone changed: `{ accountId }`. */
+  statisticsRebuild: "statistics-rebuild",
 } as const;
 
 /** `endpointId` lets a worker cap attempts per endpoint before it claims one (absent on jobs queued before it). */
@@ -39,4 +43,7 @@ export const QUEUE_OPTIONS: PgBoss.Queue[] = [
   { name: QUEUES.trackingBatch, retryLimit: 2, expireInSeconds: 120 },
   { name: QUEUES.eventsCleanup, retryLimit: 1, expireInSeconds: 600 },
   { name: QUEUES.webhookSweep, retryLimit: 0, expireInSeconds: 120 },
+  { name: QUEUES.statisticsCompact, retryLimit: 0, expireInSeconds: 600 },
+  // A rebuild may read millions of records (its statement timeout is 15 minutes); a retry after a crash redoes it whole.
+  { name: QUEUES.statisticsRebuild, retryLimit: 5, retryDelay: 30, expireInSeconds: 20 * 60 },
 ];

@@ -7,6 +7,7 @@ import { env } from "@/server/env";
 import { purgeExpiredEvents } from "@/server/services/events/purge-expired-events";
 import { advanceDueTracking } from "@/server/services/shipping-orders/advance-tracking";
 import { type DeliveryOptions } from "@/server/services/webhooks/deliver-webhook";
+import { compactStatistics, rebuildStatistics } from "@/server/services/statistics/maintain-statistics";
 import { sweepStuckDeliveries } from "@/server/services/webhooks/sweep-stuck-deliveries";
 import { startDeliveryPump } from "./delivery-pump";
 import { deliveryJobExpirySeconds, QUEUE_OPTIONS, QUEUES } from "./queues";
@@ -67,6 +68,7 @@ export async function startWorker(db: Db, options: WorkerOptions): Promise<Runni
   await boss.schedule(QUEUES.eventsCleanup, "17 * * * *");
 
   await boss.schedule(QUEUES.webhookSweep, "* * * * *");
+  await boss.schedule(QUEUES.statisticsCompact, "* * * * *");
 
   const polling = { pollingIntervalSeconds: options.pollingSeconds };
   const pump = startDeliveryPump(boss, db, {
@@ -112,6 +114,21 @@ export async function startWorker(db: Db, options: WorkerOptions): Promise<Runni
     polling,
     runJob(QUEUES.webhookSweep, async () => {
       await sweepStuckDeliveries(db, { graceSeconds: deliveryJobExpirySeconds(options.delivery.timeoutMs) * 2 });
+    }),
+  );
+
+  await boss.work(
+    QUEUES.statisticsCompact,
+    polling,
+    runJob(QUEUES.statisticsCompact, async () => {
+      await compactStatistics(db);
+    }),
+  );
+  await boss.work<{ accountId: string }>(
+    QUEUES.statisticsRebuild,
+    polling,
+    runJob<{ accountId: string }>(QUEUES.statisticsRebuild, async (jobs) => {
+      for (const job of jobs) await rebuildStatistics(db, job.data.accountId);
     }),
   );
 

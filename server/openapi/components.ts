@@ -1,3 +1,5 @@
+import { accountView, updateAccountInput } from "@/server/services/accounts/account-settings";
+import { statisticsView } from "@/server/services/statistics/schemas";
 import { z } from "zod";
 import type { Problem } from "@/server/http/problem";
 import type { AccessTokenResponse } from "@/server/services/accounts/issue-access-token";
@@ -248,4 +250,16 @@ export const TestWebhookAccepted = named(
 export const ResendAccepted = named(
   "ResendAccepted",
   z.object({ id: z.uuid().describe("The delivery."), status: z.literal("pending") }),
+);
+
+export const Statistics = named(
+  "Statistics",
+  statisticsView,
+  "The account's figures per period and per the keys of `by`; only combinations with something counted appear.",
+);
+export const Account = named("Account", accountView, "An account's name and the time zone its statistics count days in.");
+export const UpdateAccountRequest = named(
+  "UpdateAccountRequest",
+  updateAccountInput,
+  "Fields not given stay; at least one is needed. A new `timeZone` recounts the account's statistics in the background.",
 );

@@ -9,6 +9,7 @@ import { operations as health } from "./health";
 import { operations as labels } from "./labels";
 import { operations as shippingOrders } from "./shipping-orders";
 import { operations as sources } from "./sources";
+import { operations as statistics } from "./statistics";
 import { operations as webhooks } from "./webhooks";
 
 /** Every operation of the REST API, in the order the document lists them. */
@@ -22,6 +23,7 @@ export const operations: Operation[] = [
   ...courierProfiles,
   ...auditEvents,
   ...events,
+  ...statistics,
   ...webhooks,
   ...health,
 ];

@@ -7,6 +7,7 @@ import { overviewRouter } from "./routers/overview";
 import { refusedAttemptsRouter } from "./routers/refused-attempts";
 import { shippingOrdersRouter } from "./routers/shipping-orders";
 import { sourcesRouter } from "./routers/sources";
+import { statisticsRouter } from "./routers/statistics";
 import { validationResultsRouter } from "./routers/validation-results";
 import { webhooksRouter } from "./routers/webhooks";
 
@@ -21,6 +22,7 @@ export const appRouter = createTRPCRouter({
   refusedAttempts: refusedAttemptsRouter,
   auditEvents: auditEventsRouter,
   webhooks: webhooksRouter,
+  statistics: statisticsRouter,
 });
 
 export type AppRouter = typeof appRouter;

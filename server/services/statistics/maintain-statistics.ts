@@ -1,0 +1,91 @@
+import { sql } from "drizzle-orm";
+import { queryRows, type Db } from "@/db/client";
+
+/** Deltas folded into the daily rows per statement (each batch its own short transaction). */
+export const COMPACT_BATCH_SIZE = 20_000;
+
+const FIGURES = [
+  "created",
+  "replaced",
+  "cancelled",
+  "refused",
+  "delivered",
+  "returned",
+  "validations_ok",
+  "validations_warning",
+  "validations_error",
+  "cod",
+];
+const KEYS = "account_id, day, reference_source, source_identifier, courier, courier_profile_id, currency";
+
+/**
+ * One batch: the oldest deltas are deleted and their sums added to the daily rows in the same statement, so a
+ * reader (one statement, one snapshot, summing both tables) sees them in one table or the other, never both or
+ * neither. SKIP LOCKED lets two workers compact side by side; inserting into statistics_daily takes the lock a
+ * rebuild holds (rebuildStatistics), so a batch never lands in the middle of one.
+ */
+const COMPACT_BATCH = `
+  with moved as (
+    delete from statistics_deltas where id in (
+      select id from statistics_deltas order by id limit $1::int for update skip locked)
+    returning *),
+  summed as (
+    insert into statistics_daily (${KEYS}, ${FIGURES.join(", ")})
+    select ${KEYS}, ${FIGURES.map((f) => `sum(${f})`).join(", ")} from moved group by ${KEYS}
+    on conflict on constraint statistics_daily_key do update set
+      ${FIGURES.map((f) => `${f} = statistics_daily.${f} + excluded.${f}`).join(",\n      ")}
+    returning 1)
+  select (select count(*) from moved)::int as n`;
+
+/** Folds the deltas the triggers appended into statistics_daily, batch by batch. Returns how many went. */
+export async function compactStatistics(
+  db: Db,
+  { batchSize = COMPACT_BATCH_SIZE }: { batchSize?: number } = {},
+): Promise<number> {
+  let moved = 0;
+  for (;;) {
+    const [batch] = await queryRows<{ n: number }>(db, COMPACT_BATCH, [batchSize]);
+    moved += batch?.n ?? 0;
+    if ((batch?.n ?? 0) < batchSize) return moved;
+  }
+}
+
+/** A rebuild reads every record of the account: far longer than a request's statement timeout. */
+const REBUILD_TIMEOUT = "15min";
+
+/**
+ * Recounts one account's figures from its records (after its time zone changed, so every day moves), then
+ * clears `statistics_rebuild_since`. REPEATABLE READ: the delete and the recount see one snapshot, so a change
+ * committed meanwhile is counted once, by the delta its own transaction appended, which this delete cannot see.
+ * LOCK TABLE comes first, before any snapshot is taken, so no compaction batch is half in that snapshot.
+ * Returns false when the account no longer exists.
+ */
+export async function rebuildStatistics(db: Db, accountId: string): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(
+        async (tx) => {
+          await tx.execute(sql`lock table statistics_daily in share row exclusive mode`);
+          await tx.execute(sql.raw(`set local statement_timeout = '${REBUILD_TIMEOUT}'`));
+          await tx.execute(sql`delete from statistics_deltas where account_id = ${accountId}::uuid`);
+          await tx.execute(sql`delete from statistics_daily where account_id = ${accountId}::uuid`);
+          await tx.execute(
+            sql`insert into statistics_daily select * from statistics_from_records(${accountId}::uuid)`,
+          );
+          const done = await queryRows<{ id: string }>(
+            tx,
+            `update accounts set statistics_rebuild_since = null where id = $1::uuid returning id`,
+            [accountId],
+          );
+          return done.length > 0;
+        },
+        { isolationLevel: "repeatable read" },
+      );
+    } catch (error) {
+      // A serialization failure (the account's row changed under the snapshot): the next try sees the change.
+      const e = error as { code?: string; cause?: { code?: string } };
+      if (attempt < 5 && (e.code ?? e.cause?.code) === "40001") continue;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,269 @@
+import { eq } from "drizzle-orm";
+import { queryRows, uuidArray, type Executor } from "@/db/client";
+import { accounts } from "@/db/schema";
+import { AppError, badField, notFound } from "@/server/errors";
+import {
+  DEFAULT_DAYS,
+  MAX_SPAN_DAYS,
+  statisticsQuery,
+  type Dimension,
+  type Figures,
+  type GroupBy,
+  type StatisticsItem,
+  type StatisticsParams,
+  type StatisticsView,
+} from "./schemas";
+
+/** `yyyy-MM-dd` of the calendar day `instant` falls on in `timeZone`. */
+export function dayIn(timeZone: string, instant: Date): string {
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).formatToParts(instant);
+  const part = (type: string) => parts.find((p) => p.type === type)!.value;
+  return `${part("year").padStart(4, "0")}-${part("month")}-${part("day")}`;
+}
+
+const dayNumber = (day: string): number => {
+  const [y, m, d] = day.split("-").map(Number);
+  const date = new Date(0);
+  date.setUTCFullYear(y!, m! - 1, d!);
+  return Math.round(date.getTime() / 86_400_000);
+};
+
+export const addDays = (day: string, days: number): string => {
+  const date = new Date((dayNumber(day) + days) * 86_400_000);
+  return `${String(date.getUTCFullYear()).padStart(4, "0")}-${date.toISOString().slice(5, 10)}`;
+};
+
+export const daysBetween = (from: string, to: string): number => dayNumber(to) - dayNumber(from);
+
+/**
+ * The period asked for, with the defaults filled in: `to` today in the account's time zone, `from` 29 days
+ * before `to` (30 days, both ends counted). `from` after `to` or more than 366 days before it → 400.
+ */
+export function resolvePeriod(
+  params: Pick<StatisticsParams, "from" | "to">,
+  timeZone: string,
+  now: Date,
+): { from: string; to: string } {
+  const to = params.to ?? (params.from ? maxDay(params.from, dayIn(timeZone, now)) : dayIn(timeZone, now));
+  const from = params.from ?? addDays(to, -(DEFAULT_DAYS - 1));
+  if (from > to) throw badField(params.from ? "from" : "to", `must not be after to (${to})`);
+  if (daysBetween(from, to) > MAX_SPAN_DAYS)
+    throw badField("to", `must be at most ${MAX_SPAN_DAYS} days after from (${from})`);
+  if (from < "0001-01-01") throw badField("to", "is too early: the 30 days before it start before the year 1");
+  return { from, to };
+}
+
+/** Without `to`, a `from` in the future counts up to itself rather than being refused for being after today. */
+const maxDay = (a: string, b: string) => (a > b ? a : b);
+
+const PERIOD: Record<GroupBy, string> = {
+  day: "day",
+  week: "date_trunc('week', day::timestamp)::date",
+  month: "date_trunc('month', day::timestamp)::date",
+};
+
+const KEY_COLUMNS: Record<Dimension, string[]> = {
+  sourcePair: ["reference_source", "source_identifier"],
+  courier: ["courier"],
+  courierProfile: ["courier_profile_id"],
+};
+
+const FIGURE_COLUMNS = `created, replaced, cancelled, refused, delivered, returned, validations_ok, validations_warning, validations_error, cod`;
+
+/**
+ * Both tables of the figures, filtered alike: the compacted days and the deltas the worker has not folded in
+ * yet. One statement, so one snapshot: a compaction moving rows from one to the other is seen whole or not at all.
+ * `$1` the account (or null: every account), `$2`/`$3` the days, then the filters (null: any).
+ */
+const figuresOf = (table: string) => `
+  select account_id, day, reference_source, source_identifier, courier, courier_profile_id, currency, ${FIGURE_COLUMNS}
+  from ${table}
+  where ($1::uuid is null or account_id = $1::uuid) and day between $2::date and $3::date
+    and ($4::text is null or reference_source = $4::text)
+    and ($5::text is null or source_identifier = $5::text)
+    and ($6::text[] is null or courier = any($6::text[]))
+    and ($7::uuid[] is null or courier_profile_id = any($7::uuid[]))`;
+
+const SUMS = `sum(created)::int as created, sum(replaced)::int as replaced, sum(cancelled)::int as cancelled,
+  sum(refused)::int as refused, sum(delivered)::int as delivered, sum(returned)::int as returned,
+  sum(validations_ok)::int as ok, sum(validations_warning)::int as warning, sum(validations_error)::int as error,
+  sum(cod)::text as cod`;
+
+/** The statement for one grouping; its text depends only on `groupBy` and `by`, so there are few of them. */
+function statisticsSql(groupBy: GroupBy, by: readonly Dimension[]): string {
+  const keys = Object.entries(KEY_COLUMNS).flatMap(([dimension, columns]) =>
+    columns.map((column) => (by.includes(dimension as Dimension) ? column : `null::text as ${column}`)),
+  );
+  const grouped = Object.entries(KEY_COLUMNS)
+    .filter(([dimension]) => by.includes(dimension as Dimension))
+    .flatMap(([, columns]) => columns);
+  return `
+    with f as (${figuresOf("statistics_daily")} union all ${figuresOf("statistics_deltas")})
+    select to_char(${PERIOD[groupBy]}, 'YYYY-MM-DD') as period, ${keys.join(", ")}, currency, ${SUMS}
+    from f
+    group by 1, ${[...grouped, "currency"].join(", ")}
+    order by 1, ${[...grouped, "currency"].join(", ")}`;
+}
+
+type Row = {
+  period: string;
+  reference_source: string | null;
+  source_identifier: string | null;
+  courier: string | null;
+  courier_profile_id: string | null;
+  currency: string;
+  created: number;
+  replaced: number;
+  cancelled: number;
+  refused: number;
+  delivered: number;
+  returned: number;
+  ok: number;
+  warning: number;
+  error: number;
+  cod: string;
+};
+
+const filterParams = (params: StatisticsParams) => [
+  params.referenceSource ?? null,
+  params.sourceIdentifier ?? null,
+  params.courier?.length ? `{${params.courier.join(",")}}` : null,
+  params.courierProfile?.length ? uuidArray(params.courierProfile) : null,
+];
+
+export const emptyFigures = (): Figures => ({
+  created: 0,
+  replaced: 0,
+  cancelled: 0,
+  refused: 0,
+  delivered: 0,
+  returned: 0,
+  validations: { ok: 0, warning: 0, error: 0 },
+  cod: [],
+});
+
+/** Adds a row's figures: counters from the row without currency, the COD amount from a currency's row. */
+function addRow(figures: Figures, row: Omit<Row, "period" | "reference_source" | "source_identifier" | "courier" | "courier_profile_id">) {
+  if (row.currency === "") {
+    figures.created += row.created;
+    figures.replaced += row.replaced;
+    figures.cancelled += row.cancelled;
+    figures.refused += row.refused;
+    figures.delivered += row.delivered;
+    figures.returned += row.returned;
+    figures.validations.ok += row.ok;
+    figures.validations.warning += row.warning;
+    figures.validations.error += row.error;
+  } else {
+    const amount = Number(row.cod);
+    const entry = figures.cod.find((c) => c.currency === row.currency);
+    if (entry) entry.amount = Math.round((entry.amount + amount) * 100) / 100;
+    else figures.cod.push({ currency: row.currency, amount });
+  }
+}
+
+const isEmpty = (f: Figures) =>
+  f.created + f.replaced + f.cancelled + f.refused + f.delivered + f.returned === 0 &&
+  f.validations.ok + f.validations.warning + f.validations.error === 0 &&
+  f.cod.every((c) => c.amount === 0);
+
+/** The parameters, errors naming the parameter (`by`, not `by[0]`) as the query string's parser does. */
+function parseParams(raw: unknown): StatisticsParams {
+  const result = statisticsQuery.safeParse(raw);
+  if (result.success) return result.data;
+  const errors = result.error.issues.map((issue) => ({ field: String(issue.path[0] ?? "query"), message: issue.message }));
+  throw new AppError("bad_request", errors.map((e) => `${e.field}: ${e.message}`).join("; "), { errors });
+}
+
+/** Items with something counted, their COD without zero amounts, by currency. */
+const tidy = <T extends Figures>(items: T[]): T[] =>
+  items
+    .map((i) => ({ ...i, cod: i.cod.filter((c) => c.amount !== 0).sort((a, b) => (a.currency < b.currency ? -1 : 1)) }))
+    .filter((i) => !isEmpty(i));
+
+/**
+ * `GET /statistics`: the account's figures per period and per the keys of `by`, summed from the daily rollups
+ * (statistics_daily and the deltas not yet compacted). Only combinations with something to count appear.
+ */
+export async function queryStatistics(
+  db: Executor,
+  accountId: string,
+  raw: unknown,
+  now = new Date(),
+): Promise<StatisticsView> {
+  const params = parseParams(raw);
+  const [account] = await db
+    .select({ timeZone: accounts.timeZone })
+    .from(accounts)
+    .where(eq(accounts.id, accountId))
+    .limit(1);
+  if (!account) throw notFound("Account");
+  const { from, to } = resolvePeriod(params, account.timeZone, now);
+  const by = params.by?.length ? [...new Set(params.by)] : (["sourcePair"] as Dimension[]);
+  const rows = await queryRows<Row>(db, statisticsSql(params.groupBy, by), [accountId, from, to, ...filterParams(params)]);
+  const items: StatisticsItem[] = [];
+  let current: StatisticsItem | undefined;
+  for (const row of rows) {
+    const key = {
+      period: row.period,
+      referenceSource: row.reference_source,
+      sourceIdentifier: row.source_identifier,
+      courier: row.courier,
+      courierProfile: row.courier_profile_id,
+    };
+    // Rows come ordered by period and keys, the currency last: one item's rows are consecutive.
+    if (
+      !current ||
+      current.period !== key.period ||
+      current.referenceSource !== key.referenceSource ||
+      current.sourceIdentifier !== key.sourceIdentifier ||
+      current.courier !== key.courier ||
+      current.courierProfile !== key.courierProfile
+    ) {
+      current = { ...key, ...emptyFigures() };
+      items.push(current);
+    }
+    addRow(current, row);
+  }
+  return { from, to, groupBy: params.groupBy, timeZone: account.timeZone, items: tidy(items) };
+}
+
+/** Staff: every account's figures over one period (each account's days in its own time zone), most failures first. */
+export async function statisticsByAccount(
+  db: Executor,
+  period: { from: string; to: string },
+): Promise<{ accountId: string; accountName: string; timeZone: string; figures: Figures }[]> {
+  if (daysBetween(period.from, period.to) > MAX_SPAN_DAYS || period.from > period.to)
+    throw new AppError("bad_request", `The period must run forward and span at most ${MAX_SPAN_DAYS} days.`);
+  const rows = await queryRows<Row & { account_id: string; name: string; time_zone: string }>(
+    db,
+    `with f as (${figuresOf("statistics_daily")} union all ${figuresOf("statistics_deltas")})
+     select f.account_id, a.name, a.time_zone, currency, ${SUMS}
+     from f join accounts a on a.id = f.account_id
+     group by f.account_id, a.name, a.time_zone, currency`,
+    [null, period.from, period.to, null, null, null, null],
+  );
+  const byAccount = new Map<string, { accountId: string; accountName: string; timeZone: string; figures: Figures }>();
+  for (const row of rows) {
+    let entry = byAccount.get(row.account_id);
+    if (!entry) {
+      entry = { accountId: row.account_id, accountName: row.name, timeZone: row.time_zone, figures: emptyFigures() };
+      byAccount.set(row.account_id, entry);
+    }
+    addRow(entry.figures, row);
+  }
+  const failures = (f: Figures) => f.refused + f.validations.error;
+  return [...byAccount.values()]
+    .filter((e) => !isEmpty(e.figures))
+    .sort(
+      (a, b) =>
+        failures(b.figures) - failures(a.figures) ||
+        b.figures.created - a.figures.created ||
+        a.accountName.localeCompare(b.accountName),
+    );
+}
