@@ -22,7 +22,12 @@ export type OrderRecord = {
   replaces?: number;
 };
 export type DeleteRecord = { kind: "delete"; at: Date; order: number };
-export type TrackingRecord = { kind: "tracking"; at: Date; order: number; status: "DELIVERED" | "RETURNED" | "IN_TRANSIT" };
+export type TrackingRecord = {
+  kind: "tracking";
+  at: Date;
+  order: number;
+  status: "DELIVERED" | "RETURNED" | "IN_TRANSIT";
+};
 export type RefusalRecord = { kind: "refused"; at: Date; pair: Pair; profile: number };
 export type ValidationRecord = {
   kind: "validation";
@@ -143,12 +148,7 @@ export function periodOf(day: string, groupBy: GroupBy): string {
 /** What `GET /statistics` must answer for `history`, counted record by record. */
 export function expectedItems(target: Target, timeZone: string, history: HistoryRecord[], ask: Ask): StatisticsItem[] {
   const items = new Map<string, StatisticsItem>();
-  const add = (
-    at: Date,
-    pair: Pair,
-    profile: number | null,
-    change: (item: StatisticsItem) => void,
-  ) => {
+  const add = (at: Date, pair: Pair, profile: number | null, change: (item: StatisticsItem) => void) => {
     const day = dayIn(timeZone, at);
     if (day < ask.from || day > ask.to) return;
     if (ask.referenceSource !== undefined && pair[0] !== ask.referenceSource) return;
@@ -211,10 +211,18 @@ export function expectedItems(target: Target, timeZone: string, history: History
       add(r.at, r.pair, r.profile, (i) => i.validations[r.status.toLowerCase() as "ok" | "warning" | "error"]++);
     }
   });
-  const keyOf = (i: StatisticsItem) =>
-    [i.period, i.referenceSource ?? "", i.sourceIdentifier ?? "", i.courier ?? "", i.courierProfile ?? ""];
+  const keyOf = (i: StatisticsItem) => [
+    i.period,
+    i.referenceSource ?? "",
+    i.sourceIdentifier ?? "",
+    i.courier ?? "",
+    i.courierProfile ?? "",
+  ];
   return [...items.values()]
-    .map((i) => ({ ...i, cod: i.cod.filter((c) => c.amount !== 0).sort((a, b) => a.currency.localeCompare(b.currency)) }))
+    .map((i) => ({
+      ...i,
+      cod: i.cod.filter((c) => c.amount !== 0).sort((a, b) => a.currency.localeCompare(b.currency)),
+    }))
     .sort((a, b) => {
       const [ka, kb] = [keyOf(a), keyOf(b)];
       for (let n = 0; n < ka.length; n++) if (ka[n] !== kb[n]) return ka[n]! < kb[n]! ? -1 : 1;

@@ -112,9 +112,13 @@ export const getStatisticsOp = operation({
   },
   errors: {
     400: {
-      description: "A malformed date, `from` after `to`, a period over 366 days, an unknown `groupBy`, `by` or courier.",
+      description:
+        "A malformed date, `from` after `to`, a period over 366 days, an unknown `groupBy`, `by` or courier.",
       examples: {
-        date: ["Not a date", thrown(() => parseQuery(query, new URL("http://x/?from=2026-02-30"), STATISTICS_ARRAY_PARAMS))],
+        date: [
+          "Not a date",
+          thrown(() => parseQuery(query, new URL("http://x/?from=2026-02-30"), STATISTICS_ARRAY_PARAMS)),
+        ],
         span: [
           "Too long",
           thrown(() => resolvePeriod({ from: "2025-01-01", to: "2026-11-30" }, "Europe/Prague", new Date())),
@@ -176,10 +180,7 @@ export const updateAccountOp = operation({
   errors: {
     400: {
       examples: {
-        timeZone: [
-          "Not a time zone",
-          thrown(() => parseInput(updateAccountInput, { timeZone: "Mars/Olympus" })),
-        ],
+        timeZone: ["Not a time zone", thrown(() => parseInput(updateAccountInput, { timeZone: "Mars/Olympus" }))],
       },
     },
   },

@@ -69,9 +69,7 @@ export async function rebuildStatistics(db: Db, accountId: string): Promise<bool
           await tx.execute(sql.raw(`set local statement_timeout = '${REBUILD_TIMEOUT}'`));
           await tx.execute(sql`delete from statistics_deltas where account_id = ${accountId}::uuid`);
           await tx.execute(sql`delete from statistics_daily where account_id = ${accountId}::uuid`);
-          await tx.execute(
-            sql`insert into statistics_daily select * from statistics_from_records(${accountId}::uuid)`,
-          );
+          await tx.execute(sql`insert into statistics_daily select * from statistics_from_records(${accountId}::uuid)`);
           const done = await queryRows<{ id: string }>(
             tx,
             `update accounts set statistics_rebuild_since = null where id = $1::uuid returning id`,

@@ -95,7 +95,7 @@ const SUMS = `sum(created)::int as created, sum(replaced)::int as replaced, sum(
   sum(cod)::text as cod`;
 
 /** The statement for one grouping; its text depends only on `groupBy` and `by`, so there are few of them. */
-function statisticsSql(groupBy: GroupBy, by: readonly Dimension[]): string {
+export function statisticsSql(groupBy: GroupBy, by: readonly Dimension[]): string {
   const keys = Object.entries(KEY_COLUMNS).flatMap(([dimension, columns]) =>
     columns.map((column) => (by.includes(dimension as Dimension) ? column : `null::text as ${column}`)),
   );
@@ -129,7 +129,7 @@ type Row = {
   cod: string;
 };
 
-const filterParams = (params: StatisticsParams) => [
+export const filterParams = (params: StatisticsParams) => [
   params.referenceSource ?? null,
   params.sourceIdentifier ?? null,
   params.courier?.length ? `{${params.courier.join(",")}}` : null,
@@ -148,7 +148,10 @@ export const emptyFigures = (): Figures => ({
 });
 
 /** Adds a row's figures: counters from the row without currency, the COD amount from a currency's row. */
-function addRow(figures: Figures, row: Omit<Row, "period" | "reference_source" | "source_identifier" | "courier" | "courier_profile_id">) {
+function addRow(
+  figures: Figures,
+  row: Omit<Row, "period" | "reference_source" | "source_identifier" | "courier" | "courier_profile_id">,
+) {
   if (row.currency === "") {
     figures.created += row.created;
     figures.replaced += row.replaced;
@@ -176,7 +179,10 @@ const isEmpty = (f: Figures) =>
 function parseParams(raw: unknown): StatisticsParams {
   const result = statisticsQuery.safeParse(raw);
   if (result.success) return result.data;
-  const errors = result.error.issues.map((issue) => ({ field: String(issue.path[0] ?? "query"), message: issue.message }));
+  const errors = result.error.issues.map((issue) => ({
+    field: String(issue.path[0] ?? "query"),
+    message: issue.message,
+  }));
   throw new AppError("bad_request", errors.map((e) => `${e.field}: ${e.message}`).join("; "), { errors });
 }
 
@@ -205,7 +211,12 @@ export async function queryStatistics(
   if (!account) throw notFound("Account");
   const { from, to } = resolvePeriod(params, account.timeZone, now);
   const by = params.by?.length ? [...new Set(params.by)] : (["sourcePair"] as Dimension[]);
-  const rows = await queryRows<Row>(db, statisticsSql(params.groupBy, by), [accountId, from, to, ...filterParams(params)]);
+  const rows = await queryRows<Row>(db, statisticsSql(params.groupBy, by), [
+    accountId,
+    from,
+    to,
+    ...filterParams(params),
+  ]);
   const items: StatisticsItem[] = [];
   let current: StatisticsItem | undefined;
   for (const row of rows) {

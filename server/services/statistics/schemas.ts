@@ -42,10 +42,7 @@ export const statisticsQuery = z.object({
     .array(z.string().refine((c) => courierIds().includes(c), "is not a known courier id"))
     .max(MAX_VALUES, `at most ${MAX_VALUES} values`)
     .optional(),
-  courierProfile: z
-    .array(z.uuid("must be UUIDs"))
-    .max(MAX_VALUES, `at most ${MAX_VALUES} values`)
-    .optional(),
+  courierProfile: z.array(z.uuid("must be UUIDs")).max(MAX_VALUES, `at most ${MAX_VALUES} values`).optional(),
 });
 
 export type StatisticsQuery = z.input<typeof statisticsQuery>;
@@ -82,7 +79,10 @@ export const statisticsView = z.object({
 
 export type StatisticsItem = z.infer<typeof statisticsItem>;
 export type StatisticsView = z.infer<typeof statisticsView>;
-export type Figures = Omit<StatisticsItem, "period" | "referenceSource" | "sourceIdentifier" | "courier" | "courierProfile">;
+export type Figures = Omit<
+  StatisticsItem,
+  "period" | "referenceSource" | "sourceIdentifier" | "courier" | "courierProfile"
+>;
 
 /** One account's figures summed over a period: a row of the staff's cross-account table. */
 export type AccountFigures = Figures & { accountId: string; accountName: string; timeZone: string };

@@ -46,6 +46,8 @@ export function statisticsCsv(view: StatisticsView): string {
     }),
   ]);
   // A cell starting with = + - @ would be a formula to a spreadsheet: source names are the partner's free text.
-  const safe = rows.map((row) => row.map((cell) => (typeof cell === "string" && /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell)));
+  const safe = rows.map((row) =>
+    row.map((cell) => (typeof cell === "string" && /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell)),
+  );
   return stringify([header, ...safe], { record_delimiter: "windows" });
 }

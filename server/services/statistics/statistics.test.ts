@@ -39,7 +39,9 @@ const SHOP_SK: Pair = ["shop", "sk"];
 const sorted = (items: StatisticsItem[]) =>
   items.toSorted((a, b) => {
     const key = (i: StatisticsItem) =>
-      [i.period, i.referenceSource ?? "", i.sourceIdentifier ?? "", i.courier ?? "", i.courierProfile ?? ""].join("\u0000");
+      [i.period, i.referenceSource ?? "", i.sourceIdentifier ?? "", i.courier ?? "", i.courierProfile ?? ""].join(
+        "\u0000",
+      );
     return key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
   });
 
@@ -73,7 +75,14 @@ const week: HistoryRecord[] = [
   { kind: "refused", at: at("2026-03-10T08:00:00Z"), pair: SHOP_CZ, profile: 0 }, // 2
   { kind: "validation", at: at("2026-03-10T08:00:00Z"), pair: SHOP_CZ, profile: 0, status: "OK" }, // 3
   { kind: "validation", at: at("2026-03-10T03:59:00Z"), pair: SHOP_CZ, profile: 0, status: "ERROR" }, // 4
-  { kind: "order", at: at("2026-03-11T12:00:00Z"), pair: SHOP_CZ, profile: 0, replaces: 0, cod: { amount: 200, currency: "CZK" } }, // 5
+  {
+    kind: "order",
+    at: at("2026-03-11T12:00:00Z"),
+    pair: SHOP_CZ,
+    profile: 0,
+    replaces: 0,
+    cod: { amount: 200, currency: "CZK" },
+  }, // 5
   { kind: "validation", at: at("2026-03-11T12:00:00Z"), pair: SHOP_SK, profile: 1, status: "WARNING" }, // 6
   { kind: "delete", at: at("2026-03-12T22:59:00Z"), order: 1 }, // 7
   { kind: "tracking", at: at("2026-03-12T10:00:00Z"), order: 5, status: "IN_TRANSIT" }, // 8
@@ -217,7 +226,14 @@ describe("statistics by source pair", () => {
     const answer = await queryStatistics(db, t.accountId, { from: "2026-03-09", to: "2026-03-15" });
     expect(answer.timeZone).toBe("America/New_York");
     expect(sorted(answer.items)).toEqual(
-      sorted(expectedItems(t, "America/New_York", week, { from: "2026-03-09", to: "2026-03-15", groupBy: "day", by: ["sourcePair"] })),
+      sorted(
+        expectedItems(t, "America/New_York", week, {
+          from: "2026-03-09",
+          to: "2026-03-15",
+          groupBy: "day",
+          by: ["sourcePair"],
+        }),
+      ),
     );
     const [account] = await db.select().from(accounts).where(eq(accounts.id, t.accountId));
     expect(account!.statisticsRebuildSince).toBeNull();
@@ -345,7 +361,8 @@ describe("statistics by source pair", () => {
             };
             const answer = await queryStatistics(db, t.accountId, {
               ...question,
-              courierProfile: question.courierProfile === undefined ? undefined : [t.profileIds[question.courierProfile]!],
+              courierProfile:
+                question.courierProfile === undefined ? undefined : [t.profileIds[question.courierProfile]!],
             });
             expect(sorted(answer.items)).toEqual(expectedItems(t, timeZone, history, question));
           }

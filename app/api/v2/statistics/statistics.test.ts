@@ -39,18 +39,35 @@ describe("GET /api/v2/statistics", () => {
     const shop2 = { ReferenceSource: "shoptet", SourceIdentifier: "eshop-2" };
 
     // eshop-1: two orders (one with COD), one replaced by a third, a refusal; eshop-2: one order, deleted.
-    expect((await post([anOrder({ ...shop1, ReferenceNumber: "A-1", CodPrice: 250, CodCurrency: "CZK" }), anOrder({ ...shop1, ReferenceNumber: "A-2" })])).ok).toBe(true);
-    expect((await post(anOrder({ ...shop1, ReferenceNumber: "A-1", CodPrice: 300, CodCurrency: "CZK" }))).ok).toBe(true);
-    const refused = await readJson<{ failed: unknown[] }>(await post(anOrder({ ...shop1, ReferenceNumber: "COURIER-FAIL-1" })));
+    expect(
+      (
+        await post([
+          anOrder({ ...shop1, ReferenceNumber: "A-1", CodPrice: 250, CodCurrency: "CZK" }),
+          anOrder({ ...shop1, ReferenceNumber: "A-2" }),
+        ])
+      ).ok,
+    ).toBe(true);
+    expect((await post(anOrder({ ...shop1, ReferenceNumber: "A-1", CodPrice: 300, CodCurrency: "CZK" }))).ok).toBe(
+      true,
+    );
+    const refused = await readJson<{ failed: unknown[] }>(
+      await post(anOrder({ ...shop1, ReferenceNumber: "COURIER-FAIL-1" })),
+    );
     expect(refused.failed).toHaveLength(1);
     const created = await readJson<{ items: { id: string }[] }>(
       await post(anOrder({ ...shop2, ReferenceNumber: "B-1", CodPrice: 10, CodCurrency: "EUR" })),
     );
     const b1 = created.items[0]!;
-    const deleted = await api(order.DELETE, `/api/v2/shipping-orders/${b1.id}`, { method: "DELETE", params: { id: b1.id } });
+    const deleted = await api(order.DELETE, `/api/v2/shipping-orders/${b1.id}`, {
+      method: "DELETE",
+      params: { id: b1.id },
+    });
     expect(deleted.status).toBe(204);
     // A validate call with an error (no parcels) under eshop-2.
-    await api(validate.POST, `${PATH}/validate`, { body: anOrder({ ...shop2, Parcels: [] }), params: { courier_id: "sandbox" } });
+    await api(validate.POST, `${PATH}/validate`, {
+      body: anOrder({ ...shop2, Parcels: [] }),
+      params: { courier_id: "sandbox" },
+    });
 
     const today = dayIn("Europe/Prague", new Date());
     const response = await api(statistics.GET, "/api/v2/statistics");
@@ -121,7 +138,9 @@ describe("GET /api/v2/statistics", () => {
       },
     ]);
     // JSON stays the answer when JSON is preferred or CSV not asked for.
-    const json = await api(statistics.GET, "/api/v2/statistics?by=courier", { headers: { accept: "application/json, text/csv;q=0.1" } });
+    const json = await api(statistics.GET, "/api/v2/statistics?by=courier", {
+      headers: { accept: "application/json, text/csv;q=0.1" },
+    });
     expect(json.headers.get("content-type")).toMatch(/^application\/json/);
     const byCourier = await readJson<Answer>(json);
     expect(byCourier.items).toMatchObject([{ courier: "sandbox", referenceSource: null, created: 4, cancelled: 2 }]);
@@ -183,7 +202,8 @@ describe("/api/v2/private/accounts/{accountId}", () => {
     expect((await patch(stranger.token, { timeZone: "UTC" })).status).toBe(404);
     expect((await get(stranger.token)).status).toBe(404);
     expect(
-      (await call(account.GET, "/api/v2/private/accounts/nope", { token: owner.token, params: { accountId: "nope" } })).status,
+      (await call(account.GET, "/api/v2/private/accounts/nope", { token: owner.token, params: { accountId: "nope" } }))
+        .status,
     ).toBe(404);
     const byStaff = await patch(staff.token, { timeZone: "Asia/Tokyo" });
     expect(byStaff.status).toBe(200);
