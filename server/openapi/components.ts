@@ -1,4 +1,4 @@
-import { accountView, updateAccountInput } from "@/server/services/accounts/account-settings";
+import { accountChoiceView, accountView, updateAccountInput } from "@/server/services/accounts/account-settings";
 import { statisticsView } from "@/server/services/statistics/schemas";
 import { z } from "zod";
 import type { Problem } from "@/server/http/problem";
@@ -262,4 +262,9 @@ export const UpdateAccountRequest = named(
   "UpdateAccountRequest",
   updateAccountInput,
   "Fields not given stay; at least one is needed. A new `timeZone` recounts the account's statistics in the background.",
+);
+export const AccountList = named(
+  "AccountList",
+  z.object({ items: z.array(accountChoiceView).describe("The user's accounts, by name.") }),
+  "The accounts the user belongs to, with the user's role in each.",
 );

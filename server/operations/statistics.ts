@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { operation } from "@/server/http/operation";
 import { parseQuery } from "@/server/http/query";
-import { Account, Statistics, UpdateAccountRequest } from "@/server/openapi/components";
+import { Account, AccountList, Statistics, UpdateAccountRequest } from "@/server/openapi/components";
 import { ACCOUNT_ID, PROFILE_ID } from "@/server/openapi/examples";
 import { updateAccountInput } from "@/server/services/accounts/account-settings";
 import { resolvePeriod } from "@/server/services/statistics/query-statistics";
@@ -186,4 +186,21 @@ export const updateAccountOp = operation({
   },
 });
 
-export const operations = [getStatisticsOp, getAccountOp, updateAccountOp];
+export const listAccountsOp = operation({
+  method: "get",
+  path: "/api/v2/private/accounts",
+  operationId: "listAccounts",
+  tag: "Accounts",
+  summary: "List your accounts",
+  description:
+    "The accounts the signed-in user belongs to, with their time zones and the user's role: where the `accountId` of the other " +
+    "private operations comes from. Not in the original contract; added so an integration can find its account without the dashboard.",
+  auth: "accessToken",
+  responses: {
+    200: answer("The user's accounts.", AccountList, {
+      one: ["One account", { items: [{ ...account, role: "owner" }] }],
+    }),
+  },
+});
+
+export const operations = [getStatisticsOp, listAccountsOp, getAccountOp, updateAccountOp];

@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Executor } from "@/db/client";
-import { accounts } from "@/db/schema";
+import { accounts, memberships } from "@/db/schema";
 import { enqueueJobs } from "@/server/jobs/boss";
 import { QUEUES } from "@/server/jobs/queues";
 import { parseInput } from "@/server/validation";
@@ -98,4 +98,20 @@ export async function updateAccountSettings(
     });
     return toSettings(row!);
   });
+}
+
+export const accountChoiceView = accountView.extend({
+  role: z.enum(["owner", "member"]).describe("Owners change the account's settings, keys, sources and profiles."),
+});
+export type AccountChoiceView = z.infer<typeof accountChoiceView>;
+
+/** The accounts the user belongs to, by name: where a partner finds the id the private API's reads take. */
+export async function listAccountSettings(db: Executor, actor: Actor): Promise<{ items: AccountChoiceView[] }> {
+  const items = await db
+    .select({ id: accounts.id, name: accounts.name, timeZone: accounts.timeZone, role: memberships.role })
+    .from(memberships)
+    .innerJoin(accounts, eq(accounts.id, memberships.accountId))
+    .where(eq(memberships.userId, actor.userId))
+    .orderBy(asc(accounts.name), asc(accounts.id));
+  return { items };
 }

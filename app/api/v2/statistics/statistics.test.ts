@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import * as create from "@/app/api/v2/couriers/[courier_id]/shipping-orders/route";
 import * as validate from "@/app/api/v2/couriers/[courier_id]/shipping-orders/validate/route";
 import * as account from "@/app/api/v2/private/accounts/[accountId]/route";
+import * as accountList from "@/app/api/v2/private/accounts/route";
 import * as order from "@/app/api/v2/shipping-orders/[id]/route";
 import { dayIn } from "@/server/services/statistics/query-statistics";
 import { call, createTestUser, readJson } from "@/test/helpers";
@@ -182,6 +183,10 @@ describe("/api/v2/private/accounts/{accountId}", () => {
     const get = (token: string) => call(account.GET, path, { token, params });
     const patch = (token: string, body: unknown) => call(account.PATCH, path, { method: "PATCH", token, params, body });
 
+    const mine = await call(accountList.GET, "/api/v2/private/accounts", { token: member.token });
+    expect(await readJson(mine)).toEqual({
+      items: [{ id: owner.accountId, name: expect.any(String), timeZone: "Europe/Prague", role: "member" }],
+    });
     const shown = await get(member.token);
     expect(shown.status).toBe(200);
     expect(await readJson(shown)).toEqual({ id: owner.accountId, name: expect.any(String), timeZone: "Europe/Prague" });
