@@ -5,6 +5,7 @@ import * as validate from "@/app/api/v2/couriers/[courier_id]/shipping-orders/va
 import * as labels from "@/app/api/v2/labels/route";
 import * as apiKeyItem from "@/app/api/v2/private/api-keys/[id]/route";
 import * as apiKeys from "@/app/api/v2/private/api-keys/route";
+import * as accountItem from "@/app/api/v2/private/accounts/[accountId]/route";
 import * as courierProfileItem from "@/app/api/v2/private/courier-profiles/[id]/route";
 import * as courierProfiles from "@/app/api/v2/private/courier-profiles/route";
 import * as sourceItem from "@/app/api/v2/private/sources/[id]/route";
@@ -354,6 +355,19 @@ describe("REST, private API: B's access token with A's ids and account", () => {
           body: { accountId: a.accountId, courier: "sandbox", name: "intruder", isDefault: true },
         }),
     ],
+    [
+      "GET /private/accounts/{accountId}",
+      () => byB(accountItem.GET, `/api/v2/private/accounts/${a.accountId}`, { params: { accountId: a.accountId } }),
+    ],
+    [
+      "PATCH /private/accounts/{accountId}",
+      () =>
+        byB(accountItem.PATCH, `/api/v2/private/accounts/${a.accountId}`, {
+          method: "PATCH",
+          body: { timeZone: "UTC" },
+          params: { accountId: a.accountId },
+        }),
+    ],
   ])("%s → 404 problem", async (_, send) => {
     const response = await send();
     expect(response.status).toBe(404);
@@ -562,6 +576,12 @@ const matrix: Record<string, Row> = {
   "refusedAttempts.list": { call: (api) => api.refusedAttempts.list({ accountId: a.accountId }), member: "resolved" },
   "refusedAttempts.get": { call: (api) => api.refusedAttempts.get({ id: aRefusedAttemptId }), member: "resolved" },
   "overview.get": { call: (api) => api.overview.get({ accountId: a.accountId }), member: "resolved" },
+  "statistics.get": { call: (api) => api.statistics.get({ accountId: a.accountId }), member: "resolved" },
+  "accounts.settings": { call: (api) => api.accounts.settings({ accountId: a.accountId }), member: "resolved" },
+  "accounts.update": {
+    call: (api) => api.accounts.update({ accountId: a.accountId, timeZone: "UTC" }),
+    member: "FORBIDDEN",
+  },
   "auditEvents.list": { call: (api) => api.auditEvents.list({ accountId: a.accountId }), member: "FORBIDDEN" },
   "webhooks.list": { call: (api) => api.webhooks.list({ accountId: a.accountId }), member: "resolved" },
   "webhooks.create": {
@@ -585,7 +605,13 @@ const matrix: Record<string, Row> = {
 };
 
 /** Procedures with no id or account in their input: nothing of another tenant to name. */
-const WITHOUT_TENANT_INPUT = ["accounts.mine", "accounts.all", "courierProfiles.couriers", "overview.staff"];
+const WITHOUT_TENANT_INPUT = [
+  "accounts.mine",
+  "accounts.all",
+  "courierProfiles.couriers",
+  "overview.staff",
+  "statistics.byAccount",
+];
 
 const procedureOf = (row: string) => row.split(" ")[0]!;
 
