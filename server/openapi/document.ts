@@ -43,6 +43,15 @@ const TAGS = [
       "Order events keyed on the source pair: the pull feed. The same events are pushed to webhook endpoints (see *Private: webhooks*).",
   },
   {
+    name: "Statistics",
+    description:
+      "Figures per period and source pair (or courier, or courier profile), in calendar days of the account's time zone.",
+  },
+  {
+    name: "Private: accounts",
+    description: "The user's accounts: name and the time zone statistics count days in (access token).",
+  },
+  {
     name: "Private: webhooks",
     description:
       "Webhook endpoints of an account, their deliveries and secrets (access token). Deliveries follow the Standard Webhooks specification.",

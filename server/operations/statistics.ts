@@ -142,7 +142,7 @@ export const getAccountOp = operation({
   method: "get",
   path: "/api/v2/private/accounts/{accountId}",
   operationId: "getAccount",
-  tag: "Accounts",
+  tag: "Private: accounts",
   summary: "Get an account",
   description: "The account's name and the time zone whose calendar days its statistics count. Members and staff.",
   auth: "accessToken",
@@ -155,7 +155,7 @@ export const updateAccountOp = operation({
   method: "patch",
   path: "/api/v2/private/accounts/{accountId}",
   operationId: "updateAccount",
-  tag: "Accounts",
+  tag: "Private: accounts",
   summary: "Change an account",
   description:
     "Renames the account or sets its time zone (an IANA name such as `Europe/Prague` or `America/New_York`; anything else → 400). " +
@@ -190,7 +190,7 @@ export const listAccountsOp = operation({
   method: "get",
   path: "/api/v2/private/accounts",
   operationId: "listAccounts",
-  tag: "Accounts",
+  tag: "Private: accounts",
   summary: "List your accounts",
   description:
     "The accounts the signed-in user belongs to, with their time zones and the user's role: where the `accountId` of the other " +
