@@ -21,7 +21,7 @@ export const statisticsRouter = createTRPCRouter({
       }),
     )
     .query(({ ctx, input }) => {
-      const { accountId, ...query } = input;
+      const { accountId: _accountId, ...query } = input;
       return queryStatistics(ctx.db, ctx.access.accountId, query);
     }),
   /** Staff: every account's totals over a period (each in its own time zone), the most failures first. */
