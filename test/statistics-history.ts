@@ -17,6 +17,8 @@ export type OrderRecord = {
   at: Date;
   pair: Pair;
   profile: number;
+  /** `sandbox` unless given (the column is the courier's id as the order was created with it). */
+  courier?: string;
   cod?: { amount: number; currency: string };
   /** The index (in the history) of an earlier live order of the same pair that this one replaces. */
   replaces?: number;
@@ -74,7 +76,7 @@ export async function writeHistory(
       await db.insert(shippingOrders).values({
         id,
         accountId: target.accountId,
-        courier: "sandbox",
+        courier: r.courier ?? "sandbox",
         courierProfileId: target.profileIds[r.profile]!,
         referenceNumber: `H-${index}`,
         referenceSource: r.pair[0],
@@ -148,7 +150,13 @@ export function periodOf(day: string, groupBy: GroupBy): string {
 /** What `GET /statistics` must answer for `history`, counted record by record. */
 export function expectedItems(target: Target, timeZone: string, history: HistoryRecord[], ask: Ask): StatisticsItem[] {
   const items = new Map<string, StatisticsItem>();
-  const add = (at: Date, pair: Pair, profile: number | null, change: (item: StatisticsItem) => void) => {
+  const add = (
+    at: Date,
+    pair: Pair,
+    profile: number | null,
+    change: (item: StatisticsItem) => void,
+    courier = "sandbox",
+  ) => {
     const day = dayIn(timeZone, at);
     if (day < ask.from || day > ask.to) return;
     if (ask.referenceSource !== undefined && pair[0] !== ask.referenceSource) return;
@@ -158,7 +166,7 @@ export function expectedItems(target: Target, timeZone: string, history: History
       period: periodOf(day, ask.groupBy),
       referenceSource: ask.by.includes("sourcePair") ? pair[0] : null,
       sourceIdentifier: ask.by.includes("sourcePair") ? pair[1] : null,
-      courier: ask.by.includes("courier") ? "sandbox" : null,
+      courier: ask.by.includes("courier") ? courier : null,
       courierProfile: ask.by.includes("courierProfile") && profile !== null ? target.profileIds[profile]! : null,
     };
     const id = JSON.stringify(key);
@@ -184,27 +192,33 @@ export function expectedItems(target: Target, timeZone: string, history: History
   history.forEach((r, index) => {
     if (r.kind === "order") {
       orders.set(index, r);
-      add(r.at, r.pair, r.profile, (i) => {
-        i.created++;
-        if (r.replaces !== undefined) i.replaced++;
-        if (r.cod) {
-          const entry = i.cod.find((c) => c.currency === r.cod!.currency);
-          if (entry) entry.amount = Math.round((entry.amount + r.cod.amount) * 100) / 100;
-          else i.cod.push({ currency: r.cod.currency, amount: r.cod.amount });
-        }
-      });
+      add(
+        r.at,
+        r.pair,
+        r.profile,
+        (i) => {
+          i.created++;
+          if (r.replaces !== undefined) i.replaced++;
+          if (r.cod) {
+            const entry = i.cod.find((c) => c.currency === r.cod!.currency);
+            if (entry) entry.amount = Math.round((entry.amount + r.cod.amount) * 100) / 100;
+            else i.cod.push({ currency: r.cod.currency, amount: r.cod.amount });
+          }
+        },
+        r.courier,
+      );
       if (r.replaces !== undefined) {
         const old = orders.get(r.replaces)!;
-        add(r.at, old.pair, old.profile, (i) => i.cancelled++);
+        add(r.at, old.pair, old.profile, (i) => i.cancelled++, old.courier);
       }
     } else if (r.kind === "delete") {
       const o = orders.get(r.order)!;
-      add(r.at, o.pair, o.profile, (i) => i.cancelled++);
+      add(r.at, o.pair, o.profile, (i) => i.cancelled++, o.courier);
     } else if (r.kind === "tracking") {
       const o = orders.get(r.order)!;
       if (r.status === "IN_TRANSIT" || finals.has(`${r.order}:${r.status}`)) return;
       finals.add(`${r.order}:${r.status}`);
-      add(r.at, o.pair, o.profile, (i) => (r.status === "DELIVERED" ? i.delivered++ : i.returned++));
+      add(r.at, o.pair, o.profile, (i) => (r.status === "DELIVERED" ? i.delivered++ : i.returned++), o.courier);
     } else if (r.kind === "refused") {
       add(r.at, r.pair, r.profile, (i) => i.refused++);
     } else {

@@ -92,6 +92,19 @@ const week: HistoryRecord[] = [
   { kind: "tracking", at: at("2026-03-15T03:00:00Z"), order: 11, status: "RETURNED" }, // 12
 ];
 
+/** Orders of another courier (created straight in the table: its adapter is not registered yet). */
+const otherCourier: HistoryRecord[] = [
+  {
+    kind: "order",
+    at: at("2026-03-16T09:00:00Z"),
+    pair: SHOP_CZ,
+    profile: 1,
+    courier: "packeta",
+    cod: { amount: 80, currency: "CZK" },
+  },
+  { kind: "order", at: at("2026-03-16T10:00:00Z"), pair: SHOP_CZ, profile: 1, courier: "packeta" },
+];
+
 describe("statistics by source pair", () => {
   it("counts a known week by the calendar days of the account's time zone", async () => {
     const prague = await newTarget("Europe/Prague");
@@ -190,6 +203,22 @@ describe("statistics by source pair", () => {
         courier: "sandbox",
       },
     ]);
+    // Another courier's orders: their own rows when grouped by courier, summed with the rest when not.
+    await writeHistory(prague, otherCourier);
+    const couriers = await queryStatistics(db, prague.accountId, {
+      from: "2026-03-16",
+      to: "2026-03-22",
+      groupBy: "week",
+      by: ["courier", "sourcePair"],
+    });
+    expect(couriers.items).toEqual([
+      {
+        ...row("2026-03-16", SHOP_CZ, { created: 2, cod: [{ currency: "CZK", amount: 80 }] }),
+        courier: "packeta",
+      },
+    ]);
+    const all = await queryStatistics(db, prague.accountId, { from: "2026-03-01", to: "2026-03-31", by: ["courier"] });
+    expect(new Set(all.items.map((i) => i.courier))).toEqual(new Set(["sandbox", "packeta"]));
     // Outside the records: nothing.
     expect((await queryStatistics(db, prague.accountId, { from: "2026-04-01", to: "2026-04-30" })).items).toEqual([]);
   });
@@ -286,6 +315,7 @@ describe("statistics by source pair", () => {
           { nil: undefined },
         ),
         replace: fc.boolean(),
+        courier: fc.constantFrom("sandbox", "packeta"),
       }),
       fc.record({ kind: fc.constant("delete" as const), at: instant, pick: fc.nat() }),
       fc.record({
@@ -333,7 +363,15 @@ describe("statistics by source pair", () => {
               if (replaces !== undefined) live.splice(live.indexOf(replaces), 1);
               live.push(history.length);
               stored.push(history.length);
-              history.push({ kind: "order", at: s.at, pair: s.pair, profile: s.profile, cod: s.cod, replaces });
+              history.push({
+                kind: "order",
+                at: s.at,
+                pair: s.pair,
+                profile: s.profile,
+                courier: s.courier,
+                cod: s.cod,
+                replaces,
+              });
             } else if (s.kind === "delete") {
               if (live.length === 0) continue;
               const order = live.splice(s.pick % live.length, 1)[0]!;
