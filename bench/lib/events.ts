@@ -133,6 +133,7 @@ export async function measureEventPath(options: {
 
     const measureLag = async (tag: string): Promise<Lag> => {
       const sent: string[] = [];
+      let unsent = 0;
       const total = Math.round(options.rate * options.seconds);
       const start = performance.now();
       const pending: Promise<void>[] = [];
@@ -140,11 +141,20 @@ export async function measureEventPath(options: {
         const due = start + (i * 1000) / options.rate;
         const wait = due - performance.now();
         if (wait > 0) await sleep(wait);
+        const reference = `${tag}-${Date.now().toString(36)}-${i}`;
+        // One retry when the connection was reset (a kept-alive socket the server closed as it was reused): the
+        // request never reached the app, so sending it again creates nothing twice. A second failure is counted.
+        const send = () => options.create(reference);
         pending.push(
-          options.create(`${tag}-${Date.now().toString(36)}-${i}`).then(async (res) => {
-            const body = (await res.json()) as { items?: { id: string }[] };
-            if (body.items?.[0]) sent.push(body.items[0].id);
-          }),
+          send()
+            .catch(send)
+            .then(async (res) => {
+              const body = (await res.json()) as { items?: { id: string }[] };
+              if (body.items?.[0]) sent.push(body.items[0].id);
+            })
+            .catch(() => {
+              unsent++;
+            }),
         );
       }
       await Promise.all(pending);
@@ -160,7 +170,7 @@ export async function measureEventPath(options: {
         p50: percentile(lags, 50),
         p99: percentile(lags, 99),
         max: lags.at(-1) ?? NaN,
-        lost: orderIds.size - lags.length,
+        lost: orderIds.size - lags.length + unsent,
       };
     };
     const lag = await measureLag("LAG");
