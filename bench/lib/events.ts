@@ -142,8 +142,9 @@ export async function measureEventPath(options: {
         const wait = due - performance.now();
         if (wait > 0) await sleep(wait);
         const reference = `${tag}-${Date.now().toString(36)}-${i}`;
-        // One retry when the connection was reset (a kept-alive socket the server closed as it was reused): the
-        // request never reached the app, so sending it again creates nothing twice. A second failure is counted.
+        // One retry when the connection failed (e.g. a kept-alive socket the server closed as it was reused). Had the
+        // first reached the app, the retry replaces that order (same reference and pair); the lag is measured on
+        // the order the answer names. A second failure counts as lost.
         const send = () => options.create(reference);
         pending.push(
           send()
