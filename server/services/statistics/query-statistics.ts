@@ -1,6 +1,4 @@
-import { eq } from "drizzle-orm";
 import { queryRows, uuidArray, type Executor } from "@/db/client";
-import { accounts } from "@/db/schema";
 import { AppError, badField, notFound } from "@/server/errors";
 import {
   DEFAULT_DAYS,
@@ -102,18 +100,34 @@ export function statisticsSql(groupBy: GroupBy, by: readonly Dimension[]): strin
   const grouped = Object.entries(KEY_COLUMNS)
     .filter(([dimension]) => by.includes(dimension as Dimension))
     .flatMap(([, columns]) => columns);
-  const keyOut = keys.map((k) => k.replace(/^null::text as /, ""));
-  // Grouped on the date itself, formatted only once per answer row (to_char per input row cost more than the sums).
+  const keyNames = Object.values(KEY_COLUMNS).flat();
+  // Summed per key and currency (`g`), then per key with the currencies' COD gathered (`i`), and the answer's items
+  // built as one JSON text: the app parses one string instead of a row per key and currency (the row decoding
+  // was most of the request's CPU, bench/results.md). Counters live on the currency "" rows, COD on the others.
   return `
     with f as (${figuresOf("statistics_daily")} union all ${figuresOf("statistics_deltas")}),
     g as (
       select ${PERIOD[groupBy]} as period, ${keys.join(", ")}, currency, ${SUMS}
       from f
-      group by 1, ${[...grouped, "currency"].join(", ")})
-    select to_char(period, 'YYYY-MM-DD') as period, ${keyOut.join(", ")}, currency, created, replaced, cancelled, refused,
-      delivered, returned, ok, warning, error, cod
-    from g
-    order by g.period, ${[...grouped, "currency"].join(", ")}`;
+      group by 1, ${[...grouped, "currency"].join(", ")}),
+    i as (
+      select period, ${keyNames.join(", ")},
+        sum(created)::int as created, sum(replaced)::int as replaced, sum(cancelled)::int as cancelled,
+        sum(refused)::int as refused, sum(delivered)::int as delivered, sum(returned)::int as returned,
+        sum(ok)::int as ok, sum(warning)::int as warning, sum(error)::int as error,
+        coalesce(json_agg(json_build_object('currency', currency, 'amount', cod::numeric) order by currency)
+          filter (where currency <> '' and cod::numeric <> 0), '[]') as cod
+      from g
+      group by period, ${keyNames.join(", ")})
+    select coalesce(json_agg(json_build_object(
+        'period', to_char(period, 'YYYY-MM-DD'), 'referenceSource', reference_source, 'sourceIdentifier', source_identifier,
+        'courier', courier, 'courierProfile', courier_profile_id, 'created', created, 'replaced', replaced,
+        'cancelled', cancelled, 'refused', refused, 'delivered', delivered, 'returned', returned,
+        'validations', json_build_object('ok', ok, 'warning', warning, 'error', error), 'cod', cod)
+      order by period, ${keyNames.join(", ")}), '[]')::text as items
+    from i
+    where created + replaced + cancelled + refused + delivered + returned + ok + warning + error > 0
+      or json_array_length(cod) > 0`;
 }
 
 type Row = {
@@ -192,12 +206,6 @@ function parseParams(raw: unknown): StatisticsParams {
   throw new AppError("bad_request", errors.map((e) => `${e.field}: ${e.message}`).join("; "), { errors });
 }
 
-/** Items with something counted, their COD without zero amounts, by currency. */
-const tidy = <T extends Figures>(items: T[]): T[] =>
-  items
-    .map((i) => ({ ...i, cod: i.cod.filter((c) => c.amount !== 0).sort((a, b) => (a.currency < b.currency ? -1 : 1)) }))
-    .filter((i) => !isEmpty(i));
-
 /**
  * `GET /statistics`: the account's figures per period and per the keys of `by`, summed from the daily rollups
  * (statistics_daily and the deltas not yet compacted). Only combinations with something to count appear.
@@ -209,45 +217,22 @@ export async function queryStatistics(
   now = new Date(),
 ): Promise<StatisticsView> {
   const params = parseParams(raw);
-  const [account] = await db
-    .select({ timeZone: accounts.timeZone })
-    .from(accounts)
-    .where(eq(accounts.id, accountId))
-    .limit(1);
+  const [account] = await queryRows<{ timeZone: string }>(
+    db,
+    `select time_zone as "timeZone" from accounts where id = $1::uuid`,
+    [accountId],
+  );
   if (!account) throw notFound("Account");
   const { from, to } = resolvePeriod(params, account.timeZone, now);
   const by = params.by?.length ? [...new Set(params.by)] : (["sourcePair"] as Dimension[]);
-  const rows = await queryRows<Row>(db, statisticsSql(params.groupBy, by), [
+  const [row] = await queryRows<{ items: string }>(db, statisticsSql(params.groupBy, by), [
     accountId,
     from,
     to,
     ...filterParams(params),
   ]);
-  const items: StatisticsItem[] = [];
-  let current: StatisticsItem | undefined;
-  for (const row of rows) {
-    const key = {
-      period: row.period,
-      referenceSource: row.reference_source,
-      sourceIdentifier: row.source_identifier,
-      courier: row.courier,
-      courierProfile: row.courier_profile_id,
-    };
-    // Rows come ordered by period and keys, the currency last: one item's rows are consecutive.
-    if (
-      !current ||
-      current.period !== key.period ||
-      current.referenceSource !== key.referenceSource ||
-      current.sourceIdentifier !== key.sourceIdentifier ||
-      current.courier !== key.courier ||
-      current.courierProfile !== key.courierProfile
-    ) {
-      current = { ...key, ...emptyFigures() };
-      items.push(current);
-    }
-    addRow(current, row);
-  }
-  return { from, to, groupBy: params.groupBy, timeZone: account.timeZone, items: tidy(items) };
+  const items = JSON.parse(row!.items) as StatisticsItem[];
+  return { from, to, groupBy: params.groupBy, timeZone: account.timeZone, items };
 }
 
 /** Staff: every account's figures over one period (each account's days in its own time zone), most failures first. */
@@ -277,6 +262,13 @@ export async function statisticsByAccount(
   const failures = (f: Figures) => f.refused + f.validations.error;
   return [...byAccount.values()]
     .filter((e) => !isEmpty(e.figures))
+    .map((e) => ({
+      ...e,
+      figures: {
+        ...e.figures,
+        cod: e.figures.cod.filter((c) => c.amount !== 0).sort((a, b) => (a.currency < b.currency ? -1 : 1)),
+      },
+    }))
     .sort(
       (a, b) =>
         failures(b.figures) - failures(a.figures) ||
