@@ -85,11 +85,13 @@ for (const viewport of [
         [`/dashboard/orders/${order.id}`, "order"],
         ["/dashboard/validate", "validate"],
         ["/dashboard/validation-results", "validation-results"],
+        ["/dashboard/statistics", "statistics"],
         ["/dashboard/api-keys", "api-keys"],
         ["/dashboard/sources", "sources"],
         ["/dashboard/courier-profiles", "courier-profiles"],
         ["/dashboard/audit-log", "audit-log"],
         ["/dashboard/webhooks", "webhooks"],
+        ["/dashboard/settings", "settings"],
       ] as const) {
         await page.goto(`${path}${account}`);
         await check(page, testInfo, at(name));
@@ -169,6 +171,9 @@ for (const viewport of [
       await signIn(staff);
       await expect(page.getByRole("heading", { level: 1, name: "Platform overview" })).toBeVisible();
       await check(page, testInfo, at("staff-landing"));
+      await page.goto("/dashboard/statistics");
+      await expect(page.getByRole("heading", { level: 1, name: "Statistics across accounts" })).toBeVisible();
+      await check(page, testInfo, at("staff-statistics"));
     });
   });
 }

@@ -1,0 +1,1 @@
+export { StatisticsPageSkeleton as default } from "@/components/statistics/statistics-skeleton";
