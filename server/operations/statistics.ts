@@ -75,7 +75,8 @@ export const getStatisticsOp = operation({
     "- `cancelled`: orders deleted or replaced in the period (counted on the day it happened, under the order's own keys).\n" +
     "- `refused`: create attempts the courier refused. `validations`: every recorded validation, of validate calls and of each " +
     "order of a create, by status (the `validation_results` records).\n" +
-    "- `delivered`/`returned`: orders whose tracking first reached that state in the period (the time of the tracking event).\n" +
+    "- `delivered`/`returned`: orders whose tracking first reached that state in the period (the time of the tracking event), " +
+    "counted once the platform has recorded that step (the worker records due tracking steps every minute).\n" +
     "- `cod`: the sum of `CodPrice` of the orders created in the period, per `CodCurrency`; empty when none had COD.\n\n" +
     "Rows are sparse: a period and key combination appears only when something was counted in it, ordered by period, then keys. " +
     "The figures are kept per day as the changes commit (in the same transaction), so an answer counts every change committed before it. " +
