@@ -22,9 +22,6 @@ export type DeliveryPumpOptions = {
 /** An endpoint whose oldest attempt in flight has run this long is treated as slow. */
 const SLOW_AFTER_MS = 1000;
 
-/** An endpoint with an attempt that ran longer than SLOW_AFTER_MS counts as slow for this long after it ended. */
-const SLOW_FOR_MS = 30_000;
-
 /** The longest a slow endpoint's attempt is put off at once. */
 const MAX_DEFER_SECONDS = 600;
 
@@ -40,7 +37,7 @@ export type DeliveryPump = { stop(timeoutMs: number): Promise<void> };
 export function startDeliveryPump(boss: PgBoss, db: Db, options: DeliveryPumpOptions): DeliveryPump {
   const running = new Map<string, Promise<void>>();
   /** Per endpoint: its limiter, and when each attempt in flight to it started. */
-  const endpoints = new Map<string, { limit: LimitFunction; started: Set<number>; slowUntil: number }>();
+  const endpoints = new Map<string, { limit: LimitFunction; started: Set<number> }>();
   let stopped = false;
   let wake: (() => void) | null = null;
   const nudge = () => wake?.();
@@ -84,23 +81,14 @@ export function startDeliveryPump(boss: PgBoss, db: Db, options: DeliveryPumpOpt
       const endpointId = await endpointOf(job);
       if (!endpointId) return await attempt(job);
       let state = endpoints.get(endpointId);
-      if (!state)
-        endpoints.set(endpointId, (state = { limit: pLimit(options.perEndpoint), started: new Set(), slowUntil: 0 }));
-      const endpoint = state;
-      const { limit, started } = endpoint;
-      // An endpoint whose attempts are all taken goes back for later at once when it holds them (the oldest has run
-      // for a while, or one of its attempts lately did: a receiver that hangs), or when as many jobs already wait
-      // for it. Otherwise the job waits for the endpoint's next free attempt, but at most SLOW_AFTER_MS: a job still
-      // waiting then goes back too. So a slow endpoint never holds more than 2 × perEndpoint of this process's slots,
-      // not even in the second after its hanging attempts time out, and a fast one (its attempts end in
-      // milliseconds) drains its backlog at full speed.
-      const now = Date.now();
+      if (!state) endpoints.set(endpointId, (state = { limit: pLimit(options.perEndpoint), started: new Set() }));
+      const { limit, started } = state;
+      // An endpoint whose attempts are all taken and the oldest of them running for a while holds them (a receiver
+      // that hangs): the job goes back for later at once. Otherwise it waits for the endpoint's next free attempt,
+      // but at most SLOW_AFTER_MS: a job still waiting then goes back too, so a slow endpoint never keeps this
+      // process's slots, and a fast one (its attempts end in milliseconds) drains its backlog at full speed.
       const oldest = Math.min(...started);
-      if (
-        limit.activeCount >= options.perEndpoint &&
-        (now - oldest > SLOW_AFTER_MS || now < endpoint.slowUntil || limit.pendingCount >= options.perEndpoint)
-      )
-        return await defer(job);
+      if (limit.activeCount >= options.perEndpoint && Date.now() - oldest > SLOW_AFTER_MS) return await defer(job);
       await new Promise<void>((resolve, reject) => {
         let begun = false;
         let givenBack = false;
@@ -119,9 +107,7 @@ export function startDeliveryPump(boss: PgBoss, db: Db, options: DeliveryPumpOpt
             await attempt(job);
           } finally {
             started.delete(at);
-            if (Date.now() - at > SLOW_AFTER_MS) endpoint.slowUntil = Date.now() + SLOW_FOR_MS;
-            if (limit.activeCount <= 1 && limit.pendingCount === 0 && Date.now() >= endpoint.slowUntil)
-              endpoints.delete(endpointId);
+            if (limit.activeCount <= 1 && limit.pendingCount === 0) endpoints.delete(endpointId);
           }
         }).then(
           () => !givenBack && resolve(),
