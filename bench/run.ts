@@ -8,7 +8,8 @@
  *
  * `--quick`: 10k orders and 1–2 s per scenario; checks that every scenario ran without errors (exit 1
  * otherwise), not speed. Full mode also exits 2 when a target is missed; both print the table of targets. `--profile`: the app runs under `node --cpu-prof` (bench/.tmp) and the report
- * gets its top self-time functions. `--orders=N`, `--duration=S` override the data size and run length.
+ * gets its top self-time functions. `--orders=N`, `--duration=S` override the data size and run length;
+ * `--event-rate=N` the creates per second of the event-lag measurements (default 100).
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -349,7 +350,7 @@ async function main(): Promise<number> {
           databaseUrl: database.url,
           receiver,
           backlog: queued!.n,
-          rate: 100,
+          rate: Number(option("event-rate") ?? 100),
           seconds: QUICK ? 3 : 20,
           create: (reference) =>
             fetch(app.url + CREATE_PATH, {
