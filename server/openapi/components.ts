@@ -257,7 +257,11 @@ export const Statistics = named(
   statisticsView,
   "The account's figures per period and per the keys of `by`; only combinations with something counted appear.",
 );
-export const Account = named("Account", accountView, "An account's name and the time zone its statistics count days in.");
+export const Account = named(
+  "Account",
+  accountView,
+  "An account's name and the time zone its statistics count days in.",
+);
 export const UpdateAccountRequest = named(
   "UpdateAccountRequest",
   updateAccountInput,
