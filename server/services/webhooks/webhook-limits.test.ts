@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as token from "@/app/api/v2/auth/token/route";
 import * as resend from "@/app/api/v2/private/webhook-deliveries/[id]/resend/route";
 import * as endpoints from "@/app/api/v2/private/webhook-endpoints/route";
@@ -18,6 +18,16 @@ const URL = "http://127.0.0.1:4009/hooks";
 let owner: TestUser;
 beforeAll(async () => {
   owner = await createTestUser();
+});
+
+// Every limit here is a bucket refilling with the app's clock (`Date`): frozen in each test, so a slow machine's
+// requests are counted as the burst they are instead of partly refilled (CI once let a 61st resend through).
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(new Date());
+});
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 const createEndpoint = (user: TestUser) =>
@@ -100,22 +110,14 @@ describe("test events and resends of one account", () => {
 
 describe("sign-in attempts from one address", () => {
   it("are limited whatever X-Forwarded-For the client writes: 150 emails, 150 forged headers, then 429s", async () => {
-    // The bucket refills one attempt a second of the app's clock: frozen here, so a slow machine's 150 requests
-    // (each verifies a password hash) are counted as the burst they are, not partly refilled.
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(new Date());
     const statuses: number[] = [];
-    try {
-      for (let i = 0; i < 150; i++) {
-        const response = await call(token.POST, "/api/v2/auth/token", {
-          body: { email: `nobody-${i}-${crypto.randomUUID()}@test.example`, password: "wrong password" },
-          // The client's own header first; the app's server appends the peer it saw (the last entry).
-          headers: { "x-forwarded-for": `203.0.113.${i % 250}, 198.51.100.77` },
-        });
-        statuses.push(response.status);
-      }
-    } finally {
-      vi.useRealTimers();
+    for (let i = 0; i < 150; i++) {
+      const response = await call(token.POST, "/api/v2/auth/token", {
+        body: { email: `nobody-${i}-${crypto.randomUUID()}@test.example`, password: "wrong password" },
+        // The client's own header first; the app's server appends the peer it saw (the last entry).
+        headers: { "x-forwarded-for": `203.0.113.${i % 250}, 198.51.100.77` },
+      });
+      statuses.push(response.status);
     }
     expect(statuses.slice(0, SIGN_IN_PER_IP_PER_MINUTE).every((s) => s === 401)).toBe(true);
     expect(statuses.slice(SIGN_IN_PER_IP_PER_MINUTE + 1).every((s) => s === 429)).toBe(true);
