@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/capacity.ts [--clients=8,16,32] [--duration=S] [--orders=N] [--script=FILE]`
+ * `npx tsx bench/capacity.ts [--clients=8,16,32] [--duration=S] [--orders=N] [--script=FILE] [--no-statistics-triggers]`
  *
  * PostgreSQL's ceiling for creates on this machine, without the app: bench/pgbench/create-order.sql replays one
  * single-order create's statements (key + rate-limit token, profile, validation result, then the transaction:
@@ -19,6 +19,8 @@ const option = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.s
 const CLIENTS = (option("clients") ?? "8,16,32").split(",").map(Number);
 const DURATION = Number(option("duration") ?? 20);
 const ORDERS = Number(option("orders") ?? 100_000);
+/** `--no-statistics-triggers`: the same replay with issue 18's triggers disabled, to price them per create. */
+const NO_STATISTICS_TRIGGERS = argv.includes("--no-statistics-triggers");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main(): Promise<void> {
@@ -32,6 +34,11 @@ async function main(): Promise<void> {
     const seed = await import("./lib/seed");
     const partner = await seed.createBenchPartner("capacity");
     await seed.seedOrders(sql, partner, 10, ORDERS);
+    if (NO_STATISTICS_TRIGGERS) {
+      await sql`alter table shipping_orders disable trigger statistics_orders_insert`;
+      await sql`alter table validation_results disable trigger statistics_validations`;
+      await sql`alter table refused_attempts disable trigger statistics_refused_attempts`;
+    }
     const [key] = await sql<{ id: string }[]>`select id from api_keys where account_id = ${partner.accountId}`;
     const url = new URL(database.url);
     for (const clients of CLIENTS) {

@@ -59,9 +59,9 @@ select id, reference_number, reference_source, source_identifier, courier from s
 where account_id = :account::uuid and deleted_at is null and reference_number = any(:refs::text::text[]);
 -- recordValidationResults, in the orders' transaction
 insert into validation_results ("account_id", "api_key_id", "user_id", "operation", "courier", "courier_profile_id",
-  "reference_number", "status", "messages", "request_body")
+  "reference_number", "reference_source", "source_identifier", "status", "messages", "request_body")
 select "account_id", "api_key_id", "user_id", "operation", "courier", "courier_profile_id", "reference_number",
-  "status", "messages"::jsonb, "request_body"::jsonb
+  'api', 'default', "status", "messages"::jsonb, "request_body"::jsonb
 from json_to_recordset(:validation_json::text::json) as r("account_id" uuid, "api_key_id" uuid, "user_id" uuid,
   "operation" validation_operation, "courier" text, "courier_profile_id" uuid, "reference_number" varchar(200),
   "status" validation_status, "messages" text, "request_body" text);
