@@ -6,7 +6,7 @@ import { ACCOUNT_ID, PROFILE_ID } from "@/server/openapi/examples";
 import { updateAccountInput } from "@/server/services/accounts/account-settings";
 import { resolvePeriod } from "@/server/services/statistics/query-statistics";
 import { statisticsQuery, STATISTICS_ARRAY_PARAMS } from "@/server/services/statistics/schemas";
-import { CSV_COLUMNS } from "@/server/services/statistics/statistics-csv";
+import { CSV_COLUMNS } from "@/lib/statistics-csv";
 import { parseInput } from "@/server/validation";
 import { answer, describeParams, jsonBody, thrown } from "./shared";
 

@@ -1,5 +1,6 @@
 import { queryRows, uuidArray, type Executor } from "@/db/client";
 import { AppError, badField, notFound } from "@/server/errors";
+import type { Actor } from "../authorization";
 import {
   DEFAULT_DAYS,
   MAX_SPAN_DAYS,
@@ -235,13 +236,20 @@ export async function queryStatistics(
   return { from, to, groupBy: params.groupBy, timeZone: account.timeZone, items };
 }
 
-/** Staff: every account's figures over one period (each account's days in its own time zone), most failures first. */
+export type AccountStatistics = { accountId: string; accountName: string; timeZone: string; figures: Figures };
+
+/**
+ * Staff: every account's figures over one period (`from`/`to` as `GET /statistics` takes them, today being the UTC
+ * day; each account's days counted in its own time zone), the accounts that refuse or fail validation most first.
+ */
 export async function statisticsByAccount(
   db: Executor,
-  period: { from: string; to: string },
-): Promise<{ accountId: string; accountName: string; timeZone: string; figures: Figures }[]> {
-  if (daysBetween(period.from, period.to) > MAX_SPAN_DAYS || period.from > period.to)
-    throw new AppError("bad_request", `The period must run forward and span at most ${MAX_SPAN_DAYS} days.`);
+  actor: Actor,
+  raw: { from?: string; to?: string },
+  now = new Date(),
+): Promise<{ from: string; to: string; accounts: AccountStatistics[] }> {
+  if (!actor.isStaff) throw new AppError("forbidden", "Only staff can see every account.");
+  const period = resolvePeriod(parseParams({ from: raw.from, to: raw.to }), "UTC", now);
   const rows = await queryRows<Row & { account_id: string; name: string; time_zone: string }>(
     db,
     `with f as (${figuresOf("statistics_daily")} union all ${figuresOf("statistics_deltas")})
@@ -250,7 +258,7 @@ export async function statisticsByAccount(
      group by f.account_id, a.name, a.time_zone, currency`,
     [null, period.from, period.to, null, null, null, null],
   );
-  const byAccount = new Map<string, { accountId: string; accountName: string; timeZone: string; figures: Figures }>();
+  const byAccount = new Map<string, AccountStatistics>();
   for (const row of rows) {
     let entry = byAccount.get(row.account_id);
     if (!entry) {
@@ -260,7 +268,7 @@ export async function statisticsByAccount(
     addRow(entry.figures, row);
   }
   const failures = (f: Figures) => f.refused + f.validations.error;
-  return [...byAccount.values()]
+  const accounts = [...byAccount.values()]
     .filter((e) => !isEmpty(e.figures))
     .map((e) => ({
       ...e,
@@ -275,4 +283,5 @@ export async function statisticsByAccount(
         b.figures.created - a.figures.created ||
         a.accountName.localeCompare(b.accountName),
     );
+  return { ...period, accounts };
 }

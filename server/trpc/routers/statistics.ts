@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { queryStatistics, resolvePeriod, statisticsByAccount } from "@/server/services/statistics/query-statistics";
+import { queryStatistics, statisticsByAccount } from "@/server/services/statistics/query-statistics";
 import { isCalendarDay } from "@/server/services/statistics/schemas";
 import { accountProcedure, createTRPCRouter, staffProcedure } from "../init";
 
@@ -27,8 +27,5 @@ export const statisticsRouter = createTRPCRouter({
   /** Staff: every account's totals over a period (each in its own time zone), the most failures first. */
   byAccount: staffProcedure
     .input(z.object({ from: day.optional(), to: day.optional() }))
-    .query(async ({ ctx, input }) => {
-      const period = resolvePeriod(input, "UTC", new Date());
-      return { ...period, accounts: await statisticsByAccount(ctx.db, period) };
-    }),
+    .query(({ ctx, input }) => statisticsByAccount(ctx.db, ctx.actor, input)),
 });
