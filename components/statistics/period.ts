@@ -3,28 +3,15 @@
  * clock or daylight saving shift moves them. Shared by the server page (which decides "today") and the browser.
  */
 
-const DAY_MS = 86_400_000;
+import { addDays, dayIn } from "@/lib/calendar-days";
 
 const toDate = (day: string) => new Date(`${day}T00:00:00Z`);
 const toDay = (date: Date) => date.toISOString().slice(0, 10);
 
+export { addDays, daysBetween } from "@/lib/calendar-days";
+
 /** The day `now` falls on in `timeZone` (the account's), so "the last 7 days" end on the account's today. */
-export function todayIn(timeZone: string, now: Date): string {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).formatToParts(now);
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
-  return `${part("year").padStart(4, "0")}-${part("month")}-${part("day")}`;
-}
-
-export const addDays = (day: string, days: number): string => toDay(new Date(toDate(day).getTime() + days * DAY_MS));
-
-/** Whole days from `from` to `to` (0 for the same day). */
-export const daysBetween = (from: string, to: string): number =>
-  Math.round((toDate(to).getTime() - toDate(from).getTime()) / DAY_MS);
+export const todayIn = (timeZone: string, now: Date): string => dayIn(timeZone, now);
 
 export type Grouping = "day" | "week" | "month";
 

@@ -1,4 +1,5 @@
 import { queryRows, uuidArray, type Executor } from "@/db/client";
+import { addDays, dayIn, daysBetween } from "@/lib/calendar-days";
 import { AppError, badField, notFound } from "@/server/errors";
 import type { Actor } from "../authorization";
 import {
@@ -13,31 +14,7 @@ import {
   type StatisticsView,
 } from "./schemas";
 
-/** `yyyy-MM-dd` of the calendar day `instant` falls on in `timeZone`. */
-export function dayIn(timeZone: string, instant: Date): string {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).formatToParts(instant);
-  const part = (type: string) => parts.find((p) => p.type === type)!.value;
-  return `${part("year").padStart(4, "0")}-${part("month")}-${part("day")}`;
-}
-
-const dayNumber = (day: string): number => {
-  const [y, m, d] = day.split("-").map(Number);
-  const date = new Date(0);
-  date.setUTCFullYear(y!, m! - 1, d!);
-  return Math.round(date.getTime() / 86_400_000);
-};
-
-export const addDays = (day: string, days: number): string => {
-  const date = new Date((dayNumber(day) + days) * 86_400_000);
-  return `${String(date.getUTCFullYear()).padStart(4, "0")}-${date.toISOString().slice(5, 10)}`;
-};
-
-export const daysBetween = (from: string, to: string): number => dayNumber(to) - dayNumber(from);
+export { addDays, dayIn, daysBetween } from "@/lib/calendar-days";
 
 /**
  * The period asked for, with the defaults filled in: `to` today in the account's time zone, `from` 29 days
