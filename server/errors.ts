@@ -23,6 +23,7 @@ export const errorTable = {
   unprocessable: { status: 422, title: "Unprocessable Content", trpc: "UNPROCESSABLE_CONTENT", expected: true },
   rate_limited: { status: 429, title: "Too Many Requests", trpc: "TOO_MANY_REQUESTS", expected: true },
   internal: { status: 500, title: "Internal Server Error", trpc: "INTERNAL_SERVER_ERROR", expected: false },
+  bad_gateway: { status: 502, title: "Bad Gateway", trpc: "BAD_GATEWAY", expected: false },
   unavailable: { status: 503, title: "Service Unavailable", trpc: "SERVICE_UNAVAILABLE", expected: false },
 } as const satisfies Record<string, { status: number; title: string; trpc: TRPC_ERROR_CODE_KEY; expected: boolean }>;
 
@@ -51,6 +52,8 @@ export type AppErrorDetails = {
   challenge?: { realm?: "shipping-orders" | "private-api" };
   /** The operation's own result, answered instead of a problem (create's per-order validation results). */
   result?: unknown;
+  /** A contract code the problem names in `code` (and its `type`), e.g. COURIER_CANNOT_CANCEL. */
+  problemCode?: string;
 };
 
 /**

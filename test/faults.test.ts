@@ -8,7 +8,7 @@ import * as list from "@/app/api/v2/shipping-orders/route";
 import { getDb } from "@/db/client";
 import { parcels, shippingOrders } from "@/db/schema";
 import { sandboxCourier } from "@/server/couriers/sandbox";
-import type { CourierShipment } from "@/server/couriers/types";
+import type { CreateOutcome } from "@/server/couriers/adapter";
 import { printFigures } from "@/test/figures";
 import { call, readJson } from "@/test/helpers";
 import { as, createPartner, order, type Partner } from "@/test/partner";
@@ -95,44 +95,44 @@ describe("fault: a courier timeout in the middle of a batch", () => {
     }
   });
 
-  it("a courier answering after the timeout: the late shipment is not stored, and is cancelled with the courier", async () => {
+  it("a courier answering after the timeout: the late shipments are not stored, and are cancelled with the courier", async () => {
     const partner = await createPartner({ timeoutMs: 2_000 });
-    const original = sandboxCourier.createShipment.bind(sandboxCourier);
-    let late: Promise<CourierShipment> | undefined;
+    const original = sandboxCourier.createShipments.bind(sandboxCourier);
+    let late: Promise<CreateOutcome[]> | undefined;
     let answered!: () => void;
     const afterTheAnswer = new Promise<void>((resolve) => (answered = resolve));
-    vi.spyOn(sandboxCourier, "createShipment").mockImplementation((request, context) => {
-      if (request.referenceNumber !== "LATE-1") return original(request, context);
-      // A courier that ignores our abort and books the shipment anyway, once the create has answered without it.
-      late = afterTheAnswer.then(() => original(request, { ...context, signal: new AbortController().signal }));
+    vi.spyOn(sandboxCourier, "createShipments").mockImplementation((requests, settings, context) => {
+      // A courier that ignores our abort and books the shipments anyway, once the create has answered without them.
+      late = afterTheAnswer.then(() =>
+        original(requests, settings, { ...context, signal: new AbortController().signal }),
+      );
       return late;
     });
     const cancelled: string[][] = [];
-    vi.spyOn(sandboxCourier, "cancelShipment").mockImplementation(async (numbers) => {
-      cancelled.push([...numbers]);
+    vi.spyOn(sandboxCourier, "cancelShipment").mockImplementation(async ({ shippingNumbers }) => {
+      cancelled.push([...shippingNumbers]);
     });
 
     const response = await post(partner, [
-      order({ ReferenceNumber: "ON-TIME-1" }),
       order({ ReferenceNumber: "LATE-1", Parcels: [{ Weight: 1 }, { Weight: 3 }] }),
-      order({ ReferenceNumber: "ON-TIME-2" }),
+      order({ ReferenceNumber: "LATE-2" }),
     ]);
     answered();
     expect(response.status).toBe(200);
     const body = await readJson<Created>(response);
-    expect(body.items.map((i) => i.referenceNumber)).toEqual(["ON-TIME-1", "ON-TIME-2"]);
-    expect(body.failed.map((f) => [f.referenceNumber, f.code])).toEqual([["LATE-1", "COURIER_TIMEOUT"]]);
-
-    const lateShipment = await late!;
-    expect(lateShipment.shippingNumbers).toHaveLength(2);
-    await vi.waitFor(() => expect(cancelled).toContainEqual(lateShipment.shippingNumbers), { timeout: 20_000 });
-    const stored = await storedParcelNumbers(partner.accountId);
-    for (const n of lateShipment.shippingNumbers) expect(stored).not.toContain(n);
-    expect(stored).toEqual(body.items.flatMap((i) => i.shippingNumber).sort());
-    expect((await storedOrders(partner.accountId)).map((o) => o.referenceNumber).sort()).toEqual([
-      "ON-TIME-1",
-      "ON-TIME-2",
+    expect(body.items).toEqual([]);
+    expect(body.failed.map((f) => [f.referenceNumber, f.code])).toEqual([
+      ["LATE-1", "COURIER_TIMEOUT"],
+      ["LATE-2", "COURIER_TIMEOUT"],
     ]);
+
+    const lateOutcomes = await late!;
+    const lateNumbers = lateOutcomes.flatMap((o) => (o.ok ? [o.shippingNumbers] : []));
+    expect(lateNumbers.map((n) => n.length)).toEqual([2, 1]);
+    await vi.waitFor(() => expect(cancelled).toEqual(expect.arrayContaining(lateNumbers)), { timeout: 20_000 });
+    const stored = await storedParcelNumbers(partner.accountId);
+    for (const n of lateNumbers.flat()) expect(stored).not.toContain(n);
+    expect(await storedOrders(partner.accountId)).toEqual([]);
   });
 });
 

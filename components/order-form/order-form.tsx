@@ -8,7 +8,7 @@ import { withAccount } from "@/lib/account";
 import { Button } from "@/components/ui/button";
 import { Select, SelectContent, SelectItem, SelectTrigger } from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
-import type { CourierCapabilities } from "@/server/couriers/types";
+import type { CourierCapabilities } from "@/server/couriers/adapter";
 import { api } from "@/trpc/react";
 import { buildOrder } from "@/lib/order-form/build-order";
 import { MessageField, MessageInput } from "./message-field";

@@ -9,3 +9,4 @@ export * from "./limits";
 export * from "./refused-attempts";
 export * from "./events";
 export * from "./statistics";
+export * from "./couriers";

@@ -26,6 +26,8 @@ export const refusedAttempts = pgTable(
     sourceIdentifier: text("source_identifier").notNull(),
     code: text("code").notNull(),
     message: text("message").notNull(),
+    /** The request field the courier named (`Recipient.Zip`), when it named one. */
+    field: text("field"),
     request: json("request").notNull(),
     createdAt: createdAt(),
   },

@@ -3,6 +3,7 @@ import {
   bigserial,
   index,
   integer,
+  jsonb,
   numeric,
   pgEnum,
   pgSequence,
@@ -71,6 +72,10 @@ export const shippingOrders = pgTable(
     trackingUpdatedAt: instant("tracking_updated_at"),
     /** When the courier's next tracking step is due; null once tracking is final or the order is gone. */
     trackingNextAt: instant("tracking_next_at"),
+    /** Tracking polls of a remote courier that failed in a row (the backoff grows with them). */
+    trackingFailures: integer("tracking_failures").notNull().default(0),
+    /** What the courier's adapter keeps about the shipment (Packeta's packet ids, PPL's batch id), handed back to it. */
+    courierData: jsonb("courier_data").$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
     /** Set when the order is deleted or replaced; such an order answers 404 everywhere. */
     deletedAt: instant("deleted_at"),
@@ -98,9 +103,9 @@ export const shippingOrders = pgTable(
     index("shipping_orders_tracking_due_idx")
       .on(t.accountId, t.trackingNextAt)
       .where(sql`${t.deletedAt} is null and ${t.trackingNextAt} is not null`),
-    // The tracking worker's scan across accounts: the earliest due orders first.
-    index("shipping_orders_tracking_due_all_idx")
-      .on(t.trackingNextAt)
+    // The tracking worker's scan across accounts, one courier at a time: its earliest due orders first.
+    index("shipping_orders_tracking_due_courier_idx")
+      .on(t.courier, t.trackingNextAt)
       .where(sql`${t.deletedAt} is null and ${t.trackingNextAt} is not null`),
     // The source-pair filters: referenceSource alone or with sourceIdentifier use the first, sourceIdentifier
     // alone the second.

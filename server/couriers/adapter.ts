@@ -135,6 +135,11 @@ export type CallContext = {
   timeoutMs: number;
   /** Time source for anything the adapter computes from time (the sandbox's tracking); tests inject it. */
   now: () => Date;
+  /**
+   * Shipping numbers from the platform's own never-reused number range, for a courier whose shipper assigns the
+   * numbers (the sandbox). Fetched in blocks, so a batch of 500 costs a handful of queries.
+   */
+  allocateNumbers: (count: number) => Promise<string[]>;
 };
 
 export type SettingsSpec<S> = {
@@ -150,6 +155,13 @@ export type SettingsSpec<S> = {
  */
 export interface CourierAdapter<S = Record<string, unknown>> {
   readonly capabilities: CourierCapabilities;
+  /**
+   * True for a courier reached over the network: each create is recorded as an attempt before the call (so a
+   * crash after the courier's answer is recovered), labels are fetched from it once and stored, and tracking is
+   * polled by the worker only. False for the built-in sandbox, whose tracking is computed from the clock and
+   * brought up to date before reads, and whose labels the platform renders.
+   */
+  readonly remote: boolean;
   readonly limits: CourierLimits;
   readonly settings: SettingsSpec<S>;
   /** Answer time allowed for one call of this profile, in ms. */
@@ -160,8 +172,16 @@ export interface CourierAdapter<S = Record<string, unknown>> {
   createShipments(requests: readonly ShipmentRequest[], settings: S, ctx: CallContext): Promise<CreateOutcome[]>;
   /** Throws `CourierError("COURIER_CANNOT_CANCEL")` when the courier no longer allows it. */
   cancelShipment(shipment: ShipmentRef, settings: S, ctx: CallContext): Promise<void>;
-  /** The courier's label for every parcel of the shipment in one file. */
-  fetchLabel(shipment: ShipmentRef, format: LabelFormat, settings: S, ctx: CallContext): Promise<LabelFile>;
+  /**
+   * The courier's label for every parcel of the shipment in one file; absent when the platform renders the labels
+   * itself from the order (the sandbox).
+   */
+  fetchLabel?(shipment: ShipmentRef, format: LabelFormat, settings: S, ctx: CallContext): Promise<LabelFile>;
+  /**
+   * The tracking an order starts with once the courier registered it at `now`, and when to ask first. Absent: one
+   * CREATED event "Registered with <courier>" and the platform's first poll (see track-shipments.ts).
+   */
+  initialTracking?(now: Date, settings: S): TrackingResult;
   /** Tracking of up to `limits.trackingBatchSize` shipments; one result per shipment, in input order. */
   track(shipments: readonly ShipmentRef[], settings: S, ctx: CallContext): Promise<TrackingResult[]>;
   /** The cheapest authenticated call: do these credentials work? */

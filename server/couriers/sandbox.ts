@@ -1,8 +1,6 @@
-import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { rowsOf, type Executor } from "@/db/client";
 import { env } from "@/server/env";
-import { CourierRejection, type CourierAdapter, type TrackingEvent } from "./types";
+import type { CourierAdapter, CreateOutcome, ShipmentRequest, TrackingEvent, TrackingResult } from "./adapter";
 
 const EU_COUNTRIES = [
   "AT",
@@ -57,43 +55,43 @@ const STEPS: { status: TrackingEvent["status"]; description: string; location: s
   { status: "DELIVERED", description: "Delivered to the recipient", location: "Recipient address" },
 ];
 
-const stepMs = (settings: Record<string, unknown>) =>
-  Number(settings.trackingStepMinutes ?? DEFAULT_STEP_MINUTES) * 60_000;
+type SandboxSettings = z.infer<typeof settingsSchema>;
 
-/**
- * Sequence values are fetched in blocks and handed out from memory (hi/lo), so a batch of 500 orders costs
- * a handful of queries instead of one per order (bench/results.md). Still unique across instances — a
- * sequence never returns a value twice; a restart merely skips the rest of its block. Kept per database
- * handle, so numbers of one database are never used in another.
- */
-const NUMBER_BLOCK = 100;
-const numberPools = new WeakMap<object, { spare: string[]; refill: Promise<void> | null }>();
+const stepMs = (settings: SandboxSettings) => (settings.trackingStepMinutes ?? DEFAULT_STEP_MINUTES) * 60_000;
 
-/**
- * Makes sure `count` numbers are spare, fetching what is missing (at least a block) in one query, and hands
- * them out when `take`: in the same turn as the check, so no concurrent caller takes them in between.
- */
-async function reserveNumbers(db: Executor, count: number, take: boolean): Promise<string[]> {
-  let pool = numberPools.get(db);
-  if (!pool) numberPools.set(db, (pool = { spare: [], refill: null }));
-  while (pool.spare.length < count) {
-    const p = pool;
-    p.refill ??= db
-      .execute(
-        sql`select nextval('sandbox_shipping_number_seq')::text as n from generate_series(1, ${Math.max(NUMBER_BLOCK, count - p.spare.length)})`,
-      )
-      .then((result) => void p.spare.push(...rowsOf<{ n: string }>(result).map((r) => r.n)))
-      .finally(() => (p.refill = null));
-    await p.refill;
-  }
-  return take ? pool.spare.splice(0, count) : [];
+/** Every step of the timed tracking up to `now`, for a shipment registered at `createdAt`. */
+function stepsUntil(createdAt: Date, settings: SandboxSettings, now: Date): TrackingResult {
+  const step = stepMs(settings);
+  const events: TrackingEvent[] = [];
+  let nextCheckAt: Date | null = null;
+  STEPS.forEach((s, i) => {
+    const time = new Date(createdAt.getTime() + i * step);
+    if (time <= now) events.push({ time, status: s.status, description: s.description, location: s.location });
+    else nextCheckAt ??= time;
+  });
+  return { events, nextCheckAt };
 }
 
+/** Waits for the call's timeout: a COURIER-TIMEOUT order never answers. */
+const never = (signal: AbortSignal) =>
+  new Promise<never>((_, reject) => {
+    const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+
+const trigger = (request: ShipmentRequest, name: "fail" | "timeout") =>
+  request.referenceNumber.startsWith(name === "fail" ? "COURIER-FAIL" : "COURIER-TIMEOUT") ||
+  (request.note ?? "").includes(name === "fail" ? "[courier-fail]" : "[courier-timeout]");
+
 /**
- * The built-in courier: real shipping numbers from a database sequence, test triggers like test card
- * numbers, and tracking that moves forward every `trackingStepMinutes`.
+ * The built-in courier: real shipping numbers from the platform's number range (a database sequence), test
+ * triggers like test card numbers, and tracking that moves forward every `trackingStepMinutes`. It runs in the
+ * process (`remote: false`): nothing to recover, its labels are rendered by the platform, and its tracking is
+ * computed from the clock.
  */
-export const sandboxCourier: CourierAdapter = {
+export const sandboxCourier: CourierAdapter<SandboxSettings> = {
+  remote: false,
   capabilities: {
     id: "sandbox",
     name: "Sandbox courier",
@@ -102,60 +100,71 @@ export const sandboxCourier: CourierAdapter = {
       { code: "EXPRESS", name: "Express delivery", requiresPickupPoint: false },
       { code: "PICKUP_POINT", name: "Delivery to a pickup point", requiresPickupPoint: true },
     ],
+    defaultService: "STANDARD",
     countries: EU_COUNTRIES,
     maxParcelWeightKg: 31.5,
     codCurrencies: ["CZK", "EUR", "PLN", "HUF"],
   },
-  settingsSchema,
+  limits: { maxInFlightPerProfile: 8, createBatchSize: 500, trackingBatchSize: 500 },
+  settings: { schema: settingsSchema, secretFields: [] },
 
-  timeoutMs: (settings) => Number(settings.timeoutMs ?? env().COURIER_TIMEOUT_MS),
+  timeoutMs: (settings) => settings.timeoutMs ?? env().COURIER_TIMEOUT_MS,
 
-  async prepareShipments(parcels, { db }) {
-    await reserveNumbers(db, parcels, false);
-  },
+  validate: () => [],
 
-  async createShipment(request, { db, signal }) {
-    const note = request.note ?? "";
-    if (request.referenceNumber.startsWith("COURIER-FAIL") || note.includes("[courier-fail]")) {
-      throw new CourierRejection("COURIER_REJECTED", "The sandbox courier refused the shipment (test trigger).");
-    }
-    if (request.referenceNumber.startsWith("COURIER-TIMEOUT") || note.includes("[courier-timeout]")) {
-      // Never answers: the caller's timeout decides.
-      await new Promise<never>((_, reject) => {
-        const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
-        if (signal.aborted) onAbort();
-        else signal.addEventListener("abort", onAbort, { once: true });
-      });
-    }
-    const shippingNumbers = (await reserveNumbers(db, request.parcels.length, true)).map(
-      (n) => `SBX${n.padStart(10, "0")}`,
+  /** Each request on its own: a refusal or a timeout trigger affects only its order. */
+  async createShipments(requests, _settings, ctx): Promise<CreateOutcome[]> {
+    const answering = requests.filter((r) => !trigger(r, "fail") && !trigger(r, "timeout"));
+    const numbers = await ctx.allocateNumbers(answering.reduce((n, r) => n + r.parcels.length, 0));
+    let next = 0;
+    return Promise.all(
+      requests.map(async (request): Promise<CreateOutcome> => {
+        if (trigger(request, "fail"))
+          return {
+            ok: false,
+            code: "COURIER_REJECTED",
+            message: "The sandbox courier refused the shipment (test trigger).",
+            field: null,
+          };
+        if (trigger(request, "timeout")) {
+          await never(ctx.signal).catch(() => undefined);
+          return {
+            ok: false,
+            code: "COURIER_TIMEOUT",
+            message: `Sandbox courier did not answer within ${ctx.timeoutMs / 1000} s.`,
+            field: null,
+          };
+        }
+        const shippingNumbers = numbers
+          .slice(next, (next += request.parcels.length))
+          .map((n) => `SBX${n.padStart(10, "0")}`);
+        return {
+          ok: true,
+          referenceNumber: request.referenceNumber,
+          shippingNumbers,
+          trackingUrl: `https://sandbox-courier.example/track/${shippingNumbers[0]}`,
+          courierData: {},
+        };
+      }),
     );
-    return {
-      shippingNumbers,
-      trackingUrl: `https://sandbox-courier.example/track/${shippingNumbers[0]}`,
-    };
   },
 
   async cancelShipment() {
     // The sandbox keeps no state of its own: a cancelled shipment simply stops being tracked.
   },
 
-  tracking({ createdAt }, settings, now) {
-    const step = stepMs(settings);
-    const events: TrackingEvent[] = [];
-    STEPS.forEach((s, i) => {
-      const time = new Date(createdAt.getTime() + i * step);
-      if (time <= now) events.push({ time, status: s.status, description: s.description, location: s.location });
-    });
-    return events;
+  initialTracking: (now, settings) => stepsUntil(now, settings, now),
+
+  async track(shipments, settings, ctx) {
+    return shipments.map((s) => stepsUntil(s.createdAt, settings, ctx.now()));
   },
 
-  nextTrackingAt({ createdAt }, settings, now) {
-    const step = stepMs(settings);
-    for (let i = 1; i < STEPS.length; i++) {
-      const t = new Date(createdAt.getTime() + i * step);
-      if (t > now) return t;
-    }
+  async checkCredentials() {
+    return { ok: true };
+  },
+
+  /** The sandbox registers nothing outside the platform: an interrupted attempt left nothing behind. */
+  async findShipment() {
     return null;
   },
 };

@@ -74,15 +74,15 @@ describe("Idempotency-Key on create", () => {
     const partner = await createPartner({ timeoutMs: 60_000 });
     const body = order({ ReferenceNumber: "IDEM-SLOW" });
     // The courier holds the first request until the second has been answered: no guess at how long either takes.
-    const book = sandboxCourier.createShipment.bind(sandboxCourier);
+    const book = sandboxCourier.createShipments.bind(sandboxCourier);
     let reached!: () => void;
     const courierReached = new Promise<void>((resolve) => (reached = resolve));
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    vi.spyOn(sandboxCourier, "createShipment").mockImplementation(async (request, context) => {
+    vi.spyOn(sandboxCourier, "createShipments").mockImplementation(async (requests, settings, context) => {
       reached();
       await released;
-      return book(request, context);
+      return book(requests, settings, context);
     });
     const send = () =>
       as(partner)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", {

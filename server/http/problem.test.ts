@@ -21,6 +21,7 @@ describe("the error table", () => {
       unprocessable: [422, "Unprocessable Content", "UNPROCESSABLE_CONTENT"],
       rate_limited: [429, "Too Many Requests", "TOO_MANY_REQUESTS"],
       internal: [500, "Internal Server Error", "INTERNAL_SERVER_ERROR"],
+      bad_gateway: [502, "Bad Gateway", "BAD_GATEWAY"],
       unavailable: [503, "Service Unavailable", "SERVICE_UNAVAILABLE"],
     };
     for (const [code, kind] of Object.entries(errorTable)) {

@@ -14,6 +14,8 @@ export type Problem = {
   title: string;
   status: number;
   detail: string;
+  /** The contract's code of the problem, where it names one (COURIER_CANNOT_CANCEL, COURIER_UNAVAILABLE). */
+  code?: string;
   errors?: FieldError[];
   requestId?: string;
 };
@@ -22,8 +24,13 @@ export type Problem = {
 export function problemBody(
   status: number,
   detail: string,
-  extra: { errors?: FieldError[]; code?: string } = {},
+  extra: { errors?: FieldError[]; code?: string; problemCode?: string } = {},
 ): Problem {
+  if (extra.problemCode)
+    return {
+      ...problemBody(status, detail, { errors: extra.errors, code: extra.problemCode.toLowerCase() }),
+      code: extra.problemCode,
+    };
   const body: Problem = {
     type: extra.code ? `https://docs.shipping-orders.dev/problems/${extra.code.replaceAll("_", "-")}` : "about:blank",
     title: problemTitles[status] ?? "Error",
@@ -37,7 +44,7 @@ export function problemBody(
 export function problem(
   status: number,
   detail: string,
-  extra: { errors?: FieldError[]; headers?: Record<string, string>; code?: string } = {},
+  extra: { errors?: FieldError[]; headers?: Record<string, string>; code?: string; problemCode?: string } = {},
 ): Response {
   return new Response(JSON.stringify(problemBody(status, detail, extra)), {
     status,
@@ -82,7 +89,12 @@ export function errorResponse(error: unknown, request?: Request): Response {
         headers: { "content-type": "application/json", ...headers },
       });
     }
-    return problem(status, error.message, { errors: error.errors, headers, code: error.code });
+    return problem(status, error.message, {
+      errors: error.errors,
+      headers,
+      code: error.code,
+      problemCode: error.details.problemCode,
+    });
   }
   // The request's id (the same on its log lines and in `X-Request-Id`), so support can find the stack.
   const requestId = currentRequest()?.requestId ?? randomUUID();

@@ -1,4 +1,11 @@
 import type PgBoss from "pg-boss";
+import { courierIds } from "@/server/couriers/registry";
+
+/**
+ * One bounded batch of one courier's orders whose tracking is due. A queue per courier, each worked on its own,
+ * so one courier's outage or slowness never delays another courier's tracking.
+ */
+export const trackingQueue = (courier: string) => `tracking-batch-${courier}`;
 
 /** Every queue the app uses; created (idempotently) wherever pg-boss starts. */
 export const QUEUES = {
@@ -6,8 +13,8 @@ export const QUEUES = {
   webhookDelivery: "webhook-delivery",
   /** Every minute: splits the due tracking work into batch jobs. */
   trackingTick: "tracking-tick",
-  /** One bounded batch of orders whose tracking step is due. */
-  trackingBatch: "tracking-batch",
+  /** Every minute: finishes create attempts whose process died between the courier's answer and the commit. */
+  courierRecovery: "courier-recovery",
   /** Every minute: re-queues pending deliveries whose attempt is overdue and that no job will make. */
   webhookSweep: "webhook-sweep",
   /** Hourly: removes events past their retention. */
@@ -40,7 +47,9 @@ export const QUEUE_OPTIONS: PgBoss.Queue[] = [
   // Every job sets its own expiry (deliveryJobExpirySeconds of the configured timeout); this is the fallback.
   { name: QUEUES.webhookDelivery, retryLimit: 10, retryDelay: 1, expireInSeconds: 30, retentionMinutes: 60 * 24 * 2 },
   { name: QUEUES.trackingTick, retryLimit: 0, expireInSeconds: 120 },
-  { name: QUEUES.trackingBatch, retryLimit: 2, expireInSeconds: 120 },
+  // A batch polls its courier (timeout up to 60 s per call) and writes once: ten minutes is far above it.
+  ...courierIds().map((id) => ({ name: trackingQueue(id), retryLimit: 2, expireInSeconds: 600 })),
+  { name: QUEUES.courierRecovery, retryLimit: 0, expireInSeconds: 900 },
   { name: QUEUES.eventsCleanup, retryLimit: 1, expireInSeconds: 600 },
   { name: QUEUES.webhookSweep, retryLimit: 0, expireInSeconds: 120 },
   { name: QUEUES.statisticsCompact, retryLimit: 0, expireInSeconds: 600 },

@@ -1,16 +1,18 @@
-import { and, isNull, lte, sql } from "drizzle-orm";
+import { and, eq, isNull, lte, sql } from "drizzle-orm";
+import { courierIds } from "@/server/couriers/registry";
+import { recoverAttempts } from "@/server/services/couriers/recover-attempts";
 import PgBoss from "pg-boss";
 import { logger } from "@/server/observability/logger";
 import type { Db } from "@/db/client";
 import { shippingOrders } from "@/db/schema";
 import { env } from "@/server/env";
 import { purgeExpiredEvents } from "@/server/services/events/purge-expired-events";
-import { advanceDueTracking } from "@/server/services/shipping-orders/advance-tracking";
+import { advanceDueTracking, unscheduleUnregistered } from "@/server/services/shipping-orders/advance-tracking";
 import { type DeliveryOptions } from "@/server/services/webhooks/deliver-webhook";
 import { compactStatistics, rebuildStatistics } from "@/server/services/statistics/maintain-statistics";
 import { sweepStuckDeliveries } from "@/server/services/webhooks/sweep-stuck-deliveries";
 import { startDeliveryPump } from "./delivery-pump";
-import { deliveryJobExpirySeconds, QUEUE_OPTIONS, QUEUES } from "./queues";
+import { deliveryJobExpirySeconds, QUEUE_OPTIONS, QUEUES, trackingQueue } from "./queues";
 import { runJob } from "./run-job";
 import { jobSql } from "./sql-adapter";
 
@@ -74,6 +76,7 @@ export async function startWorker(db: Db, options: WorkerOptions): Promise<Runni
   await boss.schedule(QUEUES.eventsCleanup, "17 * * * *");
 
   await boss.schedule(QUEUES.webhookSweep, "* * * * *");
+  await boss.schedule(QUEUES.courierRecovery, "* * * * *");
   await boss.schedule(QUEUES.statisticsCompact, "* * * * *");
 
   const polling = { pollingIntervalSeconds: options.pollingSeconds };
@@ -89,23 +92,45 @@ export async function startWorker(db: Db, options: WorkerOptions): Promise<Runni
     polling,
     runJob(QUEUES.trackingTick, async () => {
       const now = new Date();
-      const [due] = await db.select({ n: sql<number>`count(*)::int` }).from(
-        db
-          .select({ one: sql`1` })
-          .from(shippingOrders)
-          .where(and(isNull(shippingOrders.deletedAt), lte(shippingOrders.trackingNextAt, now)))
-          .limit(options.trackingBatchSize * MAX_TRACKING_BATCHES_PER_TICK)
-          .as("due"),
-      );
-      const batches = Math.ceil((due?.n ?? 0) / options.trackingBatchSize);
-      if (batches > 0) await boss.insert(Array.from({ length: batches }, () => ({ name: QUEUES.trackingBatch })));
+      await unscheduleUnregistered(db);
+      // Per courier: its due orders in batch jobs on its own queue (courier isolation).
+      for (const courier of courierIds()) {
+        const [due] = await db.select({ n: sql<number>`count(*)::int` }).from(
+          db
+            .select({ one: sql`1` })
+            .from(shippingOrders)
+            .where(
+              and(
+                eq(shippingOrders.courier, courier),
+                isNull(shippingOrders.deletedAt),
+                lte(shippingOrders.trackingNextAt, now),
+              ),
+            )
+            .limit(options.trackingBatchSize * MAX_TRACKING_BATCHES_PER_TICK)
+            .as("due"),
+        );
+        const batches = Math.ceil((due?.n ?? 0) / options.trackingBatchSize);
+        if (batches > 0)
+          await boss.insert(
+            Array.from({ length: batches }, () => ({ name: trackingQueue(courier), data: { courier } })),
+          );
+      }
     }),
   );
+  for (const courier of courierIds()) {
+    await boss.work(
+      trackingQueue(courier),
+      polling,
+      runJob(trackingQueue(courier), async () => {
+        await advanceDueTracking(db, { courier, batchSize: options.trackingBatchSize });
+      }),
+    );
+  }
   await boss.work(
-    QUEUES.trackingBatch,
+    QUEUES.courierRecovery,
     polling,
-    runJob(QUEUES.trackingBatch, async () => {
-      await advanceDueTracking(db, { batchSize: options.trackingBatchSize });
+    runJob(QUEUES.courierRecovery, async () => {
+      await recoverAttempts(db);
     }),
   );
   await boss.work(

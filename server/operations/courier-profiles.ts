@@ -8,6 +8,7 @@ import {
 import { ACCOUNT_ID, courierProfile, PROFILE_ID } from "@/server/openapi/examples";
 import { profileRefusals, updateCourierProfileInput } from "@/server/services/courier-profiles/schemas";
 import { parseInput } from "@/server/validation";
+import { checkResultSchema } from "@/server/services/courier-profiles/check-courier-profile";
 import { accountQuery, answer, idParams, jsonBody, thrown } from "./shared";
 
 const TAG = "Private: courier profiles";
@@ -115,9 +116,35 @@ export const deleteCourierProfileOp = operation({
   responses: { 204: { description: "Deleted, or archived when orders used it." } },
 });
 
+export const checkCourierProfileOp = operation({
+  method: "post",
+  path: "/api/v2/private/courier-profiles/{id}/check",
+  operationId: "checkCourierProfile",
+  tag: TAG,
+  summary: "Check a profile's courier credentials",
+  description:
+    "Asks the courier whether the profile's credentials work, with its cheapest authenticated call (Packeta: the sender's " +
+    "return routing, which also proves `sender` exists; PPL: an access token; the sandbox: always yes). The courier's " +
+    "refusal is an answer, not an error: 200 `{ ok: false, code, message }` with the courier's words. Any member of the " +
+    "account may check (nothing changes). Takes at most the profile's courier timeout.",
+  auth: "accessToken",
+  params: profileParams,
+  notFound: "Courier profile",
+  responses: {
+    200: answer("What the courier said.", checkResultSchema, {
+      ok: ["Credentials work", { ok: true }],
+      refused: [
+        "Credentials refused",
+        { ok: false, code: "COURIER_AUTH_FAILED", message: "Packeta refused the API password." },
+      ],
+    }),
+  },
+});
+
 export const operations = [
   listCourierProfilesOp,
   createCourierProfileOp,
   updateCourierProfileOp,
   deleteCourierProfileOp,
+  checkCourierProfileOp,
 ];

@@ -36,7 +36,7 @@ export async function resealStoredSecrets(db: Executor): Promise<ResealCount> {
     .select({ id: courierProfiles.id, courier: courierProfiles.courier, settings: courierProfiles.settings })
     .from(courierProfiles);
   for (const p of profiles) {
-    const fields = findCourier(p.courier)?.secretFields ?? [];
+    const fields = findCourier(p.courier)?.settings.secretFields ?? [];
     const settings = { ...p.settings };
     let changed = false;
     for (const name of fields) {

@@ -13,7 +13,7 @@ import {
   type ShipmentRequest,
   type TrackingResult,
 } from "../adapter";
-import { callPacketa, PacketaFault } from "./client";
+import { asArray, attributeFaultsOf, callPacketa, PacketaFault, type AttributeFault } from "./client";
 import {
   PACKETA_COD_CURRENCIES,
   packetAttributes,
@@ -32,6 +32,13 @@ const limiterOf = (settings: PacketaSettings): LimitFunction => {
   return limit;
 };
 
+/** Packeta's refusal of packet attributes: its own words (`attribute: text`), at the first field the platform knows. */
+function rejection(attributeFaults: readonly AttributeFault[], text: string): CourierError {
+  const detail = attributeFaults.map((f) => `${f.name}: ${f.fault}`).join("; ");
+  const field = attributeFaults.map((f) => platformField(f.name)).find((f) => f !== null) ?? null;
+  return new CourierError("COURIER_REJECTED", `Packeta: ${detail || text}`, field);
+}
+
 /** A Packeta fault as the platform's courier error (the password is in no message). */
 function courierErrorOf(error: unknown): CourierError {
   if (error instanceof CourierError) return error;
@@ -39,13 +46,7 @@ function courierErrorOf(error: unknown): CourierError {
     if (error.fault === "IncorrectApiPasswordFault")
       return new CourierError("COURIER_AUTH_FAILED", "Packeta refused the API password.");
     if (error.fault === "CancelNotAllowedFault") return new CourierError("COURIER_CANNOT_CANCEL", error.message);
-    const first = error.attributeFaults[0];
-    const detail = error.attributeFaults.map((f) => `${f.name}: ${f.fault}`).join("; ");
-    return new CourierError(
-      "COURIER_REJECTED",
-      detail ? `Packeta: ${detail}` : `Packeta: ${error.message}`,
-      first ? platformField(first.name) : null,
-    );
+    return rejection(error.attributeFaults, error.message);
   }
   return new CourierError("COURIER_UNAVAILABLE", "Packeta could not be reached.");
 }
@@ -55,7 +56,91 @@ const call = (settings: PacketaSettings, ctx: CallContext, operation: string, pa
     throw courierErrorOf(error);
   });
 
-type CreatedPacket = { id?: string; barcode?: string; barcodeText?: string };
+/**
+ * Packets per `createPackets` call. Packeta's WSDL states no maximum; 100 keeps a request body around 40 kB and its
+ * answer well inside the courier timeout, and equals `limits.createBatchSize`, so a full batch of one-parcel orders is
+ * one call. Larger batches (multi-parcel orders) take several calls, run in parallel through the per-password limiter.
+ */
+export const PACKETS_PER_CALL = 100;
+
+/** `PacketIdDetail`: a packet Packeta registered. */
+type CreatedPacket = { id: string; barcode: string };
+/** `CreatePacketResult` as parsed (values are strings; a nil `createdPacket` parses as ""). */
+type CreatePacketResult = { createdPacket?: unknown; fault?: unknown; packetAttributesFault?: unknown };
+/** What became of one packet of a create: registered, or the error that kept it from being registered. */
+type PacketOutcome = { created: CreatedPacket } | { error: CourierError };
+
+const createdPacketOf = (result: CreatePacketResult): CreatedPacket | null => {
+  const p = result.createdPacket as { id?: unknown; barcode?: unknown } | undefined;
+  return typeof p === "object" && p && p.id ? { id: String(p.id), barcode: String(p.barcode ?? "") } : null;
+};
+
+/**
+ * The orders' packets in call-sized slices, as `[start, end)` ranges over the flat list of packets (every parcel of
+ * every order, in order). An order's packets stay in one call when they fit, so a call that fails as a whole fails
+ * whole orders, and only an order of more than `PACKETS_PER_CALL` parcels is split over calls.
+ */
+function packetRanges(requests: readonly ShipmentRequest[]): [number, number][] {
+  const ranges: [number, number][] = [];
+  let start = 0;
+  let end = 0;
+  for (const request of requests) {
+    if (end > start && end - start + request.parcels.length > PACKETS_PER_CALL) {
+      ranges.push([start, end]);
+      start = end;
+    }
+    for (let i = 0; i < request.parcels.length; i++) {
+      end += 1;
+      if (end - start === PACKETS_PER_CALL) {
+        ranges.push([start, end]);
+        start = end;
+      }
+    }
+  }
+  if (end > start) ranges.push([start, end]);
+  return ranges;
+}
+
+/**
+ * One `createPackets` call with `transaction` false: Packeta registers the valid packets and answers one
+ * `CreatePacketResult` per packet, in request order (`createdPacket`, or `fault` + `packetAttributesFault`). A fault
+ * of the whole call (wrong password, HTTP 5xx, no answer, a call-level `PacketAttributesFault`) is every packet's
+ * outcome. `orphans`: packets Packeta registered that cannot be matched to a request (an answer with the wrong number
+ * of results); the caller cancels them.
+ */
+async function createPackets(
+  attributes: readonly Record<string, unknown>[],
+  settings: PacketaSettings,
+  ctx: CallContext,
+): Promise<{ outcomes: PacketOutcome[]; orphans: string[] }> {
+  let answer: unknown;
+  try {
+    answer = await call(settings, ctx, "createPackets", { packets: { attributes }, transaction: false });
+  } catch (error) {
+    const e = courierErrorOf(error);
+    return { outcomes: attributes.map(() => ({ error: e })), orphans: [] };
+  }
+  const results = asArray(
+    typeof answer === "object" && answer
+      ? (answer as { packet?: CreatePacketResult | CreatePacketResult[] }).packet
+      : undefined,
+  );
+  if (results.length !== attributes.length) {
+    const e = new CourierError(
+      "COURIER_UNAVAILABLE",
+      `Packeta answered ${results.length} results for ${attributes.length} packets.`,
+    );
+    const orphans = results.flatMap((r) => createdPacketOf(r)?.id ?? []);
+    return { outcomes: attributes.map(() => ({ error: e })), orphans };
+  }
+  const outcomes = results.map((result): PacketOutcome => {
+    const created = createdPacketOf(result);
+    if (created) return { created };
+    const text = typeof result.fault === "string" && result.fault ? result.fault : "Packeta refused the packet.";
+    return { error: rejection(attributeFaultsOf(result.packetAttributesFault), text) };
+  });
+  return { outcomes, orphans: [] };
+}
 
 const packetIdsOf = (shipment: ShipmentRef): string[] => {
   const ids = shipment.courierData.packetIds;
@@ -66,6 +151,7 @@ const packetIdsOf = (shipment: ShipmentRef): string[] => {
 const PDF_FORMATS: Record<Exclude<LabelFormat, "zpl">, string> = { "pdf-a6": "A6 on A6", "pdf-a4": "A6 on A4" };
 
 export const packetaCourier: CourierAdapter<PacketaSettings> = {
+  remote: true,
   capabilities: {
     id: "packeta",
     name: "Packeta",
@@ -98,41 +184,60 @@ export const packetaCourier: CourierAdapter<PacketaSettings> = {
     maxParcelWeightKg: 15,
     codCurrencies: PACKETA_COD_CURRENCIES,
   },
-  limits: { maxInFlightPerProfile: IN_FLIGHT_PER_PROFILE, createBatchSize: 100, trackingBatchSize: 1 },
+  limits: { maxInFlightPerProfile: IN_FLIGHT_PER_PROFILE, createBatchSize: PACKETS_PER_CALL, trackingBatchSize: 1 },
   settings: { schema: packetaSettings, secretFields: ["apiPassword"] },
   timeoutMs: (settings) => settings.timeoutMs ?? env().COURIER_TIMEOUT_MS,
   validate: validateForPacketa,
 
-  /** One packet per parcel (`createPacket`); an order with a packet refused has its other packets cancelled. */
+  /**
+   * One packet per parcel, always through `createPackets` (a one-parcel order too: one code path, one fixture): the
+   * parcels of all requests go in calls of at most `PACKETS_PER_CALL` packets, run in parallel through the
+   * per-password limiter. An order with any packet refused (or whose call failed) fails, and its packets that were
+   * registered are cancelled; the other orders of the call keep their packets.
+   */
   async createShipments(requests, settings, ctx): Promise<CreateOutcome[]> {
-    return Promise.all(
-      requests.map(async (request): Promise<CreateOutcome> => {
-        const created: CreatedPacket[] = [];
-        try {
-          for (let i = 0; i < request.parcels.length; i++) {
-            const result = (await call(settings, ctx, "createPacket", {
-              packetAttributes: packetAttributes(request, i, settings),
-            })) as CreatedPacket;
-            created.push(result);
-          }
-          return {
-            ok: true,
-            referenceNumber: request.referenceNumber,
-            shippingNumbers: created.map((p) => `Z${String(p.barcode ?? "").replace(/^Z/, "")}`),
-            trackingUrl: `https://tracking.packeta.com/?id=${created[0]?.barcode ?? ""}`,
-            courierData: { packetIds: created.map((p) => String(p.id)) },
-          };
-        } catch (error) {
-          // A half-registered order must not leave packets behind: the ones already made are cancelled.
-          await Promise.all(
-            created.map((p) => call(settings, ctx, "cancelPacket", { packetId: p.id }).catch(() => undefined)),
-          );
-          const e = courierErrorOf(error);
-          const code = e.code === "COURIER_CANNOT_CANCEL" ? "COURIER_REJECTED" : e.code;
-          return { ok: false, code, message: e.message, field: e.field };
-        }
+    const attributes = requests.flatMap((request) =>
+      request.parcels.map((_, parcel) => packetAttributes(request, parcel, settings)),
+    );
+    const outcomes: PacketOutcome[] = [];
+    const orphans: string[] = [];
+    await Promise.all(
+      packetRanges(requests).map(async ([start, end]) => {
+        const answer = await createPackets(attributes.slice(start, end), settings, ctx);
+        answer.outcomes.forEach((outcome, i) => (outcomes[start + i] = outcome));
+        orphans.push(...answer.orphans);
       }),
     );
+
+    const toCancel = [...orphans];
+    let first = 0;
+    const results = requests.map((request): CreateOutcome => {
+      const packets = outcomes.slice(first, (first += request.parcels.length));
+      const created = packets.flatMap((p) => ("created" in p ? [p.created] : []));
+      const failed = packets.find((p): p is { error: CourierError } => "error" in p);
+      if (!failed)
+        return {
+          ok: true,
+          referenceNumber: request.referenceNumber,
+          shippingNumbers: created.map((p) => `Z${p.barcode.replace(/^Z/, "")}`),
+          trackingUrl: `https://tracking.packeta.com/?id=${created[0]?.barcode ?? ""}`,
+          courierData: { packetIds: created.map((p) => p.id) },
+        };
+      // A half-registered order must not leave packets behind: the ones Packeta made are cancelled.
+      toCancel.push(...created.map((p) => p.id));
+      const e = failed.error;
+      return {
+        ok: false,
+        code: e.code === "COURIER_CANNOT_CANCEL" ? "COURIER_REJECTED" : e.code,
+        message: e.message,
+        field: e.field,
+      };
+    });
+    // Best effort, in parallel through the limiter: a cancel that fails is not retried, the order fails either way.
+    await Promise.all(
+      toCancel.map((packetId) => call(settings, ctx, "cancelPacket", { packetId }).catch(() => undefined)),
+    );
+    return results;
   },
 
   async cancelShipment(shipment, settings, ctx) {

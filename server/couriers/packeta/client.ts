@@ -8,12 +8,15 @@ const builder = new XMLBuilder({ ignoreAttributes: true, suppressEmptyNode: true
 // Values stay strings (packet ids and barcodes are digits that must not lose leading zeros or precision).
 const parser = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: true });
 
+/** One attribute Packeta refused (`AttributeFault`: the attribute's name and Packeta's text). */
+export type AttributeFault = { name: string; fault: string };
+
 /** A Packeta fault answered inside a 200: its type, its text, and the attribute faults it names. */
 export class PacketaFault extends Error {
   constructor(
     readonly fault: string,
     message: string,
-    readonly attributeFaults: { name: string; fault: string }[] = [],
+    readonly attributeFaults: AttributeFault[] = [],
   ) {
     super(message);
     this.name = "PacketaFault";
@@ -23,9 +26,21 @@ export class PacketaFault extends Error {
 export const asArray = <T>(value: T | T[] | undefined): T[] =>
   value === undefined ? [] : Array.isArray(value) ? value : [value];
 
+/** XML of a plain object (arrays become repeated elements, undefined values are left out), by fast-xml-parser. */
+export const buildXml = (value: Record<string, unknown>): string => builder.build(value) as string;
+
 /** The XML body of one call: `<operation><apiPassword>…</apiPassword>…</operation>`, built by fast-xml-parser. */
 export const requestXml = (operation: string, apiPassword: string, parts: Record<string, unknown>): string =>
-  builder.build({ [operation]: { apiPassword, ...parts } }) as string;
+  buildXml({ [operation]: { apiPassword, ...parts } });
+
+/** A parsed `PacketAttributesFault` (`attributes/fault[name, fault]`, one or many) as a list. */
+export const attributeFaultsOf = (detail: unknown): AttributeFault[] => {
+  const attributes = (detail as { attributes?: { fault?: unknown } } | undefined)?.attributes;
+  return asArray(typeof attributes === "object" && attributes ? attributes.fault : undefined).map((f) => {
+    const fault = (typeof f === "object" && f ? f : {}) as { name?: unknown; fault?: unknown };
+    return { name: String(fault.name ?? ""), fault: String(fault.fault ?? "") };
+  });
+};
 
 /**
  * One call of Packeta's REST API. Its answer is `<response><status>ok</status><result>…</result></response>` or a
@@ -58,20 +73,16 @@ export async function callPacketa(
       result?: unknown;
       fault?: string;
       string?: string;
-      detail?: { attributes?: { fault?: { name?: string; fault?: string } | { name?: string; fault?: string }[] } };
+      detail?: unknown;
     };
   };
   const body = parsed.response;
   if (!body) throw new CourierError("COURIER_UNAVAILABLE", "Packeta answered something that is not its API's XML.");
   if (body.status === "ok") return body.result;
-  const attributeFaults = asArray(body.detail?.attributes?.fault).map((f) => ({
-    name: String(f.name ?? ""),
-    fault: String(f.fault ?? ""),
-  }));
   throw new PacketaFault(
     String(body.fault ?? "UnknownFault"),
     String(body.string ?? "Packeta refused the call."),
-    attributeFaults,
+    attributeFaultsOf(body.detail),
   );
 }
 

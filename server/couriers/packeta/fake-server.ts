@@ -1,67 +1,216 @@
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import { dateToLocalTime } from "../zoned-time";
 import { readFileSync } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { parsePacketaXml } from "./client";
+import { asArray, attributeFaultsOf, buildXml, parsePacketaXml, type AttributeFault } from "./client";
 
 /** One request the fake received: the operation and its parsed body. */
 export type PacketaRequest = { operation: string; body: Record<string, unknown>; xml: string };
 
-/** How the fake answers: normally, refusing the packet, refusing the password, 500, never, or refusing a cancel. */
-export type PacketaMode = "ok" | "refuse" | "5xx" | "hang" | "cancel-not-allowed";
+/**
+ * How the fake answers: normally; refusing every packet (`createPacket`: a `PacketAttributesFault`; `createPackets`:
+ * a fault inside each packet's result); refusing a whole `createPackets` call with a `PacketAttributesFault`
+ * ("refuse-call"); HTTP 503; never; or refusing a cancel.
+ */
+export type PacketaMode = "ok" | "refuse" | "refuse-call" | "5xx" | "hang" | "cancel-not-allowed";
+
+/** Which packets the fake refuses in any mode: the attribute fault for a packet's attributes, or null to register it. */
+export type PacketRefusal = (attributes: Record<string, unknown>) => AttributeFault | null;
 
 const fixture = (name: string) => readFileSync(path.join(import.meta.dirname, "fixtures", name), "utf8").trim();
 
+/** The attribute fault the fake refuses packets with: the one of the `PacketAttributesFault` fixture. */
+const REFUSAL: AttributeFault = attributeFaultsOf(
+  (parsePacketaXml(fixture("packet-attributes-fault.response.xml")) as { response: { detail: unknown } }).response
+    .detail,
+)[0]!;
+
 /**
- * A fake of Packeta's REST API on 127.0.0.1, built from its specification and answering with the fixtures: tests,
- * the e2e set-up and the bench point `COURIER_PACKETA_URL` at it. It records every request, counts the calls in
- * flight, and can be told to refuse, fail, hang or answer slowly (`delayMs`).
+ * The default refusal rule: a packet whose `number` (the order's reference) starts with `REFUSE` is refused, so a
+ * test, the e2e suite or the bench can mix refused and accepted orders in one batch without reaching into the fake.
  */
-export async function startFakePacketa(options: { password: string; delayMs?: number }) {
+export const refuseByReference: PacketRefusal = (attributes) =>
+  String(attributes.number ?? "").startsWith("REFUSE") ? REFUSAL : null;
+
+/** Packeta's packet status codes: `codeText` (Packeta's, as in its WooCommerce plugin) and a `statusText` of the fake's. */
+const STATUS_TEXTS: Record<number, [codeText: string, statusText: string]> = {
+  1: ["received data", "Packet data received."],
+  2: ["arrived", "Packet arrived at the depot."],
+  3: ["prepared for departure", "Packet is prepared for departure from the depot."],
+  4: ["departed", "Packet departed from the depot."],
+  5: ["ready for pickup", "Packet is ready for pickup at the pickup point."],
+  6: ["handed to carrier", "Packet was handed over to the partner carrier."],
+  7: ["delivered", "Packet was delivered."],
+  9: ["posted back", "Packet was posted back to the sender."],
+  10: ["returned", "Packet was returned to the sender."],
+  11: ["cancelled", "Packet was cancelled."],
+  12: ["collected", "Packet was collected."],
+  14: ["customs", "Packet is in customs clearance."],
+  15: ["reverse packet arrived", "Reverse packet arrived."],
+  16: ["delivery attempt", "Delivery attempt; the courier will try again."],
+  17: ["rejected by recipient", "Packet was rejected by the recipient."],
+  999: ["unknown", "Unknown status."],
+};
+/** Days a packet waits at the pickup point (status 5), for `storedUntil`. */
+const STORED_DAYS = 7;
+
+/**
+ * A real PDF, as Packeta's label calls answer (base64): `A6 on A6` one A6 page per packet, `A6 on A4` four labels
+ * per A4 sheet. Each label names its packet, so tests can tell which page is whose.
+ */
+async function labelPdf(packetIds: string[], format: string): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const a4 = format === "A6 on A4";
+  const perPage = a4 ? 4 : 1;
+  for (let i = 0; i < packetIds.length; i += perPage) {
+    const page = a4 ? doc.addPage([595.28, 841.89]) : doc.addPage([297.64, 419.53]);
+    packetIds.slice(i, i + perPage).forEach((id, k) => {
+      page.drawText(`Packeta fake label Z${id}`, {
+        x: 20 + (k % 2) * 297,
+        y: 380 + (k < 2 ? 420 : 0) - (a4 ? 0 : 0),
+        size: 12,
+        font,
+      });
+    });
+  }
+  return doc.save();
+}
+
+/** xsd:dateTime as Packeta writes it: Prague wall-clock time, to the second, without a zone. */
+const xsdDateTime = (at: Date) => dateToLocalTime(at, "Europe/Prague");
+
+const fault = (name: string, text: string) => buildXml({ response: { status: "fault", fault: name, string: text } });
+const attributesFault = (refusal: AttributeFault) =>
+  buildXml({
+    response: {
+      status: "fault",
+      fault: "PacketAttributesFault",
+      string: "Packet attributes are not valid.",
+      detail: { attributes: { fault: refusal } },
+    },
+  });
+
+/**
+ * A fake of Packeta's REST API on 127.0.0.1, built from its specification (WSDL) and answering in its shapes (see
+ * `fixtures/`): tests, the e2e set-up and the bench point `COURIER_PACKETA_URL` at it (in-process, or as its own
+ * process through `fake-server-main.ts`). It records every request, counts the calls in flight, and can be told to
+ * refuse, fail, hang or answer slowly (`delayMs`). Packet ids count up from 4012345678, so a fresh fake answers
+ * the fixtures' ids.
+ */
+export async function startFakePacketa(options: { password: string; delayMs?: number; port?: number }) {
   let mode: PacketaMode = "ok";
   let delayMs = options.delayMs ?? 0;
+  let refusal: PacketRefusal = refuseByReference;
   let nextId = 4012345678;
   let inFlight = 0;
   const state = { maxInFlight: 0 };
   const requests: PacketaRequest[] = [];
-  const statuses = new Map<string, number>();
+  /** Every packet the fake knows: its attributes (for `packetStatus`'s branch) and its current status. */
+  const packets = new Map<string, { attributes: Record<string, unknown>; code: number; at: Date }>();
   const hanging = new Set<ServerResponse>();
 
   const ok = (result: string) => `<response><status>ok</status><result>${result}</result></response>`;
-  const answer = (operation: string, body: Record<string, unknown>): string => {
+  /** Registers a packet: `PacketIdDetail` (id, barcode `Z` + id, barcodeText grouped as Packeta prints it). */
+  const register = (attributes: Record<string, unknown>) => {
+    const id = String(nextId++);
+    packets.set(id, { attributes, code: 1, at: new Date() });
+    return { id, barcode: `Z${id}`, barcodeText: `Z ${id.slice(0, 3)} ${id.slice(3, 7)} ${id.slice(7)}` };
+  };
+  const refusalOf = (attributes: Record<string, unknown>): AttributeFault | null =>
+    mode === "refuse" ? REFUSAL : refusal(attributes);
+
+  /** `CurrentStatusRecord` of a packet (the WSDL's order of elements; nil elements empty). */
+  const statusRecord = (id: string) => {
+    const packet = packets.get(id)!;
+    const [codeText, statusText] = STATUS_TEXTS[packet.code] ?? STATUS_TEXTS[999]!;
+    const branch = String(packet.attributes.addressId ?? "0");
+    return buildXml({
+      response: {
+        status: "ok",
+        result: {
+          dateTime: xsdDateTime(packet.at),
+          statusCode: packet.code,
+          codeText,
+          statusText,
+          branchId: branch,
+          destinationBranchId: branch,
+          externalTrackingCode: "",
+          isReturning: [9, 10, 15].includes(packet.code),
+          storedUntil:
+            packet.code === 5
+              ? new Date(packet.at.getTime() + STORED_DAYS * 86_400_000).toISOString().slice(0, 10)
+              : "",
+          carrierId: "",
+          carrierName: "",
+        },
+      },
+    });
+  };
+
+  const answer = async (operation: string, body: Record<string, unknown>): Promise<string> => {
     if (body.apiPassword !== options.password) return fixture("incorrect-api-password.response.xml");
     switch (operation) {
       case "createPacket": {
-        if (mode === "refuse") return fixture("packet-attributes-fault.response.xml");
-        const id = String(nextId++);
-        statuses.set(id, 1);
+        const attributes = (body.packetAttributes ?? {}) as Record<string, unknown>;
+        const refused = mode === "refuse-call" ? REFUSAL : refusalOf(attributes);
+        if (refused) return attributesFault(refused);
+        const created = register(attributes);
         return fixture("create-packet.response.xml")
-          .replace("<id>4012345678</id>", `<id>${id}</id>`)
-          .replace("<barcode>Z4012345678</barcode>", `<barcode>Z${id}</barcode>`);
+          .replace("<id>4012345678</id>", `<id>${created.id}</id>`)
+          .replace("<barcode>Z4012345678</barcode>", `<barcode>${created.barcode}</barcode>`)
+          .replace("<barcodeText>Z 401 2345 678</barcodeText>", `<barcodeText>${created.barcodeText}</barcodeText>`);
+      }
+      case "createPackets": {
+        // `PacketsAttributes`: one `attributes` element per packet. With `transaction` false (what the adapter
+        // sends) each packet is registered or refused on its own, answered as `CreatePacketsResults`.
+        const all = asArray((body.packets as { attributes?: unknown } | undefined)?.attributes) as Record<
+          string,
+          unknown
+        >[];
+        if (mode === "refuse-call") return attributesFault(REFUSAL);
+        // `transaction` true: all or nothing, so one refused packet refuses the call.
+        if (String(body.transaction) === "true") {
+          const first = all.map(refusalOf).find((r) => r !== null);
+          if (first) return attributesFault(first);
+        }
+        const packet = all.map((attributes) => {
+          const refused = refusalOf(attributes);
+          if (refused)
+            return {
+              createdPacket: "",
+              fault: "PacketAttributesFault",
+              packetAttributesFault: { attributes: { fault: refused } },
+            };
+          return { createdPacket: register(attributes), fault: "" };
+        });
+        return buildXml({ response: { status: "ok", result: { packet } } });
       }
       case "cancelPacket":
         if (mode === "cancel-not-allowed")
-          return "<response><status>fault</status><fault>CancelNotAllowedFault</fault><string>The packet cannot be cancelled any more.</string></response>";
-        statuses.set(String(body.packetId), 11);
+          return fault("CancelNotAllowedFault", "The packet cannot be cancelled any more.");
+        if (!packets.has(String(body.packetId))) return fault("PacketIdFault", "Unknown packet.");
+        packets.set(String(body.packetId), { ...packets.get(String(body.packetId))!, code: 11, at: new Date() });
         return ok("");
-      case "packetStatus": {
-        const id = String(body.packetId);
-        if (!statuses.has(id))
-          return "<response><status>fault</status><fault>PacketIdFault</fault><string>Unknown packet.</string></response>";
-        return fixture("packet-status.response.xml").replace(
-          "<statusCode>5</statusCode>",
-          `<statusCode>${statuses.get(id)}</statusCode>`,
-        );
-      }
+      case "packetStatus":
+        if (!packets.has(String(body.packetId))) return fault("PacketIdFault", "Unknown packet.");
+        return statusRecord(String(body.packetId));
       case "packetLabelPdf":
-      case "packetsLabelsPdf":
-        return ok(Buffer.from(`%PDF-1.4 fake Packeta label ${String(body.format)}`).toString("base64"));
+      case "packetsLabelsPdf": {
+        const ids =
+          operation === "packetLabelPdf"
+            ? [String(body.packetId)]
+            : asArray((body.packetIds as { id?: string | string[] } | undefined)?.id).map(String);
+        return ok(Buffer.from(await labelPdf(ids, String(body.format))).toString("base64"));
+      }
       case "packetLabelZpl":
         return ok(`^XA^FDPacket ${String(body.packetId)} at ${String(body.dpi)} dpi^FS^XZ`);
       case "senderGetReturnRouting":
         return ok("<routingSegment>Z 123</routingSegment><routingSegment>4321</routingSegment>");
       default:
-        return "<response><status>fault</status><fault>UnknownOperationFault</fault><string>Unknown operation.</string></response>";
+        return fault("UnknownOperationFault", "Unknown operation.");
     }
   };
 
@@ -83,18 +232,28 @@ export async function startFakePacketa(options: { password: string; delayMs?: nu
       setTimeout(() => {
         inFlight -= 1;
         if (mode === "5xx") res.writeHead(503).end("Service Unavailable");
-        else res.writeHead(200, { "content-type": "application/xml" }).end(answer(operation, body));
+        else
+          void answer(operation, body).then((xml) =>
+            res.writeHead(200, { "content-type": "application/xml" }).end(xml),
+          );
       }, delayMs);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", resolve);
+  });
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/rest`,
     requests,
     state,
     setMode: (m: PacketaMode) => (mode = m),
     setDelay: (ms: number) => (delayMs = ms),
-    setStatus: (packetId: string, code: number) => statuses.set(packetId, code),
+    /** Which packets to refuse (in every mode but "refuse", which refuses all); no rule: `refuseByReference`. */
+    setRefusal: (rule?: PacketRefusal) => (refusal = rule ?? refuseByReference),
+    /** Moves a packet to a Packeta status code (at `at`, default now); an unknown id becomes a known packet. */
+    setStatus: (packetId: string, code: number, at: Date = new Date()) =>
+      packets.set(packetId, { attributes: packets.get(packetId)?.attributes ?? {}, code, at }),
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();

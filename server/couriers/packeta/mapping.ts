@@ -1,3 +1,4 @@
+import { localTimeToDate } from "../zoned-time";
 import { error, type ValidationMessage } from "@/server/services/shipping-orders/validation-messages";
 import type { ShipmentRequest, TrackingEvent } from "../adapter";
 import type { ShippingStatus } from "@/db/schema";
@@ -139,9 +140,8 @@ export function trackingEventOf(record: {
   const status = statusOfCode(Number(record.statusCode));
   if (!status) return null;
   return {
-    time: new Date(
-      `${String(record.dateTime).replace(" ", "T")}${/[zZ]|[+-]\d\d:?\d\d$/.test(String(record.dateTime)) ? "" : "Z"}`,
-    ),
+    // Packeta writes Prague wall-clock time without a zone.
+    time: localTimeToDate(String(record.dateTime), "Europe/Prague"),
     status,
     description: String(record.statusText ?? record.codeText ?? ""),
     location: null,

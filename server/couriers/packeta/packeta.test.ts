@@ -1,10 +1,12 @@
+import { PDFDocument } from "pdf-lib";
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { CallContext, ShipmentRequest } from "../adapter";
-import { packetaCourier as packeta } from "./adapter";
+import type { CallContext, CreateOutcome, Shipment, ShipmentRef, ShipmentRequest } from "../adapter";
+import { packetaCourier as packeta, PACKETS_PER_CALL } from "./adapter";
 import { requestXml } from "./client";
-import { startFakePacketa } from "./fake-server";
+import { refuseByReference, startFakePacketa } from "./fake-server";
 import { packetAttributes, splitName, splitStreet } from "./mapping";
 import type { PacketaSettings } from "./settings";
 
@@ -40,7 +42,38 @@ const ctx = (timeoutMs = 2000): CallContext => ({
   signal: AbortSignal.timeout(timeoutMs),
   timeoutMs,
   now: () => new Date(),
+  allocateNumbers: () => Promise.reject(new Error("Packeta numbers its own packets")),
 });
+
+const parcel = (weight: number) => ({ weight, length: null, width: null, height: null, reference: null });
+/** The two-order, three-parcel batch of `fixtures/create-packets.request.xml`. */
+const fixtureBatch = (): ShipmentRequest[] => [
+  order({ parcels: [parcel(1.2), parcel(2.5)] }),
+  order({
+    referenceNumber: "ORDER-1002",
+    service: "HOME",
+    pickupPoint: null,
+    note: "Ring twice",
+    recipient: { ...order().recipient, name: "Petr Svoboda", company: "Svoboda s.r.o.", street: "Na Příkopě 15/3a" },
+    parcels: [parcel(3)],
+    codPrice: null,
+    codCurrency: null,
+    insurancePrice: 1200,
+  }),
+];
+const createdOf = (outcome: CreateOutcome | undefined): Shipment => {
+  if (!outcome?.ok) throw new Error(`not created: ${JSON.stringify(outcome)}`);
+  return outcome;
+};
+const refOf = (outcome: CreateOutcome | undefined): ShipmentRef => ({ ...createdOf(outcome), createdAt: new Date() });
+const packetIdsOf = (outcome: CreateOutcome | undefined) => refOf(outcome).courierData.packetIds as string[];
+const createCalls = () => fake.requests.filter((r) => r.operation === "createPackets");
+const packetsIn = (request: { body: Record<string, unknown> }) => {
+  const attributes = (request.body.packets as { attributes: unknown }).attributes;
+  return Array.isArray(attributes) ? attributes.length : 1;
+};
+/** POSTs a raw body to a fake, as Packeta's REST endpoint takes it. */
+const post = async (url: string, xml: string) => (await fetch(url, { method: "POST", body: xml })).text();
 
 let fake: Awaited<ReturnType<typeof startFakePacketa>>;
 beforeAll(async () => {
@@ -51,6 +84,7 @@ afterAll(() => fake.close());
 beforeEach(() => {
   fake.setMode("ok");
   fake.setDelay(0);
+  fake.setRefusal();
   fake.requests.length = 0;
 });
 
@@ -88,112 +122,263 @@ describe("the Packeta mapping", () => {
   });
 });
 
-describe("the Packeta adapter against the fake", () => {
-  it("creates one packet per parcel: shipping numbers are the barcodes, the request as mapped", async () => {
-    const two = order({ parcels: [order().parcels[0]!, { ...order().parcels[0]!, weight: 2.5 }] });
-    const [outcome] = await packeta.createShipments([two], settings, ctx());
-    expect(outcome).toMatchObject({ ok: true, referenceNumber: "ORDER-1001" });
-    if (!outcome!.ok) throw new Error("refused");
-    expect(outcome!.shippingNumbers).toHaveLength(2);
-    expect(outcome!.shippingNumbers.every((n) => /^Z\d+$/.test(n))).toBe(true);
-    const creates = fake.requests.filter((r) => r.operation === "createPacket");
-    expect(creates.map((r) => (r.body.packetAttributes as { weight: string }).weight)).toEqual(["1.2", "2.5"]);
-    expect(creates[0]!.body.packetAttributes).toMatchObject({
-      number: "ORDER-1001",
-      eshop: "my-shop",
-      addressId: "4321",
-    });
+describe("the Packeta fake", () => {
+  it("answers createPackets and packetStatus in the WSDL's shapes (the fixtures)", async () => {
+    // Fresh fakes: packet ids count from the fixtures' 4012345678.
+    const fresh = await startFakePacketa({ password: PASSWORD });
+    const refusing = await startFakePacketa({ password: PASSWORD });
+    try {
+      expect(await post(fresh.url, fixture("create-packets.request.xml"))).toBe(fixture("create-packets.response.xml"));
+      fresh.setStatus("4012345678", 5, new Date("2026-11-24T10:15:00Z"));
+      const status = `<packetStatus><apiPassword>${PASSWORD}</apiPassword><packetId>4012345678</packetId></packetStatus>`;
+      expect(await post(fresh.url, status)).toBe(fixture("packet-status.response.xml"));
+      // A packet refused inside the answer: `CreatePacketResult` with `fault` and `packetAttributesFault`.
+      refusing.setRefusal((a) => (a.weight === "2.5" ? { name: "weight", fault: "Weight is over the limit." } : null));
+      expect(await post(refusing.url, fixture("create-packets.request.xml"))).toBe(
+        fixture("create-packets-refused.response.xml"),
+      );
+    } finally {
+      await Promise.all([fresh.close(), refusing.close()]);
+    }
   });
 
-  it("maps a refusal to COURIER_REJECTED with Packeta's message and the field, wrong password to COURIER_AUTH_FAILED", async () => {
-    fake.setMode("refuse");
-    const [refused] = await packeta.createShipments([order()], settings, ctx());
-    expect(refused).toEqual({
+  it("runs as its own process: prints its URL, answers, refuses REFUSE… references, stops on SIGTERM", async () => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(import.meta.dirname, "fake-server-main.ts"), "--password", PASSWORD],
+      { cwd: path.resolve(import.meta.dirname, "../../.."), stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    try {
+      let out = "";
+      child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      const deadline = Date.now() + 20_000;
+      while (!out.includes("\n") && Date.now() < deadline && child.exitCode === null)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      const { url } = JSON.parse(out.split("\n")[0]!) as { url: string };
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/rest$/);
+      const previous = process.env.COURIER_PACKETA_URL;
+      process.env.COURIER_PACKETA_URL = url;
+      try {
+        const outcomes = await packeta.createShipments(
+          [order(), order({ referenceNumber: "REFUSE-2" })],
+          settings,
+          ctx(10_000),
+        );
+        expect(outcomes.map((o) => (o.ok ? "ok" : o.code))).toEqual(["ok", "COURIER_REJECTED"]);
+      } finally {
+        process.env.COURIER_PACKETA_URL = previous;
+      }
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
+  });
+});
+
+describe("the Packeta adapter against the fake", () => {
+  it("sends a two-order, three-parcel batch as one createPackets, exactly the fixture; numbers in parcel order", async () => {
+    const outcomes = await packeta.createShipments(fixtureBatch(), settings, ctx());
+    expect(fake.requests.map((r) => r.operation)).toEqual(["createPackets"]);
+    expect(fake.requests[0]!.xml).toBe(fixture("create-packets.request.xml"));
+    expect(outcomes.map((o) => o.ok && o.referenceNumber)).toEqual(["ORDER-1001", "ORDER-1002"]);
+    const [first, second] = outcomes.map(createdOf);
+    expect(first!.shippingNumbers).toHaveLength(2);
+    expect(second!.shippingNumbers).toHaveLength(1);
+    // Packets are numbered in request order, so parcel order shows in the ids.
+    const ids = [...packetIdsOf(outcomes[0]), ...packetIdsOf(outcomes[1])].map(Number);
+    expect(ids).toEqual([ids[0]!, ids[0]! + 1, ids[0]! + 2]);
+    expect(first!.shippingNumbers).toEqual(packetIdsOf(outcomes[0]).map((id) => `Z${id}`));
+    expect(first!.trackingUrl).toBe(`https://tracking.packeta.com/?id=${first!.shippingNumbers[0]}`);
+  });
+
+  it(`puts up to ${PACKETS_PER_CALL} packets in one call, and 250 packets in 3`, async () => {
+    const fifty = Array.from({ length: 50 }, (_, i) =>
+      order({ referenceNumber: `PAIR-${i}`, parcels: [parcel(1), parcel(2)] }),
+    );
+    const outcomes = await packeta.createShipments(fifty, settings, ctx());
+    expect(outcomes.every((o) => o.ok)).toBe(true);
+    expect(createCalls().map(packetsIn)).toEqual([100]);
+
+    fake.requests.length = 0;
+    const many = Array.from({ length: 250 }, (_, i) => order({ referenceNumber: `BULK-${i}` }));
+    const bulk = await packeta.createShipments(many, settings, ctx(10_000));
+    expect(
+      createCalls()
+        .map(packetsIn)
+        .sort((a, b) => b - a),
+    ).toEqual([100, 100, 50]);
+    expect(bulk.map((o) => o.ok && o.referenceNumber)).toEqual(many.map((o) => o.referenceNumber));
+    expect(new Set(bulk.flatMap(packetIdsOf)).size).toBe(250);
+  });
+
+  it("keeps an order's packets in one call when they fit, and splits only an order of more parcels than a call takes", async () => {
+    const orders = [
+      order({ referenceNumber: "A", parcels: Array.from({ length: 60 }, () => parcel(1)) }),
+      order({ referenceNumber: "B", parcels: Array.from({ length: 60 }, () => parcel(1)) }),
+      order({ referenceNumber: "C", parcels: Array.from({ length: 130 }, () => parcel(1)) }),
+    ];
+    const outcomes = await packeta.createShipments(orders, settings, ctx(10_000));
+    expect(outcomes.map((o) => (o.ok ? o.shippingNumbers.length : 0))).toEqual([60, 60, 130]);
+    expect(
+      createCalls()
+        .map(packetsIn)
+        .sort((a, b) => b - a),
+    ).toEqual([100, 60, 60, 30]);
+  });
+
+  it("refuses only the orders with a packet refused, with Packeta's words and the field, and cancels their other packets", async () => {
+    fake.setRefusal((a) =>
+      a.weight === "9" ? { name: "weight", fault: "Weight is over the limit." } : refuseByReference(a),
+    );
+    const outcomes = await packeta.createShipments(
+      [
+        order({ referenceNumber: "ORDER-1" }),
+        order({ referenceNumber: "REFUSE-2" }),
+        order({ referenceNumber: "ORDER-3", parcels: [parcel(1), parcel(9), parcel(2)] }),
+        order({ referenceNumber: "ORDER-4", parcels: [parcel(1), parcel(2)] }),
+      ],
+      settings,
+      ctx(),
+    );
+    expect(createCalls()).toHaveLength(1);
+    expect(outcomes[0]).toMatchObject({ ok: true, referenceNumber: "ORDER-1" });
+    expect(outcomes[1]).toEqual({
       ok: false,
       code: "COURIER_REJECTED",
       message: "Packeta: zip: Invalid ZIP code.",
       field: "Recipient.Zip",
     });
-    fake.setMode("ok");
-    const wrong = { ...settings, apiPassword: "f".repeat(32) };
-    const [auth] = await packeta.createShipments([order()], wrong, ctx());
-    expect(auth).toMatchObject({ ok: false, code: "COURIER_AUTH_FAILED" });
-    expect(JSON.stringify(auth)).not.toContain("f".repeat(32));
+    expect(outcomes[2]).toEqual({
+      ok: false,
+      code: "COURIER_REJECTED",
+      message: "Packeta: weight: Weight is over the limit.",
+      field: "Parcels[].Weight",
+    });
+    expect(outcomes[3]).toMatchObject({ ok: true, referenceNumber: "ORDER-4" });
+    expect(refOf(outcomes[3]).shippingNumbers).toHaveLength(2);
+    // ORDER-3's first and third packets were registered: both cancelled, nothing of the other orders.
+    const cancelled = fake.requests.filter((r) => r.operation === "cancelPacket").map((r) => String(r.body.packetId));
+    expect(cancelled).toHaveLength(2);
+    const kept = [...packetIdsOf(outcomes[0]), ...packetIdsOf(outcomes[3])];
+    expect(cancelled.filter((id) => kept.includes(id))).toEqual([]);
+    const [tracked] = await packeta.track(
+      [{ ...refOf(outcomes[0]), courierData: { packetIds: cancelled } }],
+      settings,
+      ctx(),
+    );
+    expect(tracked!.events.map((e) => e.status)).toEqual(["CANCELLED"]);
   });
 
-  it("maps 5xx to COURIER_UNAVAILABLE and no answer to COURIER_TIMEOUT within the timeout", async () => {
-    fake.setMode("5xx");
-    expect((await packeta.createShipments([order()], settings, ctx()))[0]).toMatchObject({
+  it("refuses every order of a call refused as a whole (PacketAttributesFault), or with every packet refused", async () => {
+    fake.setMode("refuse-call");
+    const whole = await packeta.createShipments([order(), order({ referenceNumber: "ORDER-2" })], settings, ctx());
+    const refused = {
       ok: false,
-      code: "COURIER_UNAVAILABLE",
-    });
+      code: "COURIER_REJECTED",
+      message: "Packeta: zip: Invalid ZIP code.",
+      field: "Recipient.Zip",
+    };
+    expect(whole).toEqual([refused, refused]);
+    fake.setMode("refuse");
+    expect(await packeta.createShipments([order(), order({ referenceNumber: "ORDER-2" })], settings, ctx())).toEqual([
+      refused,
+      refused,
+    ]);
+    expect(fake.requests.filter((r) => r.operation === "cancelPacket")).toEqual([]);
+  });
+
+  it("answers COURIER_AUTH_FAILED for every order when Packeta refuses the password (never echoing it)", async () => {
+    const wrong = { ...settings, apiPassword: "f".repeat(32) };
+    const outcomes = await packeta.createShipments(
+      [order(), order({ referenceNumber: "ORDER-2" }), order({ referenceNumber: "ORDER-3" })],
+      wrong,
+      ctx(),
+    );
+    expect(outcomes.map((o) => !o.ok && o.code)).toEqual(Array(3).fill("COURIER_AUTH_FAILED"));
+    expect(JSON.stringify(outcomes)).not.toContain("f".repeat(32));
+  });
+
+  it("maps 5xx to COURIER_UNAVAILABLE and no answer to COURIER_TIMEOUT within the timeout, for every order", async () => {
+    const two = [order(), order({ referenceNumber: "ORDER-2", parcels: [parcel(1), parcel(2)] })];
+    fake.setMode("5xx");
+    expect((await packeta.createShipments(two, settings, ctx())).map((o) => !o.ok && o.code)).toEqual([
+      "COURIER_UNAVAILABLE",
+      "COURIER_UNAVAILABLE",
+    ]);
     fake.setMode("hang");
     const started = Date.now();
-    expect((await packeta.createShipments([order()], settings, ctx(300)))[0]).toMatchObject({
-      ok: false,
-      code: "COURIER_TIMEOUT",
-    });
+    expect((await packeta.createShipments(two, settings, ctx(300))).map((o) => !o.ok && o.code)).toEqual([
+      "COURIER_TIMEOUT",
+      "COURIER_TIMEOUT",
+    ]);
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
-  it("keeps at most 8 calls in flight per profile", async () => {
+  it("keeps at most 8 calls in flight per profile, across concurrent creates", async () => {
     fake.setDelay(50);
     fake.state.maxInFlight = 0;
-    const many = Array.from({ length: 30 }, (_, i) => order({ referenceNumber: `BULK-${i}` }));
-    const outcomes = await packeta.createShipments(many, settings, ctx(10_000));
+    const creates = [
+      // One create of 1000 packets (10 calls) beside 20 creates of one order each.
+      packeta.createShipments(
+        Array.from({ length: 500 }, (_, i) => order({ referenceNumber: `BIG-${i}`, parcels: [parcel(1), parcel(2)] })),
+        settings,
+        ctx(10_000),
+      ),
+      ...Array.from({ length: 20 }, (_, i) =>
+        packeta.createShipments([order({ referenceNumber: `ONE-${i}` })], settings, ctx(10_000)),
+      ),
+    ];
+    const outcomes = (await Promise.all(creates)).flat();
+    expect(outcomes).toHaveLength(520);
     expect(outcomes.every((o) => o.ok)).toBe(true);
+    expect(createCalls()).toHaveLength(30);
     expect(fake.state.maxInFlight).toBeLessThanOrEqual(8);
     expect(fake.state.maxInFlight).toBeGreaterThan(1);
   });
 
   it("cancels every packet, and says when Packeta no longer allows it", async () => {
-    const [created] = await packeta.createShipments([order()], settings, ctx());
-    if (!created!.ok) throw new Error("refused");
-    const ref = {
-      referenceNumber: "ORDER-1001",
-      shippingNumbers: created!.shippingNumbers,
-      courierData: created!.courierData,
-      createdAt: new Date(),
-    };
+    const [created] = await packeta.createShipments([order({ parcels: [parcel(1), parcel(2)] })], settings, ctx());
+    const ref = refOf(created);
     await packeta.cancelShipment(ref, settings, ctx());
-    expect(fake.requests.at(-1)).toMatchObject({ operation: "cancelPacket" });
+    expect(fake.requests.filter((r) => r.operation === "cancelPacket").map((r) => String(r.body.packetId))).toEqual(
+      packetIdsOf(created),
+    );
     fake.setMode("cancel-not-allowed");
     await expect(packeta.cancelShipment(ref, settings, ctx())).rejects.toMatchObject({ code: "COURIER_CANNOT_CANCEL" });
   });
 
-  it("fetches labels in the three formats, and tracks with the contract's status table", async () => {
+  it("fetches labels in the three formats, and tracks with the contract's status table and Packeta's text", async () => {
     const [created] = await packeta.createShipments([order()], settings, ctx());
-    if (!created!.ok) throw new Error("refused");
-    const ref = {
-      referenceNumber: "ORDER-1001",
-      shippingNumbers: created!.shippingNumbers,
-      courierData: created!.courierData,
-      createdAt: new Date(),
-    };
-    const a6 = await packeta.fetchLabel(ref, "pdf-a6", settings, ctx());
+    const ref = refOf(created);
+    const a6 = await packeta.fetchLabel!(ref, "pdf-a6", settings, ctx());
     expect(a6.contentType).toBe("application/pdf");
-    expect(Buffer.from(a6.body).toString()).toContain("A6 on A6");
-    expect(Buffer.from((await packeta.fetchLabel(ref, "pdf-a4", settings, ctx())).body).toString()).toContain(
-      "A6 on A4",
-    );
-    expect(Buffer.from((await packeta.fetchLabel(ref, "zpl", settings, ctx())).body).toString()).toMatch(
+    expect((await PDFDocument.load(a6.body)).getPageCount()).toBe(1);
+    expect(fake.requests.at(-1)).toMatchObject({ operation: "packetLabelPdf", body: { format: "A6 on A6" } });
+    const a4 = await packeta.fetchLabel!(ref, "pdf-a4", settings, ctx());
+    expect(Math.round((await PDFDocument.load(a4.body)).getPage(0).getWidth())).toBe(595);
+    expect(fake.requests.at(-1)).toMatchObject({ operation: "packetLabelPdf", body: { format: "A6 on A4" } });
+    expect(Buffer.from((await packeta.fetchLabel!(ref, "zpl", settings, ctx())).body).toString()).toMatch(
       /^\^XA.*203 dpi/,
     );
-    const packetId = String((created!.courierData.packetIds as string[])[0]);
-    for (const [code, status] of [
-      [2, "HANDED_OVER"],
-      [4, "IN_TRANSIT"],
-      [16, "OUT_FOR_DELIVERY"],
-      [7, "DELIVERED"],
-      [10, "RETURNED"],
-      [11, "CANCELLED"],
+    const [packetId] = packetIdsOf(created);
+    const [fresh] = await packeta.track([ref], settings, ctx());
+    expect(fresh!.events).toMatchObject([{ status: "CREATED", description: "Packet data received." }]);
+    const at = new Date("2026-11-24T10:15:00Z");
+    for (const [code, status, description] of [
+      [2, "HANDED_OVER", "Packet arrived at the depot."],
+      [4, "IN_TRANSIT", "Packet departed from the depot."],
+      [5, "OUT_FOR_DELIVERY", "Packet is ready for pickup at the pickup point."],
+      [16, "OUT_FOR_DELIVERY", "Delivery attempt; the courier will try again."],
+      [7, "DELIVERED", "Packet was delivered."],
+      [10, "RETURNED", "Packet was returned to the sender."],
+      [11, "CANCELLED", "Packet was cancelled."],
     ] as const) {
-      fake.setStatus(packetId, code);
+      fake.setStatus(packetId!, code, at);
       const [result] = await packeta.track([ref], settings, ctx());
-      expect(result!.events.map((e) => e.status)).toEqual([status]);
+      expect(result!.events).toEqual([{ time: at, status, description, location: null }]);
     }
-    const [tracked] = await packeta.track([ref], settings, ctx());
-    expect(tracked!.events[0]!.description).toBe("Packet is ready for pickup at the pickup point.");
   });
 
   it("checks credentials with the cheapest authenticated call", async () => {

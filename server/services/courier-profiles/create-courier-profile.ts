@@ -26,8 +26,8 @@ export async function createCourierProfile(
   if (input.service && !courier.capabilities.services.some((s) => s.code === input.service)) {
     throw profileRefusals.unknownService(courier.capabilities.id, input.service);
   }
-  const secretFields = courier.secretFields ?? [];
-  const settings = courier.settingsSchema.safeParse(withKeptSecrets(input.settings ?? {}, null, secretFields));
+  const secretFields = courier.settings.secretFields;
+  const settings = courier.settings.schema.safeParse(withKeptSecrets(input.settings ?? {}, null, secretFields));
   if (!settings.success) {
     const errors = zodFieldErrors(settings.error).map((e) => ({ ...e, field: `settings.${e.field}` }));
     throw new AppError("bad_request", "settings are not valid for this courier.", { errors });

@@ -32,8 +32,8 @@ export async function updateCourierProfile(
     }
     let settings: Record<string, unknown> | undefined;
     if (input.settings !== undefined) {
-      const secretFields = courier.secretFields ?? [];
-      const parsed = courier.settingsSchema.safeParse(withKeptSecrets(input.settings, profile.settings, secretFields));
+      const secretFields = courier.settings.secretFields;
+      const parsed = courier.settings.schema.safeParse(withKeptSecrets(input.settings, profile.settings, secretFields));
       if (!parsed.success) {
         const errors = zodFieldErrors(parsed.error).map((e) => ({ ...e, field: `settings.${e.field}` }));
         throw new AppError("bad_request", "settings are not valid for this courier.", { errors });

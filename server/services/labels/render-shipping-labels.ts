@@ -3,7 +3,14 @@ import type { Executor } from "@/db/client";
 import { accounts, parcels, shippingOrders, type ParcelRow, type ShippingOrderRow } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
 import { AppError, badField } from "@/server/errors";
-import { renderLabelDocument, type LabelDocument, type LabelFormat } from "@/server/labels/label-format";
+import { PDFDocument } from "pdf-lib";
+import {
+  renderLabelDocument,
+  ZPL_MEDIA_TYPE,
+  type LabelDocument,
+  type LabelFormat,
+} from "@/server/labels/label-format";
+import { courierLabel, hasCourierLabels, mergePdfs, parcelPart } from "./courier-labels";
 import type { LabelParcel } from "@/server/labels/render-labels";
 import { findLiveOrder } from "../shipping-orders/get-shipping-order";
 
@@ -20,6 +27,10 @@ export async function renderOrderLabel(
   format: LabelFormat,
 ): Promise<LabelFile> {
   const order = await findLiveOrder(db, accountId, orderId);
+  if (hasCourierLabels(order)) {
+    const document = await courierLabel(db, order, format);
+    return { ...document, filename: `label-${safeFilename(order.referenceNumber)}.${document.extension}` };
+  }
   const rows = await db.select().from(parcels).where(eq(parcels.orderId, order.id)).orderBy(asc(parcels.position));
   const sender = await accountName(db, accountId);
   const document = await renderLabelDocument(
@@ -70,19 +81,62 @@ export async function renderLabelsByNumber(
   const countBy = new Map<string, number>();
   for (const c of counts) countBy.set(c.orderId, (countBy.get(c.orderId) ?? 0) + 1);
   const sender = await accountName(db, accountId);
-  const document = await renderLabelDocument(
-    wanted.map((n) => {
-      const r = found.get(n)!;
-      return toLabel(r.order, r.parcel, countBy.get(r.order.id) ?? 1, sender);
-    }),
-    format,
-  );
+  const label = (n: string) => {
+    const r = found.get(n)!;
+    return toLabel(r.order, r.parcel, countBy.get(r.order.id) ?? 1, sender);
+  };
+  const document = rows.some((r) => hasCourierLabels(r.order))
+    ? await mixedLabels(db, wanted, found, countBy, label, format)
+    : await renderLabelDocument(wanted.map(label), format);
   const references = [...new Set(wanted.map((n) => found.get(n)!.order.referenceNumber))];
   const name =
     references.length === 1
       ? safeFilename(references[0]!)
       : `${safeFilename(references[0]!)}-and-${references.length - 1}-more`;
   return { ...document, filename: `labels-${name}.${document.extension}` };
+}
+
+/**
+ * Labels of numbers some of which belong to couriers with labels of their own: each such parcel's page (or
+ * `^XA…^XZ` block) of its order's courier file, the others drawn by the platform, in the order asked. A courier
+ * file that has no page per parcel (an A4 sheet) is included once, whole, for its order.
+ */
+async function mixedLabels(
+  db: Executor,
+  wanted: string[],
+  found: Map<string, { parcel: ParcelRow; order: ShippingOrderRow }>,
+  countBy: Map<string, number>,
+  label: (n: string) => LabelParcel,
+  format: LabelFormat,
+): Promise<LabelDocument> {
+  const files = new Map<string, LabelDocument>();
+  const wholeDone = new Set<string>();
+  const pdfParts: Parameters<typeof mergePdfs>[0] = [];
+  const zplParts: string[] = [];
+  for (const n of wanted) {
+    const { order, parcel } = found.get(n)!;
+    let part: Awaited<ReturnType<typeof parcelPart>>;
+    if (hasCourierLabels(order)) {
+      let file = files.get(order.id);
+      if (!file) files.set(order.id, (file = await courierLabel(db, order, format)));
+      part = await parcelPart(file, parcel.position, countBy.get(order.id) ?? 1);
+      if (part.whole) {
+        if (wholeDone.has(order.id)) continue;
+        wholeDone.add(order.id);
+      }
+    } else {
+      const own = await renderLabelDocument([label(n)], format === "pdf-a4" ? "pdf-a6" : format);
+      part =
+        own.extension === "zpl"
+          ? { zpl: new TextDecoder().decode(own.body), whole: false }
+          : { pdf: { doc: await PDFDocument.load(own.body), pages: [0] }, whole: false };
+    }
+    if (part.pdf) pdfParts.push(part.pdf);
+    if (part.zpl !== undefined) zplParts.push(part.zpl);
+  }
+  if (format === "zpl")
+    return { body: new TextEncoder().encode(zplParts.join("\n")), contentType: ZPL_MEDIA_TYPE, extension: "zpl" };
+  return { body: await mergePdfs(pdfParts), contentType: "application/pdf", extension: "pdf" };
 }
 
 /** Reference numbers are partner text: anything beyond letters, digits, `.`, `_` and `-` becomes `_` in a file name. */

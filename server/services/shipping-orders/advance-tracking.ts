@@ -1,8 +1,11 @@
-import { and, desc, eq, inArray, isNull, lte, max, sql, type SQL } from "drizzle-orm";
-import { openProfileSettings } from "@/server/secrets/profile-settings";
-import { prepared, type Db, type Tx } from "@/db/client";
-import { courierProfiles, events, shippingOrders, trackingEvents, type ShippingStatus } from "@/db/schema";
-import { findCourier } from "@/server/couriers/registry";
+import { and, desc, eq, inArray, isNotNull, isNull, lte, max, sql, type SQL } from "drizzle-orm";
+import { prepared, rowsOf, type Db, type Tx } from "@/db/client";
+import { courierProfiles, events, parcels, shippingOrders, trackingEvents, type ShippingStatus } from "@/db/schema";
+import { mapLimit } from "@/server/concurrency";
+import type { CourierAdapter, TrackingResult } from "@/server/couriers/adapter";
+import { allCouriers, courierIds, findCourier } from "@/server/couriers/registry";
+import { callCourier, courierSettings } from "../couriers/call-courier";
+import { nextPoll, retryPoll } from "../couriers/tracking-schedule";
 import { env } from "@/server/env";
 import { recordEvents } from "../events/record-events";
 import { orderEvent } from "./persist-orders";
@@ -10,7 +13,13 @@ import { toShippingOrderViews } from "./shipping-order-view";
 
 const BATCH = 500;
 
-/** Whether any order of the account has a tracking step due: built once, it runs before every list. */
+/** Couriers whose tracking is computed in the process (the sandbox): brought up to date before reads. */
+const localCouriers = () =>
+  allCouriers()
+    .filter((c) => !c.remote)
+    .map((c) => c.capabilities.id);
+
+/** Whether any order of the account with a local courier has a tracking step due: built once, it runs before every list. */
 const anyDue = (db: Db) =>
   prepared(db, "tracking-due", (d) =>
     d
@@ -21,6 +30,7 @@ const anyDue = (db: Db) =>
           eq(shippingOrders.accountId, sql.placeholder("accountId")),
           isNull(shippingOrders.deletedAt),
           lte(shippingOrders.trackingNextAt, sql.placeholder("now")),
+          inArray(shippingOrders.courier, localCouriers()),
         ),
       )
       .limit(1)
@@ -34,17 +44,19 @@ export type AdvanceOptions = {
 };
 
 /**
- * Brings the tracking of an account's orders up to date: every order whose next courier step is due gets
- * its new events and status. Runs before orders are read, so lists, filters and details agree even between
- * two runs of the tracking worker; the due check is one index probe, and `SKIP LOCKED` lets concurrent
- * readers and workers share the work.
+ * Brings the tracking of an account's orders with a local courier (the sandbox, whose steps follow the clock) up
+ * to date: runs before orders are read, so lists, filters and details agree even between two runs of the tracking
+ * worker; the due check is one index probe, and `SKIP LOCKED` lets concurrent readers and workers share the work.
+ * A remote courier is never called here: its orders move when the worker polls it (pollRemoteTracking).
  */
 export async function advanceTracking(db: Db, accountId: string, options: AdvanceOptions = {}): Promise<void> {
   const now = options.now ?? new Date();
+  const local = localCouriers();
   const dueInAccount = and(
     eq(shippingOrders.accountId, accountId),
     isNull(shippingOrders.deletedAt),
     lte(shippingOrders.trackingNextAt, now),
+    inArray(shippingOrders.courier, local),
   );
   // An ISO string: a placeholder skips the column's encoder, and drizzle's postgres.js driver sends a Date untouched.
   const due = await anyDue(db).execute({ accountId, now: now.toISOString() });
@@ -53,33 +65,85 @@ export async function advanceTracking(db: Db, accountId: string, options: Advanc
 }
 
 /**
- * The tracking worker's step: one bounded batch of due orders of any account, earliest first. Orders another
- * worker (or a reader) holds are skipped, so several workers run batches side by side. Returns how many
- * orders it advanced; fewer than `batchSize` means nothing more is due.
+ * The tracking worker's step for one courier (or, without `courier`, each courier in turn): one bounded batch of
+ * its due orders of any account, earliest first. Orders of a courier that is no longer registered leave the
+ * schedule. Returns how many orders it handled; fewer than `batchSize` means nothing more of that courier is due.
  */
 export async function advanceDueTracking(
   db: Db,
-  { now = new Date(), batchSize = BATCH, baseUrl }: AdvanceOptions & { batchSize?: number } = {},
+  {
+    now = new Date(),
+    batchSize = BATCH,
+    baseUrl,
+    courier: courierId,
+  }: AdvanceOptions & { batchSize?: number; courier?: string } = {},
 ): Promise<number> {
-  return db.transaction((tx) =>
-    advanceLocked(
-      tx,
-      and(isNull(shippingOrders.deletedAt), lte(shippingOrders.trackingNextAt, now))!,
-      now,
-      batchSize,
-      baseUrl,
-    ),
-  );
+  if (courierId === undefined) {
+    let handled = await unscheduleUnregistered(db);
+    for (const c of allCouriers())
+      handled += await advanceDueTracking(db, { now, batchSize, baseUrl, courier: c.capabilities.id });
+    return handled;
+  }
+  const courier = findCourier(courierId);
+  if (!courier) return unscheduleUnregistered(db);
+  if (courier.remote) return pollRemoteTracking(db, courier, { now, batchSize, baseUrl });
+  const due = and(
+    eq(shippingOrders.courier, courierId),
+    isNull(shippingOrders.deletedAt),
+    lte(shippingOrders.trackingNextAt, now),
+  )!;
+  return db.transaction((tx) => advanceLocked(tx, due, now, batchSize, baseUrl));
 }
 
+/**
+ * A courier no longer registered has nobody to ask: its orders leave the schedule, or, due first for ever, they
+ * would fill every batch and stall every other order's tracking.
+ */
+export async function unscheduleUnregistered(db: Db): Promise<number> {
+  // The couriers that have scheduled orders, by a skip scan of the due index (a handful of probes, not a scan).
+  const scheduled = rowsOf<{ courier: string }>(
+    await db.execute(sql`
+      with recursive c as (
+        (select courier from shipping_orders where deleted_at is null and tracking_next_at is not null
+         order by courier limit 1)
+        union all
+        select (select s.courier from shipping_orders s
+                where s.deleted_at is null and s.tracking_next_at is not null and s.courier > c.courier
+                order by s.courier limit 1)
+        from c where c.courier is not null
+      )
+      select courier from c where courier is not null`),
+  );
+  const registered = new Set(courierIds());
+  let handled = 0;
+  for (const { courier } of scheduled.filter((c) => !registered.has(c.courier))) {
+    const rows = await db
+      .update(shippingOrders)
+      .set({ trackingNextAt: null })
+      .where(
+        and(
+          eq(shippingOrders.courier, courier),
+          isNull(shippingOrders.deletedAt),
+          isNotNull(shippingOrders.trackingNextAt),
+        ),
+      )
+      .returning({ id: shippingOrders.id });
+    handled += rows.length;
+  }
+  return handled;
+}
+
+/** A local courier's tracking, computed in the locking transaction (no network call: the sandbox follows the clock). */
 async function advanceLocked(tx: Tx, where: SQL, now: Date, limit: number, baseUrl?: string): Promise<number> {
   const orders = await tx
     .select({
       id: shippingOrders.id,
-      accountId: shippingOrders.accountId,
       courier: shippingOrders.courier,
       status: shippingOrders.status,
+      referenceNumber: shippingOrders.referenceNumber,
+      courierData: shippingOrders.courierData,
       createdAt: shippingOrders.createdAt,
+      trackingUpdatedAt: shippingOrders.trackingUpdatedAt,
       settings: courierProfiles.settings,
     })
     .from(shippingOrders)
@@ -89,49 +153,176 @@ async function advanceLocked(tx: Tx, where: SQL, now: Date, limit: number, baseU
     .limit(limit)
     .for("update", { of: shippingOrders, skipLocked: true });
   if (orders.length === 0) return 0;
+  const results: { order: (typeof orders)[number]; result: TrackingResult | null }[] = [];
+  for (const order of orders) {
+    const courier = findCourier(order.courier);
+    if (!courier || courier.remote) {
+      results.push({ order, result: null });
+      continue;
+    }
+    const settings = courierSettings(courier, order.settings);
+    const [result] = await courier.track(
+      [
+        {
+          referenceNumber: order.referenceNumber,
+          shippingNumbers: [],
+          courierData: order.courierData,
+          createdAt: order.createdAt,
+        },
+      ],
+      settings,
+      {
+        signal: new AbortController().signal,
+        timeoutMs: courier.timeoutMs(settings),
+        now: () => now,
+        allocateNumbers: async () => [],
+      },
+    );
+    results.push({ order, result: result ?? { events: [], nextCheckAt: null } });
+  }
+  await applyTracking(tx, results, now, baseUrl);
+  return orders.length;
+}
+
+type TrackedOrder = {
+  id: string;
+  status: ShippingStatus;
+  createdAt: Date;
+  trackingUpdatedAt: Date | null;
+};
+
+/**
+ * Writes what the couriers answered: each order's new events (those after the newest one stored), its status
+ * (the newest event's), when to poll next, and one `status_changed` event per order that moved. A null result is a
+ * failed poll: asked again later, sooner at first. Orders deleted meanwhile are left alone.
+ */
+async function applyTracking(
+  tx: Tx,
+  results: { order: TrackedOrder; result: TrackingResult | null; failures?: number }[],
+  now: Date,
+  baseUrl?: string,
+): Promise<void> {
+  const ids = results.map((r) => r.order.id);
   const latest = await tx
     .select({ orderId: trackingEvents.orderId, time: max(trackingEvents.time) })
     .from(trackingEvents)
-    .where(
-      inArray(
-        trackingEvents.orderId,
-        orders.map((o) => o.id),
-      ),
-    )
+    .where(inArray(trackingEvents.orderId, ids))
     .groupBy(trackingEvents.orderId);
   const latestBy = new Map(latest.map((l) => [l.orderId, l.time]));
   const newEvents: (typeof trackingEvents.$inferInsert)[] = [];
   const moved = new Map<string, ShippingStatus>();
-  for (const order of orders) {
-    const courier = findCourier(order.courier);
-    if (!courier) {
-      // A courier no longer registered has nobody to ask: its orders leave the schedule, or, due first for ever,
-      // they would fill every batch and stall every other order's tracking.
-      await tx.update(shippingOrders).set({ trackingNextAt: null }).where(eq(shippingOrders.id, order.id));
+  for (const { order, result, failures = 0 } of results) {
+    if (!result) {
+      await tx
+        .update(shippingOrders)
+        .set({ trackingFailures: failures + 1, trackingNextAt: retryPoll(failures + 1, now) })
+        .where(and(eq(shippingOrders.id, order.id), isNull(shippingOrders.deletedAt)));
       continue;
     }
     const last = latestBy.get(order.id);
-    const fresh = courier
-      .tracking({ createdAt: order.createdAt, shippingNumbers: [] }, openProfileSettings(order.settings), now)
-      .filter((e) => !last || e.time > last);
+    const fresh = result.events
+      .filter((e) => !last || e.time > last)
+      .toSorted((a, b) => a.time.getTime() - b.time.getTime());
     newEvents.push(...fresh.map((e) => ({ orderId: order.id, ...e })));
     const current = fresh.at(-1);
+    const status = current?.status ?? order.status;
     if (current && current.status !== order.status) moved.set(order.id, order.status);
+    const lastChange = current?.time ?? order.trackingUpdatedAt ?? order.createdAt;
     await tx
       .update(shippingOrders)
       .set({
         ...(current ? { status: current.status, trackingUpdatedAt: current.time } : {}),
-        trackingNextAt: courier.nextTrackingAt(
-          { createdAt: order.createdAt },
-          openProfileSettings(order.settings),
-          now,
-        ),
+        trackingFailures: 0,
+        trackingNextAt: nextPoll(status, result, lastChange, now),
       })
-      .where(eq(shippingOrders.id, order.id));
+      .where(and(eq(shippingOrders.id, order.id), isNull(shippingOrders.deletedAt)));
   }
   if (newEvents.length > 0) await tx.insert(trackingEvents).values(newEvents);
   if (moved.size > 0) await recordStatusChanges(tx, moved, baseUrl);
-  return orders.length;
+}
+
+/** How long a claimed batch is the claiming worker's: past it (the worker died), another worker polls the orders. */
+const CLAIM_MS = 5 * 60_000;
+
+/**
+ * A remote courier's tracking: claims a batch of its due orders (one short statement that moves their next poll a
+ * lease ahead, so no other worker asks for them), asks the courier outside any transaction (per profile, in its
+ * tracking batch size, at most its calls in flight), then writes the answers in one short transaction.
+ */
+async function pollRemoteTracking(
+  db: Db,
+  courier: CourierAdapter,
+  { now, batchSize, baseUrl }: { now: Date; batchSize: number; baseUrl?: string },
+): Promise<number> {
+  const claimed = rowsOf<
+    TrackedOrder & {
+      referenceNumber: string;
+      courierProfileId: string;
+      courierData: Record<string, unknown>;
+      trackingFailures: number;
+    }
+  >(
+    await db.execute(sql`
+      update shipping_orders so set tracking_next_at = ${new Date(now.getTime() + CLAIM_MS).toISOString()}::timestamptz
+      where so.id in (
+        select id from shipping_orders
+        where courier = ${courier.capabilities.id} and deleted_at is null and tracking_next_at <= ${now.toISOString()}::timestamptz
+        order by tracking_next_at limit ${batchSize} for update skip locked)
+      returning so.id, so.status, so.created_at as "createdAt", so.tracking_updated_at as "trackingUpdatedAt",
+        so.reference_number as "referenceNumber", so.courier_profile_id as "courierProfileId",
+        so.courier_data as "courierData", so.tracking_failures as "trackingFailures"`),
+  ).map((r) => ({
+    ...r,
+    createdAt: new Date(r.createdAt),
+    trackingUpdatedAt: r.trackingUpdatedAt ? new Date(r.trackingUpdatedAt) : null,
+  }));
+  if (claimed.length === 0) return 0;
+  const ids = claimed.map((o) => o.id);
+  const numbers = await db
+    .select({ orderId: parcels.orderId, position: parcels.position, shippingNumber: parcels.shippingNumber })
+    .from(parcels)
+    .where(inArray(parcels.orderId, ids));
+  const numbersOf = (id: string) =>
+    numbers
+      .filter((n) => n.orderId === id)
+      .toSorted((a, b) => a.position - b.position)
+      .map((n) => n.shippingNumber);
+  const profiles = await db
+    .select({ id: courierProfiles.id, settings: courierProfiles.settings })
+    .from(courierProfiles)
+    .where(inArray(courierProfiles.id, [...new Set(claimed.map((o) => o.courierProfileId))]));
+  const settingsOf = new Map(profiles.map((p) => [p.id, courierSettings(courier, p.settings)]));
+
+  const size = Math.max(1, courier.limits.trackingBatchSize);
+  const chunks: { settings: Record<string, unknown>; orders: typeof claimed }[] = [];
+  for (const [profileId, settings] of settingsOf) {
+    const ofProfile = claimed.filter((o) => o.courierProfileId === profileId);
+    for (let i = 0; i < ofProfile.length; i += size) chunks.push({ settings, orders: ofProfile.slice(i, i + size) });
+  }
+  const answered = await mapLimit(chunks, courier.limits.maxInFlightPerProfile, async ({ settings, orders }) => {
+    try {
+      const results = await callCourier(db, courier, "track", settings, (ctx) =>
+        courier.track(
+          orders.map((o) => ({
+            referenceNumber: o.referenceNumber,
+            shippingNumbers: numbersOf(o.id),
+            courierData: o.courierData,
+            createdAt: o.createdAt,
+          })),
+          settings,
+          ctx,
+        ),
+      );
+      return orders.map((order, i) => ({ order, result: results[i] ?? null, failures: order.trackingFailures }));
+    } catch {
+      // Logged and counted by callCourier; the orders are asked again later (retryPoll).
+      return orders.map((order) => ({ order, result: null, failures: order.trackingFailures }));
+    }
+  });
+  const results = answered.flat();
+  // A profile that vanished (cannot happen while orders reference it) would leave its orders claimed until the lease ends.
+  await db.transaction((tx) => applyTracking(tx, results, now, baseUrl));
+  return claimed.length;
 }
 
 /** One `status_changed` event per order whose shipping status moved, in the transaction that moved it. */

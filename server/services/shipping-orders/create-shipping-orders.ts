@@ -1,14 +1,15 @@
 import { v7 as uuidv7 } from "uuid";
-import { openProfileSettings } from "@/server/secrets/profile-settings";
 import { and, eq, inArray, isNull, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { courierProfiles, shippingOrders, type CourierProfileRow } from "@/db/schema";
-import { mapLimit } from "@/server/concurrency";
 import { findCourier } from "@/server/couriers/registry";
-import type { CourierAdapter, CourierShipmentRequest } from "@/server/couriers/types";
+import type { CourierAdapter } from "@/server/couriers/adapter";
+import { courierSettings } from "../couriers/call-courier";
+import { abandonAttempt, closeAttempt, recordAnswers, recordAttempt } from "../couriers/courier-attempts";
+import { cancelShipments, createAtCourier } from "../couriers/create-at-courier";
+import { toShipmentRequest } from "../couriers/shipment-request";
 import { AppError } from "@/server/errors";
-import { callCourier, cancelQuietly } from "./call-courier";
 import type { OrderRequest } from "./order-request";
 import {
   crossSourceClashes,
@@ -16,6 +17,7 @@ import {
   incomingReferences,
   persistOrders,
   type AcceptedOrder,
+  type Predecessor,
   type RejectedOrder,
 } from "./persist-orders";
 import { recordRefusedAttempts, type RefusedAttempt } from "./record-refused-attempts";
@@ -33,8 +35,12 @@ export const createdShippingOrderView = shippingOrderView.extend({
 
 export const failedOrderView = z.object({
   referenceNumber: z.string(),
-  code: z.string().describe("COURIER_REJECTED, COURIER_TIMEOUT or COURIER_UNAVAILABLE"),
-  message: z.string(),
+  code: z.string().describe("COURIER_REJECTED, COURIER_AUTH_FAILED, COURIER_TIMEOUT or COURIER_UNAVAILABLE"),
+  message: z
+    .string()
+    .describe(
+      "The courier's own words where it gave any; a refusal that names a field ends with it in the request's terms, e.g. `(Recipient.Zip)`.",
+    ),
 });
 
 export const createResponseSchema = z.object({
@@ -44,9 +50,6 @@ export const createResponseSchema = z.object({
 export type CreateResponse = z.infer<typeof createResponseSchema>;
 
 export type CreateCommand = ValidateCommand & { preventDuplicateOrders: boolean; baseUrl: string };
-
-/** Parallel courier calls per request: enough to hide courier latency, few enough to be polite. */
-const COURIER_CONCURRENCY = 16;
 
 /**
  * `POST /couriers/{courier}/shipping-orders`, in the contract's order: 404 courier/profile → 422 unknown
@@ -103,14 +106,48 @@ async function createValidated(
   const valid = orders as (ValidatedOrder & { order: OrderRequest; service: string })[];
   if (command.preventDuplicateOrders) await assertNoDuplicateOrders(db, origin.accountId, valid);
 
-  const settings = openProfileSettings(profile.settings);
-  await courier.prepareShipments?.(
-    valid.reduce((n, o) => n + o.order.Parcels.length, 0),
-    { db, settings },
-  );
-  const outcomes = await mapLimit(valid, COURIER_CONCURRENCY, (o) =>
-    callCourier(courier, toCourierRequest(o), db, settings),
-  );
+  const settings = courierSettings(courier, profile.settings);
+  const requests = valid.map((o) => toShipmentRequest(o.order, o.service));
+  // A remote courier's call is recorded first (committed on its own): a process that dies between the courier's
+  // answer and the commit below leaves an attempt the recovery job adopts or cancels (recover-attempts.ts).
+  const attemptId = courier.remote
+    ? await recordAttempt(
+        db,
+        {
+          accountId: origin.accountId,
+          apiKeyId: origin.apiKeyId ?? null,
+          courier: courier.capabilities.id,
+          courierProfileId: profile.id,
+          baseUrl: command.baseUrl,
+          timeoutMs: courier.timeoutMs(settings),
+        },
+        valid.map((o, i) => ({
+          order: o.order as unknown as Record<string, unknown>,
+          referenceSource: o.referenceSource,
+          sourceIdentifier: o.sourceIdentifier,
+          service: o.service,
+          request: requests[i] as unknown as Record<string, unknown>,
+        })),
+      )
+    : null;
+  const outcomes = await createAtCourier(db, courier, settings, requests);
+  if (attemptId && outcomes.some((o) => o.ok))
+    await recordAnswers(
+      db,
+      attemptId,
+      outcomes.flatMap((o) =>
+        o.ok
+          ? [
+              {
+                referenceNumber: o.referenceNumber,
+                shippingNumbers: o.shippingNumbers,
+                trackingUrl: o.trackingUrl,
+                courierData: o.courierData,
+              },
+            ]
+          : [],
+      ),
+    );
   const accepted: AcceptedOrder[] = [];
   const failed: CreateResponse["failed"] = [];
   const refused: RefusedAttempt[] = [];
@@ -123,25 +160,30 @@ async function createValidated(
         referenceSource: o.referenceSource,
         sourceIdentifier: o.sourceIdentifier,
         service: o.service,
-        shipment: outcome.shipment,
+        shipment: outcome,
       });
     else {
-      failed.push({ referenceNumber: o.order.ReferenceNumber, code: outcome.code, message: outcome.message });
+      const { code, field } = outcome;
+      // The contract's `failed` item is exactly { referenceNumber, code, message }: the message names the field.
+      const message = field && !outcome.message.includes(field) ? `${outcome.message} (${field})` : outcome.message;
+      failed.push({ referenceNumber: o.order.ReferenceNumber, code, message });
       refused.push({
         raw: command.batch.orders[i],
         referenceNumber: o.order.ReferenceNumber,
         referenceSource: o.referenceSource,
         sourceIdentifier: o.sourceIdentifier,
         validationResultId: resultIds[i] ?? null,
-        code: outcome.code,
-        message: outcome.message,
+        code,
+        message,
+        field,
       });
       rejected.push({
         order: o.order,
         referenceSource: o.referenceSource,
         sourceIdentifier: o.sourceIdentifier,
-        code: outcome.code,
-        message: outcome.message,
+        code,
+        message,
+        field,
       });
     }
   });
@@ -162,31 +204,50 @@ async function createValidated(
       accepted,
       [validationRecord],
       rejected,
-      // Each refused attempt commits with its `courier_rejected` event, or neither is kept.
-      (tx) => recordRefusedAttempts(tx, origin, courier.capabilities.id, profile.id, refused),
+      // Each refused attempt commits with its `courier_rejected` event, or neither is kept; the courier attempt
+      // is closed by the same commit.
+      async (tx) => {
+        await recordRefusedAttempts(tx, origin, courier.capabilities.id, profile.id, refused);
+        if (attemptId) await closeAttempt(tx, attemptId);
+      },
     );
   } catch (error) {
-    // Nothing was stored: the courier must not keep shipments nobody will ever see.
-    await cancelQuietly(
-      courier,
-      accepted.map((a) => a.shipment.shippingNumbers),
-      db,
-      settings,
-    );
+    // Nothing was stored: the courier must not keep shipments nobody will ever see. Should a cancel fail, the
+    // attempt stays marked abandoned and the recovery job cancels what is left.
+    if (attemptId) await abandonAttempt(db, attemptId).catch(() => undefined);
+    const cancelled = await cancelShipments(db, courier, settings, outcomes);
+    if (attemptId && cancelled) await closeAttempt(db, attemptId).catch(() => undefined);
     throw error;
   }
   if (accepted.length > 0) onRecorded();
-  // A replaced order's shipment is cancelled with its own profile's credentials (after the commit, outside it).
-  for (const p of stored.predecessors) {
+  await cancelPredecessors(db, stored.predecessors);
+  return { items: stored.views.map((v, i) => ({ ...v, replaced: stored.replaced[i] ?? null })), failed };
+}
+
+/**
+ * A replaced order's shipment is cancelled with its own profile's credentials, after the commit and outside it.
+ * A courier that refuses (or cannot be reached) leaves the shipment with it; the order is replaced either way, and
+ * the failure is logged for the operator.
+ */
+export async function cancelPredecessors(db: Db, predecessors: Predecessor[]): Promise<void> {
+  for (const p of predecessors) {
     const adapter = findCourier(p.courier);
     if (!adapter) continue;
     const [own] = await db
       .select({ settings: courierProfiles.settings })
       .from(courierProfiles)
       .where(eq(courierProfiles.id, p.courierProfileId));
-    await cancelQuietly(adapter, [p.shippingNumbers], db, openProfileSettings(own?.settings ?? {}));
+    if (!own) continue;
+    await cancelShipments(db, adapter, courierSettings(adapter, own.settings), [
+      {
+        ok: true,
+        referenceNumber: p.referenceNumber,
+        shippingNumbers: p.shippingNumbers,
+        trackingUrl: null,
+        courierData: p.courierData,
+      },
+    ]);
   }
-  return { items: stored.views.map((v, i) => ({ ...v, replaced: stored.replaced[i] ?? null })), failed };
 }
 
 /** Duplicate prevention before any courier call: a ReferenceNumber live under another source pair → 409. */
@@ -212,18 +273,4 @@ async function assertNoDuplicateOrders(
     );
   const clashes = crossSourceClashes(live, incomingReferences(orders));
   if (clashes.length > 0) throw duplicateOrdersConflict(clashes);
-}
-
-function toCourierRequest(o: ValidatedOrder & { order: OrderRequest; service: string }): CourierShipmentRequest {
-  const r = o.order.Recipient;
-  return {
-    referenceNumber: o.order.ReferenceNumber,
-    service: o.service,
-    note: o.order.Note ?? null,
-    pickupPoint: o.order.PickupPoint ?? null,
-    recipient: { name: r.Name, street: r.Street, city: r.City, zip: r.Zip, country: r.Country },
-    parcels: o.order.Parcels.map((p) => ({ weight: p.Weight })),
-    codPrice: o.order.CodPrice ?? null,
-    codCurrency: o.order.CodCurrency ?? null,
-  };
 }

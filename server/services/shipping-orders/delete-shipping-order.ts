@@ -1,5 +1,6 @@
-import { eq, sql } from "drizzle-orm";
-import { openProfileSettings } from "@/server/secrets/profile-settings";
+import { asc, eq, sql } from "drizzle-orm";
+import { CourierError } from "@/server/couriers/adapter";
+import { callCourier, courierSettings } from "../couriers/call-courier";
 import type { Db } from "@/db/client";
 import { courierProfiles, parcels, shippingOrders } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
@@ -11,8 +12,8 @@ import { toShippingOrderViews } from "./shipping-order-view";
 
 /**
  * Cancels the shipment with the courier and removes the order (it then answers 404), with its `cancelled`
- * event. If the courier cannot cancel, nothing changes and the caller gets 503 to retry. `baseUrl` is the
- * origin of the links in the event's order.
+ * event. A courier that no longer allows the cancel → 409 COURIER_CANNOT_CANCEL; one that cannot be reached or
+ * does not answer → 503 to retry; either way nothing changes. `baseUrl` is the origin of the links in the event.
  *
  * The courier is called before the transaction, never inside one: a slow courier must not hold a row lock
  * and a connection idle in transaction (they are cut after 60 s). The transaction then locks the order and
@@ -23,16 +24,28 @@ export async function deleteShippingOrder(db: Db, accountId: string, id: string,
   const order = await findLiveOrder(db, accountId, id);
   const courier = findCourier(order.courier);
   if (courier) {
-    const numbers = await db.select({ n: parcels.shippingNumber }).from(parcels).where(eq(parcels.orderId, order.id));
+    const numbers = await db
+      .select({ n: parcels.shippingNumber })
+      .from(parcels)
+      .where(eq(parcels.orderId, order.id))
+      .orderBy(asc(parcels.position));
     const [profile] = await db
       .select({ settings: courierProfiles.settings })
       .from(courierProfiles)
       .where(eq(courierProfiles.id, order.courierProfileId));
-    const settings = openProfileSettings(profile?.settings ?? {});
+    const settings = courierSettings(courier, profile?.settings ?? {});
     try {
-      await courier.cancelShipment(
-        numbers.map((r) => r.n),
-        { db, settings, signal: AbortSignal.timeout(courier.timeoutMs(settings)) },
+      await callCourier(db, courier, "cancel", settings, (ctx) =>
+        courier.cancelShipment(
+          {
+            referenceNumber: order.referenceNumber,
+            shippingNumbers: numbers.map((r) => r.n),
+            courierData: order.courierData,
+            createdAt: order.createdAt,
+          },
+          settings,
+          ctx,
+        ),
       );
     } catch (error) {
       throw courierCannotCancel(courier.capabilities.name, error);
@@ -50,7 +63,15 @@ export async function deleteShippingOrder(db: Db, accountId: string, id: string,
   });
 }
 
+/** What a failed cancel answers: 409 COURIER_CANNOT_CANCEL when the courier refuses it, else 503 to retry. */
 export const courierCannotCancel = (courierName: string, cause?: unknown) =>
-  new AppError("unavailable", `${courierName} could not cancel the shipment; the order is unchanged. Retry later.`, {
-    cause,
-  });
+  cause instanceof CourierError && cause.code === "COURIER_CANNOT_CANCEL"
+    ? new AppError("conflict", `${courierName} no longer allows cancelling this shipment: ${cause.message}`, {
+        cause,
+        details: { problemCode: "COURIER_CANNOT_CANCEL" },
+      })
+    : new AppError(
+        "unavailable",
+        `${courierName} could not cancel the shipment; the order is unchanged. Retry later.`,
+        { cause, details: { problemCode: cause instanceof CourierError ? cause.code : "COURIER_UNAVAILABLE" } },
+      );

@@ -3,7 +3,8 @@ import { inArray, sql, type SQL } from "drizzle-orm";
 import { queryRows, rowsOf, type Db, type Tx } from "@/db/client";
 import { insertRows } from "@/db/insert-rows";
 import { parcels, shippingOrders, trackingEvents, type ShippingOrderRow } from "@/db/schema";
-import type { CourierAdapter, CourierShipment } from "@/server/couriers/types";
+import type { CourierAdapter, Shipment } from "@/server/couriers/adapter";
+import { firstTracking } from "../couriers/tracking-schedule";
 import { AppError } from "@/server/errors";
 import { recordEvents, type EventDraft } from "../events/record-events";
 import type { OrderRequest } from "./order-request";
@@ -20,10 +21,17 @@ export type AcceptedOrder = {
   referenceSource: string;
   sourceIdentifier: string;
   service: string;
-  shipment: CourierShipment;
+  shipment: Shipment;
 };
 
-export type Predecessor = { id: string; courier: string; courierProfileId: string; shippingNumbers: string[] };
+export type Predecessor = {
+  id: string;
+  referenceNumber: string;
+  courier: string;
+  courierProfileId: string;
+  shippingNumbers: string[];
+  courierData: Record<string, unknown>;
+};
 
 /** An order the courier refused or did not answer: no order, but a `courier_rejected` event. */
 export type RejectedOrder = {
@@ -32,6 +40,7 @@ export type RejectedOrder = {
   sourceIdentifier: string;
   code: string;
   message: string;
+  field?: string | null;
 };
 
 export type PersistContext = {
@@ -208,7 +217,7 @@ async function retire(
   tx: Tx,
   ids: string[],
   replaced: (string | null)[],
-  live: { id: string; courier: string }[],
+  live: LiveOrder[],
 ): Promise<{ rows: ShippingOrderRow[]; predecessors: Predecessor[] }> {
   const successorOf = new Map<string, string>();
   replaced.forEach((old, i) => old && successorOf.set(old, ids[i]!));
@@ -232,17 +241,25 @@ async function retire(
     .where(inArray(shippingOrders.id, oldIds))
     .returning();
   const numbers = await tx
-    .select({ orderId: parcels.orderId, shippingNumber: parcels.shippingNumber })
+    .select({ orderId: parcels.orderId, position: parcels.position, shippingNumber: parcels.shippingNumber })
     .from(parcels)
     .where(inArray(parcels.orderId, oldIds));
   const predecessors = live
     .filter((l) => successorOf.has(l.id))
-    .map((l) => ({
-      id: l.id,
-      courier: l.courier,
-      courierProfileId: rows.find((r) => r.id === l.id)!.courierProfileId,
-      shippingNumbers: numbers.filter((n) => n.orderId === l.id).map((n) => n.shippingNumber),
-    }));
+    .map((l) => {
+      const row = rows.find((r) => r.id === l.id)!;
+      return {
+        id: l.id,
+        referenceNumber: l.referenceNumber,
+        courier: l.courier,
+        courierProfileId: row.courierProfileId,
+        courierData: row.courierData,
+        shippingNumbers: numbers
+          .filter((n) => n.orderId === l.id)
+          .toSorted((a, b) => a.position - b.position)
+          .map((n) => n.shippingNumber),
+      };
+    });
   return { rows, predecessors };
 }
 
@@ -275,6 +292,7 @@ const ORDER_COLUMNS = [
   "trackingUrl",
   "trackingUpdatedAt",
   "trackingNextAt",
+  "courierData",
   "createdAt",
 ] as const;
 const PARCEL_COLUMNS = [
@@ -304,6 +322,8 @@ async function insertOrders(
   now: Date,
   alsoInsert: SQL[],
 ): Promise<Stored> {
+  // What every order starts with: the courier's first tracking step at `now` and when to ask it next.
+  const initial = firstTracking(ctx.courier, ctx.settings, now);
   const rows: ShippingOrderRow[] = accepted.map((a, i) => {
     const o = a.order;
     return {
@@ -336,7 +356,9 @@ async function insertOrders(
       recipientPhone: o.Recipient.Phone ?? null,
       trackingUrl: a.shipment.trackingUrl,
       trackingUpdatedAt: now,
-      trackingNextAt: ctx.courier.nextTrackingAt({ createdAt: now }, ctx.settings, now),
+      trackingNextAt: initial.nextCheckAt,
+      trackingFailures: 0,
+      courierData: a.shipment.courierData,
       createdAt: now,
       deletedAt: null,
       replacedById: null,
@@ -356,9 +378,7 @@ async function insertOrders(
   );
   // Tracking events are numbered (bigserial) in this order, which is the order the view lists them in at equal times.
   const events: TrackingEventValues[] = accepted.flatMap((_, i) =>
-    ctx.courier
-      .tracking({ createdAt: now, shippingNumbers: [] }, ctx.settings, now)
-      .map((e) => ({ orderId: ids[i]!, ...e })),
+    initial.events.map((e) => ({ orderId: ids[i]!, ...e })),
   );
   for (const insert of alsoInsert) await tx.execute(insert);
   const stored = rowsOf<ParcelView>(

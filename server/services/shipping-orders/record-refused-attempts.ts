@@ -12,6 +12,8 @@ export type RefusedAttempt = {
   validationResultId: string | null;
   code: string;
   message: string;
+  /** The order field the courier named, when it named one. */
+  field?: string | null;
 };
 
 /** Keeps every order the courier refused or did not answer, in one statement, so it can be found and sent again. */
@@ -36,6 +38,7 @@ export async function recordRefusedAttempts(
       sourceIdentifier: a.sourceIdentifier,
       code: a.code,
       message: a.message,
+      field: a.field ?? null,
       request: a.raw === null || a.raw === undefined ? sql`'null'::json` : (a.raw as object),
     })),
   );

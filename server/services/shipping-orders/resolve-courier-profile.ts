@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { prepared, type Executor } from "@/db/client";
 import { courierProfiles, type CourierProfileRow } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
-import type { CourierAdapter } from "@/server/couriers/types";
+import type { CourierAdapter } from "@/server/couriers/adapter";
 import { AppError, notFound } from "@/server/errors";
 import { isUuid } from "@/server/validation";
 

@@ -1,4 +1,4 @@
-import type { CourierCapabilities } from "@/server/couriers/types";
+import type { CourierCapabilities } from "@/server/couriers/adapter";
 import { DEFAULT_REFERENCE_SOURCE, DEFAULT_SOURCE_IDENTIFIER } from "../sources/schemas";
 import { canonicalOrder, orderRequestSchema, type OrderRequest } from "./order-request";
 import {

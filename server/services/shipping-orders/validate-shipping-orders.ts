@@ -4,16 +4,32 @@ import type { OrderBatch } from "./order-batch";
 import { recordValidationResults, type ValidationOrigin } from "./record-validation-results";
 import { resolveCourierProfile } from "./resolve-courier-profile";
 import { markDuplicatesInRequest, validateOrder, type ValidatedOrder } from "./validate-order";
-import type { ValidationResponse } from "./validation-messages";
+import { statusOf, type ValidationResponse } from "./validation-messages";
+import { courierSettings } from "../couriers/call-courier";
+import { toShipmentRequest } from "../couriers/shipment-request";
 
 export type ValidateCommand = { courierId: string; profileId?: string | null; batch: OrderBatch };
 
 /** Validation shared by validate and create: courier and profile (404), source pairs (422), then every rule. */
 export async function validateBatch(db: Executor, origin: ValidationOrigin, command: ValidateCommand) {
   const { courier, profile } = await resolveCourierProfile(db, origin.accountId, command.courierId, command.profileId);
-  const orders = command.batch.orders.map((raw) =>
-    validateOrder(raw, courier.capabilities, { service: profile.service }),
-  );
+  const settings = courierSettings(courier, profile.settings);
+  const orders = command.batch.orders.map((raw) => {
+    const validated = validateOrder(raw, courier.capabilities, { service: profile.service });
+    // The courier's own written limits, at their fields, before any call (only on what the contract's rules let through).
+    if (
+      validated.order &&
+      validated.service &&
+      courier.capabilities.services.some((s) => s.code === validated.service)
+    ) {
+      const messages = courier.validate(toShipmentRequest(validated.order, validated.service), settings);
+      if (messages.length > 0) {
+        validated.response.messages.push(...messages);
+        validated.response.status = statusOf(validated.response.messages);
+      }
+    }
+    return validated;
+  });
   await checkSourcePairs(db, origin.accountId, orders, command.batch.many);
   if (command.batch.many) markDuplicatesInRequest(orders);
   return { courier, profile, orders };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { allCouriers } from "@/server/couriers/registry";
+import { checkCourierProfile } from "@/server/services/courier-profiles/check-courier-profile";
 import { createCourierProfile } from "@/server/services/courier-profiles/create-courier-profile";
 import { listCourierProfiles } from "@/server/services/courier-profiles/list-courier-profiles";
 import { deleteCourierProfile } from "@/server/services/courier-profiles/delete-courier-profile";
@@ -10,7 +11,19 @@ import { accountProcedure, createTRPCRouter, protectedProcedure } from "../init"
 
 export const courierProfilesRouter = createTRPCRouter({
   /** What each courier offers (services, countries, COD), for the profile form's selects. */
-  couriers: protectedProcedure.query(() => allCouriers().map((courier) => courier.capabilities)),
+  couriers: protectedProcedure.query(() =>
+    allCouriers().map((courier) => ({
+      ...courier.capabilities,
+      /** The profile settings as JSON Schema (types, limits, descriptions), for a typed form per courier. */
+      settingsSchema: z.toJSONSchema(courier.settings.schema, { io: "input", unrepresentable: "any" }) as Record<
+        string,
+        unknown
+      >,
+      /** Settings that are write-only: shown masked (`****` + last 4), kept when left empty. */
+      secretFields: [...courier.settings.secretFields],
+      remote: courier.remote,
+    })),
+  ),
   list: accountProcedure.query(({ ctx }) => listCourierProfiles(ctx.db, ctx.actor, ctx.access.accountId)),
   create: accountProcedure
     .input(createCourierProfileInput)
@@ -22,6 +35,10 @@ export const courierProfilesRouter = createTRPCRouter({
   update: protectedProcedure
     .input(z.object({ id: z.string(), changes: z.unknown() }))
     .mutation(({ ctx, input }) => updateCourierProfile(ctx.db, ctx.actor, input.id, input.changes, { ip: ctx.ip })),
+  /** Asks the courier whether the profile's credentials work (the REST `/check`). */
+  check: protectedProcedure
+    .input(z.object({ id: z.string() }))
+    .mutation(({ ctx, input }) => checkCourierProfile(ctx.db, ctx.actor, input.id)),
   delete: protectedProcedure
     .input(z.object({ id: z.string() }))
     .mutation(({ ctx, input }) => deleteCourierProfile(ctx.db, ctx.actor, input.id, { ip: ctx.ip })),

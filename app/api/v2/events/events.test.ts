@@ -136,7 +136,7 @@ describe("order events", () => {
             referenceSource: "api",
             sourceIdentifier: "default",
             service: "STANDARD",
-            shipment: { shippingNumbers: [taken], trackingUrl: null },
+            shipment: { referenceNumber: "TAKEN", shippingNumbers: [taken], trackingUrl: null, courierData: {} },
           },
         ],
       ),

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { PDFDocument } from "pdf-lib";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
+import { CourierError } from "@/server/couriers/adapter";
 import { sandboxCourier } from "@/server/couriers/sandbox";
 import { pollUntil, readJson } from "@/test/helpers";
 import { as, createPartner, order, type Partner } from "@/test/partner";
@@ -178,7 +179,7 @@ describe("shipping orders: get, delete, labels, isolation", () => {
     it("runs outside any transaction: the order's row is not locked while the courier answers", async () => {
       const doomed = await createOrder(partner, order({ ReferenceNumber: "DEL-UNLOCKED" }));
       const seen: string[] = [];
-      vi.spyOn(sandboxCourier, "cancelShipment").mockImplementationOnce(async (numbers) => {
+      vi.spyOn(sandboxCourier, "cancelShipment").mockImplementationOnce(async ({ shippingNumbers: numbers }) => {
         // NOWAIT fails at once (55P03) if a transaction of the delete already holds the row.
         const db = await getDb();
         await db.transaction(async (tx) => {
@@ -202,6 +203,21 @@ describe("shipping orders: get, delete, labels, isolation", () => {
       const got = await as(partner)(item.GET, `/api/v2/shipping-orders/${kept.id}`, { params: { id: kept.id } });
       expect(got.status).toBe(200);
       expect((await remove(kept.id)).status).toBe(204);
+    });
+
+    it("a courier that no longer allows the cancel: 409 COURIER_CANNOT_CANCEL, and the order stays", async () => {
+      const kept = await createOrder(partner, order({ ReferenceNumber: "DEL-TOO-LATE" }));
+      vi.spyOn(sandboxCourier, "cancelShipment").mockRejectedValueOnce(
+        new CourierError("COURIER_CANNOT_CANCEL", "The packet is already on its way."),
+      );
+      const refused = await remove(kept.id);
+      expect(refused.status).toBe(409);
+      expect(refused.headers.get("content-type")).toBe("application/problem+json");
+      const problem = await readJson<{ code: string; detail: string }>(refused);
+      expect(problem.code).toBe("COURIER_CANNOT_CANCEL");
+      expect(problem.detail).toContain("already on its way");
+      const got = await as(partner)(item.GET, `/api/v2/shipping-orders/${kept.id}`, { params: { id: kept.id } });
+      expect(got.status).toBe(200);
     });
   });
 

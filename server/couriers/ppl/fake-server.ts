@@ -1,0 +1,495 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+
+/*
+ * A fake of PPL's CPL API ("myapi2") on 127.0.0.1, built from PPL's specification and answering with the fixtures in
+ * `fixtures/`. Tests, the e2e set-up (a plain Node process) and the bench point `COURIER_PPL_URL` at `url`. It imports
+ * nothing but node:* so any of them can load it (tsx included).
+ */
+
+/** One request the fake received. `path` is below the base path (`/shipment/batch`), `body` parsed (JSON or form). */
+export type PplFakeRequest = {
+  method: string;
+  path: string;
+  query: Record<string, string[]>;
+  headers: Record<string, string>;
+  body: unknown;
+  raw: string;
+};
+
+/**
+ * How the fake answers: normally; with every batch item in `Error`; with a 400 problem for the batch (naming
+ * `shipments[0].recipient.zipCode`); refusing the credentials (token 401); 503 to everything; never; or refusing
+ * cancels.
+ */
+export type PplFakeMode = "ok" | "refuse" | "bad-request" | "auth" | "5xx" | "hang" | "cancel-not-allowed";
+
+/** How shipment numbers are handed out: each set's parcels consecutively, or every set's first parcel before the rest. */
+export type PplFakeNumbering = "consecutive" | "interleaved";
+
+export type PplFakeShipment = {
+  shipmentNumber: string;
+  referenceId: string;
+  customerReference: string;
+  batchId: string;
+  productType: string;
+  master: string;
+  setSize: number;
+  setIndex: number;
+  phase: string;
+  createdAt: number;
+};
+
+const BASE_PATH = "/ecs/ppl/myapi2";
+const fixtureText = (name: string) => readFileSync(path.join(import.meta.dirname, "fixtures", name), "utf8");
+const fixture = <T>(name: string): T => JSON.parse(fixtureText(name)) as T;
+
+type Json = Record<string, unknown>;
+type BatchItem = {
+  referenceId: string;
+  state: "Complete" | "Error";
+  numbers: string[];
+  errorCode?: string;
+  errorMessage?: string;
+};
+type Batch = {
+  id: string;
+  items: BatchItem[];
+  pollsLeft: number;
+  labelSettings: { format: string; dpi?: number };
+};
+
+/** The events PPL reports on the way to each phase (phase, code, PPL's text). */
+const STEPS: Record<string, [string, string, string][]> = {
+  Order: [["Order", "100", "Shipment data received by PPL."]],
+  InTransport: [
+    ["InTransport", "200", "Shipment picked up from the sender."],
+    ["InTransport", "210", "Shipment arrived at the depot Praha."],
+  ],
+  Delivering: [["Delivering", "300", "Shipment is out for delivery."]],
+  PickupPoint: [["PickupPoint", "310", "Shipment is ready for pickup at the ParcelShop."]],
+  Delivered: [["Delivered", "400", "Shipment delivered."]],
+  Returning: [["Returning", "500", "Shipment is on its way back to the sender."]],
+  BackToSender: [["BackToSender", "510", "Shipment returned to the sender."]],
+  Canceled: [["Canceled", "900", "Shipment cancelled."]],
+};
+const PATHS: Record<string, string[]> = {
+  Order: ["Order"],
+  InTransport: ["Order", "InTransport"],
+  Delivering: ["Order", "InTransport", "Delivering"],
+  PickupPoint: ["Order", "InTransport", "PickupPoint"],
+  Delivered: ["Order", "InTransport", "Delivering", "Delivered"],
+  Returning: ["Order", "InTransport", "Delivering", "Returning"],
+  BackToSender: ["Order", "InTransport", "Delivering", "Returning", "BackToSender"],
+  Canceled: ["Order", "Canceled"],
+};
+
+/** A small valid PDF with one page per text (A6, or A4 when asked), so real PDF tools can read and merge it. */
+function fakePdf(texts: string[], a4: boolean): Buffer {
+  const [width, height] = a4 ? [595, 842] : [298, 420];
+  const objects: string[] = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "",
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ];
+  const kids: string[] = [];
+  for (const text of texts) {
+    const safe = text.replace(/[\\()]/g, (c) => `\\${c}`);
+    const stream = `BT /F1 12 Tf 20 ${height - 40} Td (${safe}) Tj ET`;
+    objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
+    const content = objects.length;
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}] /Resources << /Font << /F1 3 0 R >> >> /Contents ${content} 0 R >>`,
+    );
+    kids.push(`${objects.length} 0 R`);
+  }
+  objects[1] = `<< /Type /Pages /Kids [${kids.join(" ")}] /Count ${kids.length} >>`;
+  let pdf = "%PDF-1.4\n";
+  const offsets: number[] = [];
+  objects.forEach((object, i) => {
+    offsets.push(Buffer.byteLength(pdf));
+    pdf += `${i + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(pdf);
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) pdf += `${String(offset).padStart(10, "0")} 00000 n \n`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(pdf, "latin1");
+}
+
+const fakeZpl = (numbers: string[], dpi: number) =>
+  numbers.map((n) => `^XA^CI28^FO40,40^A0N,30,30^FDPPL ${dpi} dpi^FS^FO40,90^BCN,120,Y,N,N^FD${n}^FS^XZ`).join("\n");
+
+export async function startFakePpl(options: {
+  clientId: string;
+  clientSecret: string;
+  delayMs?: number;
+  /** GETs of a new batch answered `InProcess` before it is `Complete` (default 0). */
+  pendingPolls?: number;
+  numbering?: PplFakeNumbering;
+}) {
+  let mode: PplFakeMode = "ok";
+  let delayMs = options.delayMs ?? 0;
+  let pendingPolls = options.pendingPolls ?? 0;
+  let numbering: PplFakeNumbering = options.numbering ?? "consecutive";
+  let nextNumber = 40_000_000_000;
+  let nextToken = 1;
+  let inFlight = 0;
+  const state = { maxInFlight: 0, tokensIssued: 0 };
+  const requests: PplFakeRequest[] = [];
+  const validTokens = new Set<string>();
+  const batches = new Map<string, Batch>();
+  const shipments = new Map<string, PplFakeShipment>();
+  const labelData = new Map<string, string>(); // data guid → shipment number
+  const hanging = new Set<ServerResponse>();
+  let url = "";
+
+  const problem = (status: number, title: string, detail?: string, errors?: Record<string, string[]>) => ({
+    status,
+    type: "application/problem+json",
+    body: JSON.stringify({ type: `https://httpstatuses.io/${status}`, title, status, detail, errors }),
+  });
+  type Answer = { status: number; type?: string; body?: string | Buffer; headers?: Record<string, string> };
+  const json = (status: number, body: unknown, headers?: Record<string, string>): Answer => ({
+    status,
+    type: "application/json",
+    body: JSON.stringify(body),
+    headers,
+  });
+
+  const allocate = () => String(nextNumber++);
+
+  function createBatch(body: Json): Answer {
+    const list = Array.isArray(body.shipments) ? (body.shipments as Json[]) : [];
+    if (list.length === 0)
+      return problem(400, "One or more validation errors occurred.", undefined, {
+        shipments: ["The shipments field is required."],
+      });
+    const missing = list.findIndex(
+      (s) => !s.referenceId || !s.productType || !(s.recipient as Json | undefined)?.zipCode,
+    );
+    if (missing >= 0)
+      return problem(400, "One or more validation errors occurred.", undefined, {
+        [`shipments[${missing}]`]: ["referenceId, productType and recipient.zipCode are required."],
+      });
+    if (mode === "bad-request") {
+      const answer = fixtureText("problem-400.response.json");
+      return { status: 400, type: "application/problem+json", body: answer };
+    }
+    const id = randomUUID();
+    const refused = fixture<{ items: Json[] }>("get-batch-refused.response.json").items[0]!;
+    const sizes = list.map((s) => Math.max(1, Number((s.shipmentSet as Json | undefined)?.numberOfShipments ?? 1)));
+    const numbers: string[][] = list.map(() => []);
+    if (mode !== "refuse") {
+      if (numbering === "consecutive")
+        sizes.forEach((size, i) => numbers[i]!.push(...Array.from({ length: size }, allocate)));
+      else {
+        sizes.forEach((_size, i) => numbers[i]!.push(allocate()));
+        sizes.forEach((size, i) => numbers[i]!.push(...Array.from({ length: size - 1 }, allocate)));
+      }
+    }
+    const items: BatchItem[] = list.map((s, i) => {
+      const referenceId = String(s.referenceId);
+      if (mode === "refuse")
+        return {
+          referenceId,
+          state: "Error",
+          numbers: [],
+          errorCode: String(refused.errorCode),
+          errorMessage: String(refused.errorMessage),
+        };
+      const external = (s.externalNumbers as Json[] | undefined)?.find((e) => e.code === "CUST");
+      numbers[i]!.forEach((shipmentNumber, setIndex) =>
+        shipments.set(shipmentNumber, {
+          shipmentNumber,
+          referenceId,
+          customerReference: String(external?.externalNumber ?? referenceId),
+          batchId: id,
+          productType: String(s.productType),
+          master: numbers[i]![0]!,
+          setSize: numbers[i]!.length,
+          setIndex: setIndex + 1,
+          phase: "Order",
+          createdAt: Date.now(),
+        }),
+      );
+      return { referenceId, state: "Complete", numbers: numbers[i]! };
+    });
+    const labelSettings = (body.labelSettings as Batch["labelSettings"] | undefined) ?? { format: "Pdf" };
+    batches.set(id, { id, items, pollsLeft: pendingPolls, labelSettings });
+    return { status: 201, headers: { location: `${url}/shipment/batch/${id}` } };
+  }
+
+  function labelUrl(shipmentNumber: string): string {
+    const guid = randomUUID();
+    labelData.set(guid, shipmentNumber);
+    return `${url}/data/${guid}`;
+  }
+
+  function readBatch(batch: Batch): Answer {
+    const template = fixture<{ items: Json[] }>("get-batch.response.json").items[0]!;
+    const inProcess = batch.pollsLeft > 0;
+    if (inProcess) batch.pollsLeft -= 1;
+    const items = batch.items.map((item) => {
+      if (inProcess)
+        return {
+          ...template,
+          referenceId: item.referenceId,
+          shipmentNumber: null,
+          labelUrl: null,
+          importState: "InProcess",
+          relatedItems: [],
+        };
+      if (item.state === "Error")
+        return {
+          ...template,
+          referenceId: item.referenceId,
+          shipmentNumber: null,
+          labelUrl: null,
+          importState: "Error",
+          errorCode: item.errorCode,
+          errorMessage: item.errorMessage,
+          relatedItems: [],
+        };
+      const [first, ...rest] = item.numbers;
+      return {
+        ...template,
+        referenceId: item.referenceId,
+        shipmentNumber: first,
+        labelUrl: labelUrl(first!),
+        importState: "Complete",
+        relatedItems: rest.map((shipmentNumber) => ({
+          shipmentNumber,
+          labelUrl: labelUrl(shipmentNumber),
+          importState: "Complete",
+          errorCode: null,
+          errorMessage: null,
+          relationType: "ShipmentSet",
+        })),
+      };
+    });
+    return json(200, { completeLabel: null, items });
+  }
+
+  function labelFile(batch: Batch, numbers: string[], pageSize: string): Answer {
+    if (batch.labelSettings.format === "Zpl")
+      return { status: 200, type: "text/plain", body: fakeZpl(numbers, batch.labelSettings.dpi ?? 203) };
+    const texts = numbers.map((n) => `PPL label ${n} PageSize=${pageSize}`);
+    return { status: 200, type: "application/pdf", body: fakePdf(texts, pageSize.toLowerCase() === "a4") };
+  }
+
+  function events(shipment: PplFakeShipment) {
+    const phases = PATHS[shipment.phase] ?? ["Order", shipment.phase];
+    const steps = phases.flatMap((phase) => STEPS[phase] ?? [[phase, "999", `Event of phase ${phase}.`]]);
+    return steps.map(([phase, code, name], i) => ({
+      statusId: Number(code),
+      code,
+      phase,
+      group: phase,
+      eventDate: new Date(shipment.createdAt + i * 3_600_000).toISOString().replace(/\.\d{3}Z$/, "+00:00"),
+      name,
+    }));
+  }
+
+  function shipmentModel(shipment: PplFakeShipment): Json {
+    const template = fixture<Json[]>("tracking.response.json")[0]!;
+    return {
+      ...template,
+      shipmentNumber: shipment.shipmentNumber,
+      productType: shipment.productType,
+      shipmentSet:
+        shipment.setSize > 1
+          ? {
+              masterShipmentNumber: shipment.master,
+              shipmentsInSet: shipment.setSize,
+              shipmentInSetNumber: shipment.setIndex,
+            }
+          : null,
+      externalNumbers: [{ code: "CUST", externalNumber: shipment.customerReference }],
+      trackAndTrace: { ...(template.trackAndTrace as Json), events: events(shipment) },
+    };
+  }
+
+  /** The query parameter `name` (ASP.NET binds them case-insensitively). */
+  const param = (query: Record<string, string[]>, name: string): string[] =>
+    Object.entries(query).flatMap(([key, values]) => (key.toLowerCase() === name.toLowerCase() ? values : []));
+
+  function answer(request: PplFakeRequest): Answer {
+    const { method, path: route, query } = request;
+    if (method === "POST" && route === "/login/getAccessToken") {
+      const form = request.body as Record<string, string>;
+      if (
+        mode === "auth" ||
+        form.grant_type !== "client_credentials" ||
+        form.scope !== "myapi2" ||
+        form.client_id !== options.clientId ||
+        form.client_secret !== options.clientSecret
+      )
+        return { status: 401, type: "application/json", body: fixtureText("get-access-token-refused.response.json") };
+      const token = `fake-ppl-token-${nextToken++}-${randomUUID()}`;
+      validTokens.add(token);
+      state.tokensIssued += 1;
+      return json(200, { ...fixture<Json>("get-access-token.response.json"), access_token: token });
+    }
+    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
+    if (!bearer || !validTokens.has(bearer))
+      return {
+        ...problem(401, "Unauthorized", "The access token is missing, invalid or expired."),
+        headers: { "www-authenticate": 'Bearer error="invalid_token"' },
+      };
+
+    if (method === "POST" && route === "/shipment/batch") return createBatch((request.body ?? {}) as Json);
+    const batchMatch = /^\/shipment\/batch\/([^/]+)(\/label)?$/.exec(route);
+    if (batchMatch) {
+      const batch = batches.get(decodeURIComponent(batchMatch[1]!));
+      if (!batch) return problem(404, "Not Found", "No such batch.");
+      if (method === "PUT" && !batchMatch[2]) {
+        const settings = (request.body as Json | null)?.labelSettings as Batch["labelSettings"] | undefined;
+        if (!settings?.format)
+          return problem(400, "One or more validation errors occurred.", undefined, {
+            labelSettings: ["The labelSettings field is required."],
+          });
+        batch.labelSettings = settings;
+        return { status: 204 };
+      }
+      if (method === "GET" && !batchMatch[2]) return readBatch(batch);
+      if (method === "GET") {
+        const limit = Number(param(query, "limit")[0]);
+        const offset = Number(param(query, "offset")[0]);
+        if (!(limit >= 1 && limit <= 200) || !(offset >= 0))
+          return problem(400, "One or more validation errors occurred.", undefined, {
+            limit: ["limit (1..200) and offset are required."],
+          });
+        const all = batch.items
+          .flatMap((i) => (i.state === "Complete" ? i.numbers : []))
+          .sort((a, b) => a.localeCompare(b));
+        return labelFile(batch, all.slice(offset, offset + limit), param(query, "PageSize")[0] ?? "Default");
+      }
+    }
+    const dataMatch = /^\/data\/([^/]+)$/.exec(route);
+    if (method === "GET" && dataMatch) {
+      const number = labelData.get(dataMatch[1]!);
+      const shipment = number ? shipments.get(number) : undefined;
+      const batch = shipment ? batches.get(shipment.batchId) : undefined;
+      if (!number || !batch) return problem(404, "Not Found", "No such label.");
+      return labelFile(batch, [number], "Default");
+    }
+    if (method === "GET" && route === "/shipment") {
+      const limit = Number(param(query, "Limit")[0]);
+      const offset = Number(param(query, "Offset")[0]);
+      if (!(limit >= 1 && limit <= 1000) || !(offset >= 0))
+        return problem(400, "One or more validation errors occurred.", undefined, {
+          Limit: ["Limit (1..1000) and Offset are required."],
+        });
+      const numbers = param(query, "ShipmentNumbers");
+      const references = param(query, "CustomerReferences");
+      if (numbers.length > 50 || references.length > 50)
+        return problem(400, "One or more validation errors occurred.", undefined, {
+          ShipmentNumbers: ["At most 50 items."],
+        });
+      const found = [...shipments.values()].filter(
+        (s) =>
+          (numbers.length === 0 || numbers.includes(s.shipmentNumber)) &&
+          (references.length === 0 || references.includes(s.customerReference)),
+      );
+      return json(200, found.slice(offset, offset + limit).map(shipmentModel), {
+        "x-total-count": String(found.length),
+      });
+    }
+    const cancelMatch = /^\/shipment\/([^/]+)\/cancel$/.exec(route);
+    if (method === "POST" && cancelMatch) {
+      const shipment = shipments.get(decodeURIComponent(cancelMatch[1]!));
+      if (!shipment) return problem(400, "Bad Request", "Shipment not found.");
+      if (mode === "cancel-not-allowed")
+        return { status: 400, type: "application/problem+json", body: fixtureText("cancel-not-allowed.response.json") };
+      if (shipment.phase === "Canceled") return problem(400, "Bad Request", "The shipment is already cancelled.");
+      // Cancelling a set's first parcel cancels the set.
+      for (const s of shipments.values()) if (s.master === shipment.master || s === shipment) s.phase = "Canceled";
+      return { status: 200 };
+    }
+    return problem(404, "Not Found", `No route ${method} ${route}.`);
+  }
+
+  function parseBody(raw: string, contentType: string): unknown {
+    if (raw === "") return null;
+    if (contentType.includes("application/x-www-form-urlencoded")) return Object.fromEntries(new URLSearchParams(raw));
+    try {
+      return JSON.parse(raw) as unknown;
+    } catch {
+      return raw;
+    }
+  }
+
+  function send(res: ServerResponse, result: Answer) {
+    const headers: Record<string, string> = { ...(result.headers ?? {}) };
+    if (result.type) headers["content-type"] = result.type;
+    res.writeHead(result.status, headers).end(result.body ?? "");
+  }
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const raw = Buffer.concat(chunks).toString("utf8");
+      const parsed = new URL(req.url ?? "/", "http://127.0.0.1");
+      const query: Record<string, string[]> = {};
+      for (const [key, value] of parsed.searchParams) (query[key] ??= []).push(value);
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : String(v ?? "")]),
+      );
+      const route = parsed.pathname.startsWith(BASE_PATH) ? parsed.pathname.slice(BASE_PATH.length) : parsed.pathname;
+      const request: PplFakeRequest = {
+        method: req.method ?? "GET",
+        path: route,
+        query,
+        headers,
+        body: parseBody(raw, headers["content-type"] ?? ""),
+        raw,
+      };
+      requests.push(request);
+      if (mode === "hang") {
+        hanging.add(res);
+        return;
+      }
+      inFlight += 1;
+      state.maxInFlight = Math.max(state.maxInFlight, inFlight);
+      setTimeout(() => {
+        inFlight -= 1;
+        if (mode === "5xx") send(res, problem(503, "Service Unavailable", "The service is temporarily unavailable."));
+        else send(res, answer(request));
+      }, delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${BASE_PATH}`;
+
+  return {
+    /** What `COURIER_PPL_URL` (or `COURIER_PPL_TEST_URL`) is set to. */
+    url,
+    requests,
+    state,
+    setMode: (m: PplFakeMode) => (mode = m),
+    setDelay: (ms: number) => (delayMs = ms),
+    setPendingPolls: (n: number) => (pendingPolls = n),
+    setNumbering: (n: PplFakeNumbering) => (numbering = n),
+    /** Every token issued so far stops working: the next API call answers 401. */
+    expireTokens: () => validTokens.clear(),
+    /** The phase tracking reports for a shipment (default `Order`); any text, so unknown phases can be served. */
+    setPhase: (shipmentNumber: string, phase: string) => {
+      const shipment = shipments.get(shipmentNumber);
+      if (!shipment) throw new Error(`The fake PPL knows no shipment ${shipmentNumber}.`);
+      shipment.phase = phase;
+    },
+    shipment: (shipmentNumber: string): PplFakeShipment | undefined => shipments.get(shipmentNumber),
+    close: async () => {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export type FakePpl = Awaited<ReturnType<typeof startFakePpl>>;

@@ -1,0 +1,59 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Executor } from "@/db/client";
+import { courierProfiles } from "@/db/schema";
+import { findCourier } from "@/server/couriers/registry";
+import { notFound } from "@/server/errors";
+import { isUuid } from "@/server/validation";
+import { accountAccess, type Actor } from "../authorization";
+import { callCourier, courierSettings } from "../couriers/call-courier";
+
+export const checkResultSchema = z
+  .union([
+    z.object({ ok: z.literal(true) }),
+    z.object({
+      ok: z.literal(false),
+      code: z
+        .enum(["COURIER_AUTH_FAILED", "COURIER_UNAVAILABLE", "COURIER_TIMEOUT", "COURIER_REJECTED"])
+        .describe("COURIER_AUTH_FAILED: the courier refused the credentials; the others: it could not be asked."),
+      message: z.string().describe("The courier's own words where it gave any."),
+    }),
+  ])
+  .meta({ id: "CourierProfileCheck" });
+export type CheckResult = z.infer<typeof checkResultSchema>;
+
+/**
+ * `POST /private/courier-profiles/{id}/check`: asks the profile's courier whether its credentials work, with the
+ * cheapest authenticated call the courier has. Any member of the account may ask (it changes nothing); unknown,
+ * archived or another account's profile → 404. The courier's refusal is an answer (200, `ok: false`), not an error.
+ */
+export async function checkCourierProfile(db: Executor, actor: Actor, id: string): Promise<CheckResult> {
+  if (!isUuid(id)) throw notFound("Courier profile");
+  const [profile] = await db.select().from(courierProfiles).where(eq(courierProfiles.id, id));
+  if (!profile || profile.archivedAt) throw notFound("Courier profile");
+  await accountAccess(db, actor, profile.accountId).catch((error: { code?: string }) => {
+    throw error.code === "not_found" ? notFound("Courier profile") : error;
+  });
+  const courier = findCourier(profile.courier);
+  if (!courier) throw notFound("Courier profile");
+  const settings = courierSettings(courier, profile.settings);
+  try {
+    const result = await callCourier(db, courier, "check", settings, (ctx) => courier.checkCredentials(settings, ctx));
+    if (result.ok) return { ok: true };
+    return {
+      ok: false,
+      code: result.code === "COURIER_CANNOT_CANCEL" ? "COURIER_REJECTED" : result.code,
+      message: result.message,
+    };
+  } catch (error) {
+    const e = error as { code?: string; message?: string };
+    const code = (["COURIER_AUTH_FAILED", "COURIER_UNAVAILABLE", "COURIER_TIMEOUT", "COURIER_REJECTED"] as const).find(
+      (c) => c === e.code,
+    );
+    return {
+      ok: false,
+      code: code ?? "COURIER_UNAVAILABLE",
+      message: e.message ?? `${courier.capabilities.name} could not be reached.`,
+    };
+  }
+}
