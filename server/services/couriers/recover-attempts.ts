@@ -3,6 +3,7 @@ import { rowsOf, type Db } from "@/db/client";
 import {
   courierAttempts,
   courierProfiles,
+  parcels,
   shippingOrders,
   type AttemptAnswer,
   type CourierAttemptRow,
@@ -74,6 +75,16 @@ export async function recoverAttempts(
   return report;
 }
 
+async function isKnown(db: Db, shippingNumbers: readonly string[]): Promise<boolean> {
+  if (shippingNumbers.length === 0) return false;
+  const rows = await db
+    .select({ id: parcels.id })
+    .from(parcels)
+    .where(inArray(parcels.shippingNumber, [...shippingNumbers]))
+    .limit(1);
+  return rows.length > 0;
+}
+
 async function recoverOne(
   db: Db,
   attempt: CourierAttemptRow,
@@ -106,7 +117,8 @@ async function recoverOne(
     const shipment = await callCourier(db, courier, "find", settings, (ctx) =>
       courier.findShipment(request, settings, ctx),
     );
-    if (shipment) found.push({ index, shipment });
+    // A lookup by reference may find a shipment the platform already keeps (the partner's retry, stored): not ours.
+    if (shipment && !(await isKnown(db, shipment.shippingNumbers))) found.push({ index, shipment });
     else unknown += 1;
   }
   if (!attempt.answers && unknown > 0)

@@ -29,6 +29,8 @@ export type RefusedAttemptSummary = {
   sourceIdentifier: string;
   code: string;
   message: string;
+  /** The order field the courier named (`Recipient.Zip`), when it named one. */
+  field: string | null;
   validationResultId: string | null;
   /** Who sent it, in words: the API key's name, or the dashboard user. */
   sentBy: string;
@@ -89,6 +91,7 @@ export const toRefusedAttemptSummary = (
   sourceIdentifier: r.sourceIdentifier,
   code: r.code,
   message: r.message,
+  field: r.field ?? null,
   validationResultId: r.validationResultId,
   sentBy: keyName ? `API key “${keyName}”` : userEmail ? `${userEmail} (dashboard)` : "A removed key or user",
 });

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, isNull, lte, max, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
 import { prepared, rowsOf, type Db, type Tx } from "@/db/client";
 import { courierProfiles, events, parcels, shippingOrders, trackingEvents, type ShippingStatus } from "@/db/schema";
 import { mapLimit } from "@/server/concurrency";
@@ -203,12 +203,20 @@ async function applyTracking(
   baseUrl?: string,
 ): Promise<void> {
   const ids = results.map((r) => r.order.id);
-  const latest = await tx
-    .select({ orderId: trackingEvents.orderId, time: max(trackingEvents.time) })
+  // What is stored already, so an event the courier reports again is not written twice. Couriers write times to
+  // the second (an event may even look older than the order), so events are matched whole, not by "newer than".
+  const stored = await tx
+    .select({
+      orderId: trackingEvents.orderId,
+      time: trackingEvents.time,
+      status: trackingEvents.status,
+      description: trackingEvents.description,
+    })
     .from(trackingEvents)
-    .where(inArray(trackingEvents.orderId, ids))
-    .groupBy(trackingEvents.orderId);
-  const latestBy = new Map(latest.map((l) => [l.orderId, l.time]));
+    .where(inArray(trackingEvents.orderId, ids));
+  const keyOf = (e: { time: Date; status: string; description: string }) =>
+    `${e.time.getTime()}|${e.status}|${e.description}`;
+  const seen = new Set(stored.map((e) => `${e.orderId}|${keyOf(e)}`));
   const newEvents: (typeof trackingEvents.$inferInsert)[] = [];
   const moved = new Map<string, ShippingStatus>();
   for (const { order, result, failures = 0 } of results) {
@@ -219,15 +227,16 @@ async function applyTracking(
         .where(and(eq(shippingOrders.id, order.id), isNull(shippingOrders.deletedAt)));
       continue;
     }
-    const last = latestBy.get(order.id);
     const fresh = result.events
-      .filter((e) => !last || e.time > last)
+      .filter((e) => !seen.has(`${order.id}|${keyOf(e)}`))
       .toSorted((a, b) => a.time.getTime() - b.time.getTime());
     newEvents.push(...fresh.map((e) => ({ orderId: order.id, ...e })));
-    const current = fresh.at(-1);
+    // Something new: the order takes the status of the courier's newest event (of all it reported).
+    const current =
+      fresh.length > 0 ? result.events.toSorted((a, b) => a.time.getTime() - b.time.getTime()).at(-1) : undefined;
     const status = current?.status ?? order.status;
     if (current && current.status !== order.status) moved.set(order.id, order.status);
-    const lastChange = current?.time ?? order.trackingUpdatedAt ?? order.createdAt;
+    const lastChange = current ? now : (order.trackingUpdatedAt ?? order.createdAt);
     await tx
       .update(shippingOrders)
       .set({

@@ -1,0 +1,517 @@
+import { eq, sql } from "drizzle-orm";
+import { PDFDocument } from "pdf-lib";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import * as create from "@/app/api/v2/couriers/[courier_id]/shipping-orders/route";
+import * as validate from "@/app/api/v2/couriers/[courier_id]/shipping-orders/validate/route";
+import * as couriers from "@/app/api/v2/couriers/route";
+import * as feed from "@/app/api/v2/events/route";
+import * as labels from "@/app/api/v2/labels/route";
+import * as check from "@/app/api/v2/private/courier-profiles/[id]/check/route";
+import * as profileItem from "@/app/api/v2/private/courier-profiles/[id]/route";
+import * as profiles from "@/app/api/v2/private/courier-profiles/route";
+import * as label from "@/app/api/v2/shipping-orders/[id]/label/route";
+import * as orderItem from "@/app/api/v2/shipping-orders/[id]/route";
+import { getDb, rowsOf } from "@/db/client";
+import { courierAttempts, labelFiles, refusedAttempts, shippingOrders } from "@/db/schema";
+import { startFakePacketa } from "@/server/couriers/packeta/fake-server";
+import { startFakePpl } from "@/server/couriers/ppl/fake-server";
+import { pplCourier } from "@/server/couriers/ppl/adapter";
+import { recoverAttempts } from "@/server/services/couriers/recover-attempts";
+import { toShipmentRequest } from "@/server/services/couriers/shipment-request";
+import { orderRequestSchema } from "@/server/services/shipping-orders/order-request";
+import { advanceDueTracking } from "@/server/services/shipping-orders/advance-tracking";
+import { call, readJson } from "@/test/helpers";
+import { as, createPartner, order, type Partner } from "@/test/partner";
+
+/**
+ * Packeta and PPL end to end through the REST routes, against the project's fake courier servers on 127.0.0.1:
+ * profiles with secret credentials, validation of each courier's limits, creates with every error code, labels
+ * fetched once, tracking moves, cancels, the credentials check, and recovery of an attempt whose process died.
+ */
+
+const PASSWORD = "0123456789abcdef0123456789abcdef";
+const PPL_ID = "shop-client";
+const PPL_SECRET = "ppl-client-secret-value-1234";
+
+let packeta: Awaited<ReturnType<typeof startFakePacketa>>;
+let ppl: Awaited<ReturnType<typeof startFakePpl>>;
+
+beforeAll(async () => {
+  packeta = await startFakePacketa({ password: PASSWORD });
+  ppl = await startFakePpl({ clientId: PPL_ID, clientSecret: PPL_SECRET });
+  process.env.COURIER_PACKETA_URL = packeta.url;
+  process.env.COURIER_PPL_URL = ppl.url;
+});
+afterAll(async () => {
+  await packeta.close();
+  await ppl.close();
+});
+beforeEach(() => {
+  packeta.setMode("ok");
+  packeta.setDelay(0);
+  ppl.setMode("ok");
+  ppl.setDelay(0);
+});
+
+type Created = {
+  items: {
+    id: string;
+    referenceNumber: string;
+    shippingNumber: string[];
+    status: string;
+    trackingUrl: string | null;
+  }[];
+  failed: { referenceNumber: string; code: string; message: string }[];
+};
+type ValidationAnswer = { status: string; messages: { code: string; field: string; severity: string }[] };
+
+async function profileFor(
+  partner: Partner,
+  courier: "packeta" | "ppl",
+  settings: Record<string, unknown>,
+  service?: string,
+): Promise<{ id: string; settings: Record<string, unknown> }> {
+  const response = await call(profiles.POST, "/api/v2/private/courier-profiles", {
+    token: partner.token,
+    body: { accountId: partner.accountId, courier, name: `${courier} main`, isDefault: true, service, settings },
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return readJson(response);
+}
+
+const packetaOrder = (overrides: Record<string, unknown> = {}) =>
+  order({ PickupPoint: "4321", InsurancePrice: 1000, ...overrides });
+
+const post = (partner: Partner, courier: string, body: unknown, profile?: string) =>
+  as(partner)(create.POST, `/api/v2/couriers/${courier}/shipping-orders${profile ? `?profile=${profile}` : ""}`, {
+    body,
+    params: { courier_id: courier },
+  });
+
+describe("real couriers: profiles and the catalogue", () => {
+  it("lists packeta and ppl with their services, and keeps their secrets write-only", async () => {
+    const partner = await createPartner();
+    const listed = await readJson<{ items: { id: string; services: string[] }[] }>(
+      await as(partner)(couriers.GET, "/api/v2/couriers"),
+    );
+    expect(listed.items.find((c) => c.id === "packeta")?.services).toEqual(["PICKUP_POINT", "HOME"]);
+    expect(listed.items.find((c) => c.id === "ppl")?.services).toEqual(
+      expect.arrayContaining(["PRIVATE", "BUSINESS", "PARCELSHOP", "INTERNATIONAL"]),
+    );
+    const profile = await profileFor(partner, "packeta", { apiPassword: PASSWORD, sender: "my-shop" });
+    expect(profile.settings).toEqual({ apiPassword: `****${PASSWORD.slice(-4)}`, sender: "my-shop" });
+    // A PATCH without the secret keeps it: the profile still creates orders.
+    const patched = await call(profileItem.PATCH, `/api/v2/private/courier-profiles/${profile.id}`, {
+      method: "PATCH",
+      token: partner.token,
+      body: { settings: { sender: "my-shop" } },
+      params: { id: profile.id },
+    });
+    expect(patched.status).toBe(200);
+    expect((await post(partner, "packeta", packetaOrder())).status).toBe(200);
+    // Unknown keys and a short password are refused naming the field.
+    const bad = await call(profiles.POST, "/api/v2/private/courier-profiles", {
+      token: partner.token,
+      body: {
+        accountId: partner.accountId,
+        courier: "packeta",
+        name: "bad",
+        settings: { apiPassword: "short", sender: "x" },
+      },
+    });
+    expect(bad.status).toBe(400);
+    const problem = JSON.stringify(await readJson(bad));
+    expect(problem).toContain("apiPassword");
+    expect(problem).not.toContain('"short"');
+  });
+
+  it("checks credentials with the courier: ok, or the courier's words", async () => {
+    const partner = await createPartner();
+    const good = await profileFor(partner, "ppl", { clientId: PPL_ID, clientSecret: PPL_SECRET });
+    const answer = await call(check.POST, `/api/v2/private/courier-profiles/${good.id}/check`, {
+      token: partner.token,
+      params: { id: good.id },
+    });
+    expect(answer.status).toBe(200);
+    expect(await readJson(answer)).toEqual({ ok: true });
+    const wrong = await profileFor(partner, "packeta", { apiPassword: "f".repeat(32), sender: "my-shop" });
+    const refused = await readJson(
+      await call(check.POST, `/api/v2/private/courier-profiles/${wrong.id}/check`, {
+        token: partner.token,
+        params: { id: wrong.id },
+      }),
+    );
+    expect(refused).toMatchObject({ ok: false, code: "COURIER_AUTH_FAILED" });
+    expect(JSON.stringify(refused)).not.toContain("f".repeat(32));
+  });
+});
+
+describe("real couriers: validation of each courier's limits, before any call", () => {
+  it("refuses what Packeta and PPL would refuse, at the field", async () => {
+    const partner = await createPartner();
+    await profileFor(partner, "packeta", { apiPassword: PASSWORD, sender: "my-shop" });
+    await profileFor(partner, "ppl", { clientId: PPL_ID, clientSecret: PPL_SECRET });
+    const calls = packeta.requests.length + ppl.requests.length;
+    const check = async (courier: string, body: Record<string, unknown>) =>
+      readJson<ValidationAnswer>(
+        await as(partner)(validate.POST, `/api/v2/couriers/${courier}/shipping-orders/validate`, {
+          body,
+          params: { courier_id: courier },
+        }),
+      );
+    const longRef = await check("packeta", packetaOrder({ ReferenceNumber: "R".repeat(25) }));
+    expect(longRef.messages).toContainEqual(expect.objectContaining({ field: "ReferenceNumber", severity: "ERROR" }));
+    const noValue = await check("packeta", order({ PickupPoint: "4321" }));
+    expect(noValue.messages).toContainEqual(
+      expect.objectContaining({ code: "REQUIRED", field: "InsurancePrice", severity: "ERROR" }),
+    );
+    const home = await check("packeta", packetaOrder({ Service: "HOME" }));
+    expect(home.messages).toContainEqual(expect.objectContaining({ code: "UNSUPPORTED_COUNTRY", severity: "ERROR" }));
+    const codWithoutSymbol = await check("ppl", order({ CodPrice: 100, CodCurrency: "CZK" }));
+    expect(codWithoutSymbol.messages).toContainEqual(
+      expect.objectContaining({ field: "VariableSymbol", severity: "ERROR" }),
+    );
+    const ok = await check("ppl", order({ CodPrice: 100, CodCurrency: "CZK", VariableSymbol: "2026001" }));
+    expect(ok.status).not.toBe("ERROR");
+    expect(packeta.requests.length + ppl.requests.length).toBe(calls);
+  });
+});
+
+describe("real couriers: create, labels, tracking and cancel with Packeta", () => {
+  it("registers one packet per parcel, keeps the label, tracks and cancels", async () => {
+    const db = await getDb();
+    const partner = await createPartner();
+    await profileFor(partner, "packeta", { apiPassword: PASSWORD, sender: "my-shop" });
+    const response = await post(partner, "packeta", [
+      packetaOrder({ ReferenceNumber: "PK-1", Parcels: [{ Weight: 1 }, { Weight: 2.5 }], Note: "Ring twice" }),
+      packetaOrder({ ReferenceNumber: "PK-2", CodPrice: 499, CodCurrency: "CZK", InsurancePrice: undefined }),
+    ]);
+    expect(response.status).toBe(200);
+    const body = await readJson<Created>(response);
+    expect(body.failed).toEqual([]);
+    expect(body.items.map((i) => i.shippingNumber.length)).toEqual([2, 1]);
+    for (const n of body.items.flatMap((i) => i.shippingNumber)) expect(n).toMatch(/^Z\d+$/);
+    // One createPackets call for the three packets, mapped as the contract says.
+    const createCalls = packeta.requests.filter((r) => r.operation === "createPackets");
+    const last = createCalls.at(-1)!;
+    expect(last.xml).toContain("<number>PK-1</number>");
+    expect(last.xml).toContain("<eshop>my-shop</eshop>");
+    expect(last.xml).toContain("<note>Ring twice</note>");
+    expect(last.xml).toContain("<cod>499.00</cod>");
+    // No attempt is left once the orders are stored.
+    expect(await db.select().from(courierAttempts).where(eq(courierAttempts.accountId, partner.accountId))).toEqual([]);
+
+    const [first] = body.items;
+    const labelCalls = () => packeta.requests.filter((r) => r.operation.startsWith("packet")).length;
+    const before = labelCalls();
+    const pdf = await as(partner)(label.GET, `/api/v2/shipping-orders/${first!.id}/label`, {
+      params: { id: first!.id },
+    });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get("content-type")).toBe("application/pdf");
+    expect((await PDFDocument.load(await pdf.arrayBuffer())).getPageCount()).toBe(2);
+    expect(labelCalls()).toBe(before + 1);
+    const again = await as(partner)(label.GET, `/api/v2/shipping-orders/${first!.id}/label`, {
+      params: { id: first!.id },
+    });
+    expect(again.status).toBe(200);
+    expect(labelCalls()).toBe(before + 1);
+    const stored = await db
+      .select({ format: labelFiles.format })
+      .from(labelFiles)
+      .where(eq(labelFiles.orderId, first!.id));
+    expect(stored).toEqual([{ format: "pdf-a6" }]);
+    // /labels: a page per number asked, from the kept files (one packet label of PK-1, the label of PK-2).
+    const numbers = [first!.shippingNumber[1]!, body.items[1]!.shippingNumber[0]!];
+    const many = await as(partner)(labels.GET, `/api/v2/labels?shippingNumbers=${numbers.join(",")}`);
+    expect(many.status).toBe(200);
+    expect((await PDFDocument.load(await many.arrayBuffer())).getPageCount()).toBe(2);
+    // A label the courier cannot produce: 502 COURIER_UNAVAILABLE, nothing kept, asked again next time.
+    packeta.setMode("5xx");
+    const failed = await as(partner)(label.GET, `/api/v2/shipping-orders/${first!.id}/label?format=zpl`, {
+      params: { id: first!.id },
+    });
+    expect(failed.status).toBe(502);
+    expect(await readJson(failed)).toMatchObject({ code: "COURIER_UNAVAILABLE" });
+    packeta.setMode("ok");
+    const zpl = await as(partner)(label.GET, `/api/v2/shipping-orders/${first!.id}/label?format=zpl`, {
+      params: { id: first!.id },
+    });
+    expect(zpl.status).toBe(200);
+    expect(await zpl.text()).toMatch(/^\^XA/);
+
+    // Tracking: the worker asks Packeta (outside any transaction) and maps its code; Packeta's text is kept.
+    const [packetId] = (
+      await db.select({ data: shippingOrders.courierData }).from(shippingOrders).where(eq(shippingOrders.id, first!.id))
+    ).map((r) => (r.data.packetIds as string[])[0]);
+    packeta.setStatus(packetId!, 2, new Date(Date.now() + 60_000));
+    const later = new Date(Date.now() + 10 * 60_000);
+    while ((await advanceDueTracking(db, { courier: "packeta", now: later })) > 0);
+    const got = await readJson<{
+      status: string;
+      shipmentTracking: { status: string; events: { status: string; description: string }[] };
+    }>(await as(partner)(orderItem.GET, `/api/v2/shipping-orders/${first!.id}`, { params: { id: first!.id } }));
+    expect(got.shipmentTracking.status).toBe("HANDED_OVER");
+    expect(got.shipmentTracking.events.at(-1)).toMatchObject({
+      status: "HANDED_OVER",
+      description: "Packet arrived at the depot.",
+    });
+    const events = await readJson<{ items: { type: string; data: { previousStatus?: string } }[] }>(
+      await as(partner)(feed.GET, "/api/v2/events?limit=100"),
+    );
+    expect(events.items.filter((e) => e.type === "shipping_order.status_changed")).toHaveLength(1);
+    // A second poll with nothing new writes nothing new.
+    while ((await advanceDueTracking(db, { courier: "packeta", now: new Date(later.getTime() + 3600_000) })) > 0);
+    const events2 = await readJson<{ items: { type: string }[] }>(
+      await as(partner)(feed.GET, "/api/v2/events?limit=100"),
+    );
+    expect(events2.items.filter((e) => e.type === "shipping_order.status_changed")).toHaveLength(1);
+
+    // Cancel: refused by Packeta → 409 COURIER_CANNOT_CANCEL and the order stays; then cancelled → 204.
+    packeta.setMode("cancel-not-allowed");
+    const refused = await as(partner)(orderItem.DELETE, `/api/v2/shipping-orders/${first!.id}`, {
+      method: "DELETE",
+      params: { id: first!.id },
+    });
+    expect(refused.status).toBe(409);
+    expect(await readJson(refused)).toMatchObject({ code: "COURIER_CANNOT_CANCEL" });
+    packeta.setMode("ok");
+    const removed = await as(partner)(orderItem.DELETE, `/api/v2/shipping-orders/${first!.id}`, {
+      method: "DELETE",
+      params: { id: first!.id },
+    });
+    expect(removed.status).toBe(204);
+    expect(
+      packeta.requests.filter((r) => r.operation === "cancelPacket").map((r) => String(r.body.packetId)),
+    ).toContain(packetId);
+  });
+
+  it("reports refusals, refused credentials, outages and timeouts in failed, as refused attempts", async () => {
+    const db = await getDb();
+    const partner = await createPartner();
+    const profile = await profileFor(partner, "packeta", { apiPassword: PASSWORD, sender: "my-shop", timeoutMs: 1000 });
+    const outcome = async (body: unknown) => (await readJson<Created>(await post(partner, "packeta", body))).failed;
+
+    const refused = await outcome(packetaOrder({ ReferenceNumber: "REFUSE-1" }));
+    expect(refused).toEqual([
+      { referenceNumber: "REFUSE-1", code: "COURIER_REJECTED", message: expect.stringMatching(/^Packeta: /) },
+    ]);
+    const [attempt] = await db.select().from(refusedAttempts).where(eq(refusedAttempts.accountId, partner.accountId));
+    expect(attempt).toMatchObject({ code: "COURIER_REJECTED", courier: "packeta" });
+
+    packeta.setMode("5xx");
+    expect((await outcome(packetaOrder()))[0]?.code).toBe("COURIER_UNAVAILABLE");
+    packeta.setMode("hang");
+    expect((await outcome(packetaOrder()))[0]?.code).toBe("COURIER_TIMEOUT");
+    packeta.setMode("ok");
+
+    await call(profileItem.PATCH, `/api/v2/private/courier-profiles/${profile.id}`, {
+      method: "PATCH",
+      token: partner.token,
+      body: { settings: { apiPassword: "e".repeat(32), sender: "my-shop", timeoutMs: 1000 } },
+      params: { id: profile.id },
+    });
+    const auth = await outcome(packetaOrder());
+    expect(auth[0]?.code).toBe("COURIER_AUTH_FAILED");
+    expect(JSON.stringify(auth)).not.toContain("e".repeat(32));
+    expect(await db.select().from(shippingOrders).where(eq(shippingOrders.accountId, partner.accountId))).toEqual([]);
+    expect(await db.select().from(courierAttempts).where(eq(courierAttempts.accountId, partner.accountId))).toEqual([]);
+  });
+});
+
+describe("real couriers: PPL", () => {
+  it("sends a request's orders as one batch, tracks phases and refreshes its token once", async () => {
+    const db = await getDb();
+    const partner = await createPartner();
+    await profileFor(partner, "ppl", { clientId: PPL_ID, clientSecret: PPL_SECRET });
+    const batches = () => ppl.requests.filter((r) => r.method === "POST" && r.path.endsWith("/shipment/batch")).length;
+    const before = batches();
+    const response = await post(partner, "ppl", [
+      order({ ReferenceNumber: "PPL-1" }),
+      order({ ReferenceNumber: "PPL-2", Parcels: [{ Weight: 1 }, { Weight: 2 }] }),
+      order({ ReferenceNumber: "PPL-3", CodPrice: 250, CodCurrency: "CZK", VariableSymbol: "123456" }),
+    ]);
+    expect(response.status).toBe(200);
+    const body = await readJson<Created>(response);
+    expect(body.failed).toEqual([]);
+    expect(body.items.map((i) => i.shippingNumber.length)).toEqual([1, 2, 1]);
+    expect(batches()).toBe(before + 1);
+
+    ppl.expireTokens();
+    const numbers = body.items.map((i) => i.shippingNumber[0]!);
+    ppl.setPhase(numbers[0]!, "InTransport");
+    ppl.setPhase(numbers[2]!, "Delivered");
+    const later = new Date(Date.now() + 10 * 60_000);
+    while ((await advanceDueTracking(db, { courier: "ppl", now: later })) > 0);
+    const statusOf = async (id: string) =>
+      (
+        await readJson<{ shipmentTracking: { status: string } }>(
+          await as(partner)(orderItem.GET, `/api/v2/shipping-orders/${id}`, { params: { id } }),
+        )
+      ).shipmentTracking.status;
+    expect(await statusOf(body.items[0]!.id)).not.toBe("CREATED");
+    expect(await statusOf(body.items[1]!.id)).toBe("CREATED");
+    expect(await statusOf(body.items[2]!.id)).toBe("DELIVERED");
+    // A delivered order is not polled again.
+    const [delivered] = await db
+      .select({ next: shippingOrders.trackingNextAt })
+      .from(shippingOrders)
+      .where(eq(shippingOrders.id, body.items[2]!.id));
+    expect(delivered!.next).toBeNull();
+    // One PPL tracking call for the three orders.
+    expect(ppl.requests.filter((r) => r.method === "GET" && /\/shipment$/.test(r.path)).length).toBeGreaterThan(0);
+  });
+
+  it("a courier that fails tracking is asked again later, and does not hold up another courier", async () => {
+    const db = await getDb();
+    const partner = await createPartner();
+    await profileFor(partner, "ppl", { clientId: PPL_ID, clientSecret: PPL_SECRET, timeoutMs: 1000 });
+    const created = await readJson<Created>(await post(partner, "ppl", order()));
+    const id = created.items[0]!.id;
+    ppl.setMode("hang");
+    const later = new Date(Date.now() + 10 * 60_000);
+    await advanceDueTracking(db, { courier: "ppl", now: later });
+    const [row] = await db
+      .select({ failures: shippingOrders.trackingFailures, next: shippingOrders.trackingNextAt })
+      .from(shippingOrders)
+      .where(eq(shippingOrders.id, id));
+    expect(row!.failures).toBe(1);
+    expect(row!.next!.getTime()).toBeGreaterThan(later.getTime());
+    ppl.setMode("ok");
+  });
+});
+
+describe("real couriers: no orphan shipments", () => {
+  it("adopts a shipment whose answer was recorded but whose commit never happened, with its created event", async () => {
+    const db = await getDb();
+    const partner = await createPartner();
+    const profile = await profileFor(partner, "ppl", { clientId: PPL_ID, clientSecret: PPL_SECRET });
+    // What a process that died after the courier's answer leaves: the attempt, with the answer recorded.
+    const created = await readJson<Created>(await post(partner, "ppl", order({ ReferenceNumber: "DONOR" })));
+    const shipment = ppl.shipment(created.items[0]!.shippingNumber[0]!)!;
+    expect(shipment).toBeDefined();
+    const adopted = order({ ReferenceNumber: "ORPHAN-1" });
+    await db.execute(sql`
+      insert into courier_attempts (account_id, courier, courier_profile_id, base_url, orders, answers, recover_after)
+      values (${partner.accountId}, 'ppl', ${profile.id}, 'http://localhost',
+        ${JSON.stringify([
+          {
+            order: { ...adopted, Recipient: { ...(adopted.Recipient as object), Country: "CZ" } },
+            referenceSource: "api",
+            sourceIdentifier: "default",
+            service: "PRIVATE",
+            request: { referenceNumber: "ORPHAN-1" },
+          },
+        ])}::jsonb,
+        ${JSON.stringify([
+          {
+            referenceNumber: "ORPHAN-1",
+            shippingNumbers: ["40999999999"],
+            trackingUrl: null,
+            courierData: {},
+          },
+        ])}::jsonb,
+        now() - interval '1 minute')`);
+    const report = await recoverAttempts(db);
+    expect(report).toMatchObject({ adopted: 1, cancelled: 0 });
+    const rows = await db
+      .select({ ref: shippingOrders.referenceNumber })
+      .from(shippingOrders)
+      .where(eq(shippingOrders.accountId, partner.accountId));
+    expect(rows.map((r) => r.ref).sort()).toEqual(["DONOR", "ORPHAN-1"]);
+    const events = await readJson<{ items: { type: string; data: { shippingOrder?: { referenceNumber: string } } }[] }>(
+      await as(partner)(feed.GET, "/api/v2/events?limit=100"),
+    );
+    expect(
+      events.items.filter(
+        (e) => e.type === "shipping_order.created" && e.data.shippingOrder?.referenceNumber === "ORPHAN-1",
+      ),
+    ).toHaveLength(1);
+    expect(await db.select().from(courierAttempts).where(eq(courierAttempts.accountId, partner.accountId))).toEqual([]);
+  });
+
+  it("looks an unanswered attempt up at PPL by reference and adopts what PPL registered", async () => {
+    const db = await getDb();
+    const partner = await createPartner();
+    const profile = await profileFor(partner, "ppl", { clientId: PPL_ID, clientSecret: PPL_SECRET });
+    const lost = order({ ReferenceNumber: `LOST-${Date.now()}` });
+    const request = toShipmentRequest(orderRequestSchema.parse(lost), "PRIVATE");
+    // PPL registered the shipment; the process died before even the answer was recorded.
+    const [registered] = await pplCourier.createShipments(
+      [request],
+      { clientId: PPL_ID, clientSecret: PPL_SECRET },
+      {
+        signal: AbortSignal.timeout(5000),
+        timeoutMs: 5000,
+        now: () => new Date(),
+        allocateNumbers: async () => [],
+      },
+    );
+    expect(registered?.ok).toBe(true);
+    await db.insert(courierAttempts).values({
+      accountId: partner.accountId,
+      courier: "ppl",
+      courierProfileId: profile.id,
+      baseUrl: "http://localhost",
+      orders: [
+        {
+          order: orderRequestSchema.parse(lost) as unknown as Record<string, unknown>,
+          referenceSource: "api",
+          sourceIdentifier: "default",
+          service: "PRIVATE",
+          request: request as unknown as Record<string, unknown>,
+        },
+      ],
+      recoverAfter: new Date(Date.now() - 60_000),
+    });
+    const report = await recoverAttempts(db);
+    expect(report).toMatchObject({ adopted: 1, cancelled: 0 });
+    const [adopted] = await db
+      .select({ id: shippingOrders.id })
+      .from(shippingOrders)
+      .where(eq(shippingOrders.accountId, partner.accountId));
+    const view = await readJson<{ shippingNumber: string[]; referenceNumber: string }>(
+      await as(partner)(orderItem.GET, `/api/v2/shipping-orders/${adopted!.id}`, { params: { id: adopted!.id } }),
+    );
+    expect(view.shippingNumber).toEqual(registered!.ok ? registered!.shippingNumbers : []);
+    // Recovering again finds nothing to do.
+    expect((await recoverAttempts(db)).attempts).toBe(0);
+  });
+
+  it("cancels the shipments of a request that failed after the courier answered", async () => {
+    const db = await getDb();
+    const partner = await createPartner();
+    const profile = await profileFor(partner, "packeta", { apiPassword: PASSWORD, sender: "my-shop" });
+    const created = await readJson<Created>(
+      await post(partner, "packeta", packetaOrder({ ReferenceNumber: "GONE-1" })),
+    );
+    const [row] = await db
+      .select({ data: shippingOrders.courierData })
+      .from(shippingOrders)
+      .where(eq(shippingOrders.id, created.items[0]!.id));
+    await db.insert(courierAttempts).values({
+      accountId: partner.accountId,
+      courier: "packeta",
+      courierProfileId: profile.id,
+      baseUrl: "http://localhost",
+      orders: [
+        {
+          order: packetaOrder({ ReferenceNumber: "GONE-2" }),
+          referenceSource: "api",
+          sourceIdentifier: "default",
+          service: "PICKUP_POINT",
+          request: { referenceNumber: "GONE-2" },
+        },
+      ],
+      answers: [{ referenceNumber: "GONE-2", shippingNumbers: ["Z999"], trackingUrl: null, courierData: row!.data }],
+      abandoned: true,
+      recoverAfter: new Date(Date.now() - 60_000),
+    });
+    const report = await recoverAttempts(db);
+    expect(report).toMatchObject({ adopted: 0, cancelled: 1 });
+    const cancelled = packeta.requests
+      .filter((r) => r.operation === "cancelPacket")
+      .map((r) => String(r.body.packetId));
+    expect(cancelled).toContain((row!.data.packetIds as string[])[0]);
+  });
+});
