@@ -510,6 +510,11 @@ const matrix: Record<string, Row> = {
     call: (api) => api.courierProfiles.update({ id: aSecondProfileId, changes: { name: "taken over" } }),
     member: "FORBIDDEN",
   },
+  // Any member may ask whether the credentials work (nothing changes); a stranger gets 404 as everywhere.
+  "courierProfiles.check": {
+    call: (api) => api.courierProfiles.check({ id: aSecondProfileId }),
+    member: "resolved",
+  },
   "courierProfiles.delete": {
     call: (api) => api.courierProfiles.delete({ id: aSecondProfileId }),
     member: "FORBIDDEN",

@@ -1,3 +1,4 @@
+import { checkResultSchema } from "@/server/services/courier-profiles/check-courier-profile";
 import { accountChoiceView, accountView, updateAccountInput } from "@/server/services/accounts/account-settings";
 import { statisticsView } from "@/server/services/statistics/schemas";
 import { z } from "zod";
@@ -129,7 +130,7 @@ export const CreateShippingOrdersResponse = named(
     items: z.array(z.intersection(ShippingOrder, createdShippingOrderView.pick({ replaced: true }))),
     failed: createResponseSchema.shape.failed,
   }) satisfies z.ZodType<CreateResponse>,
-  "`items`: the created orders (each with `replaced`); `failed`: the orders the courier refused (`COURIER_REJECTED`), did not answer in time (`COURIER_TIMEOUT`) or could not be reached for (`COURIER_UNAVAILABLE`).",
+  "`items`: the created orders (each with `replaced`); `failed`: the orders the courier refused (`COURIER_REJECTED`, with the courier's own message, ending with the field it named in the request's terms, e.g. `(Recipient.Zip)`), refused the credentials for (`COURIER_AUTH_FAILED`), did not answer in time (`COURIER_TIMEOUT`) or could not be reached for (`COURIER_UNAVAILABLE`). A failed order is not stored; it is kept as a refused attempt.",
 );
 
 export const Courier = named("Courier", courierView);
@@ -149,6 +150,12 @@ export const CourierProfileList = itemsOf(
   "CourierProfileList",
   CourierProfile,
   "courier profile of the account: per courier the default first, then by name",
+);
+
+export const CourierProfileCheck = named(
+  "CourierProfileCheck",
+  checkResultSchema,
+  "What the courier said of the profile's credentials: `{ ok: true }`, or `{ ok: false, code, message }` in its words.",
 );
 
 export const AccessTokenRequest = named("AccessTokenRequest", issueAccessTokenInput);
@@ -191,7 +198,11 @@ export const ActivateSourceRequest = named("ActivateSourceRequest", activateSour
 export const CreateCourierProfileRequest = named(
   "CreateCourierProfileRequest",
   createCourierProfileInput,
-  "`service` must be a service of the courier; `settings` are checked by the courier (sandbox: `timeoutMs`, `trackingStepMinutes`).",
+  "`service` must be a service of the courier; `settings` are checked by the courier, unknown keys refused: sandbox `timeoutMs`, " +
+    "`trackingStepMinutes`; packeta `apiPassword` (32 characters, secret), `sender` (1..64), `homeDeliveryCarriers` (country → " +
+    "Packeta carrier id, for service HOME), `timeoutMs`; ppl `clientId`, `clientSecret` (secret), `environment` (`production`, " +
+    "the default, or `test`), `depot`, `timeoutMs` (1000..60000). Secrets are encrypted at rest and never answered back: views " +
+    "show `****` + their last 4 characters, and a PATCH that omits a secret keeps it.",
 );
 export const UpdateCourierProfileRequest = named(
   "UpdateCourierProfileRequest",

@@ -1,6 +1,7 @@
 import { operation } from "@/server/http/operation";
 import {
   CourierProfile,
+  CourierProfileCheck,
   CourierProfileList,
   CreateCourierProfileRequest,
   UpdateCourierProfileRequest,
@@ -8,7 +9,7 @@ import {
 import { ACCOUNT_ID, courierProfile, PROFILE_ID } from "@/server/openapi/examples";
 import { profileRefusals, updateCourierProfileInput } from "@/server/services/courier-profiles/schemas";
 import { parseInput } from "@/server/validation";
-import { checkResultSchema } from "@/server/services/courier-profiles/check-courier-profile";
+
 import { accountQuery, answer, idParams, jsonBody, thrown } from "./shared";
 
 const TAG = "Private: courier profiles";
@@ -131,7 +132,7 @@ export const checkCourierProfileOp = operation({
   params: profileParams,
   notFound: "Courier profile",
   responses: {
-    200: answer("What the courier said.", checkResultSchema, {
+    200: answer("What the courier said.", CourierProfileCheck, {
       ok: ["Credentials work", { ok: true }],
       refused: [
         "Credentials refused",

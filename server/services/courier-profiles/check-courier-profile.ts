@@ -8,18 +8,16 @@ import { isUuid } from "@/server/validation";
 import { accountAccess, type Actor } from "../authorization";
 import { callCourier, courierSettings } from "../couriers/call-courier";
 
-export const checkResultSchema = z
-  .union([
-    z.object({ ok: z.literal(true) }),
-    z.object({
-      ok: z.literal(false),
-      code: z
-        .enum(["COURIER_AUTH_FAILED", "COURIER_UNAVAILABLE", "COURIER_TIMEOUT", "COURIER_REJECTED"])
-        .describe("COURIER_AUTH_FAILED: the courier refused the credentials; the others: it could not be asked."),
-      message: z.string().describe("The courier's own words where it gave any."),
-    }),
-  ])
-  .meta({ id: "CourierProfileCheck" });
+export const checkResultSchema = z.union([
+  z.object({ ok: z.literal(true) }),
+  z.object({
+    ok: z.literal(false),
+    code: z
+      .enum(["COURIER_AUTH_FAILED", "COURIER_UNAVAILABLE", "COURIER_TIMEOUT", "COURIER_REJECTED"])
+      .describe("COURIER_AUTH_FAILED: the courier refused the credentials; the others: it could not be asked."),
+    message: z.string().describe("The courier's own words where it gave any."),
+  }),
+]);
 export type CheckResult = z.infer<typeof checkResultSchema>;
 
 /**

@@ -65,9 +65,9 @@ export async function advanceTracking(db: Db, accountId: string, options: Advanc
 }
 
 /**
- * The tracking worker's step for one courier (or, without `courier`, each courier in turn): one bounded batch of
- * its due orders of any account, earliest first. Orders of a courier that is no longer registered leave the
- * schedule. Returns how many orders it handled; fewer than `batchSize` means nothing more of that courier is due.
+ * The tracking worker's step for one courier: one bounded batch of its due orders of any account, earliest first.
+ * A courier that is no longer registered has its orders leave the schedule. Returns how many orders it handled;
+ * fewer than `batchSize` means nothing more of that courier is due.
  */
 export async function advanceDueTracking(
   db: Db,
@@ -76,14 +76,8 @@ export async function advanceDueTracking(
     batchSize = BATCH,
     baseUrl,
     courier: courierId,
-  }: AdvanceOptions & { batchSize?: number; courier?: string } = {},
+  }: AdvanceOptions & { batchSize?: number; courier: string },
 ): Promise<number> {
-  if (courierId === undefined) {
-    let handled = await unscheduleUnregistered(db);
-    for (const c of allCouriers())
-      handled += await advanceDueTracking(db, { now, batchSize, baseUrl, courier: c.capabilities.id });
-    return handled;
-  }
   const courier = findCourier(courierId);
   if (!courier) return unscheduleUnregistered(db);
   if (courier.remote) return pollRemoteTracking(db, courier, { now, batchSize, baseUrl });

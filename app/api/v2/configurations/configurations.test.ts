@@ -19,6 +19,12 @@ describe("configurations", () => {
         cod: true,
         codCurrencies: ["CZK", "EUR", "PLN", "HUF"],
       }),
+      expect.objectContaining({ id: "packeta", services: ["PICKUP_POINT", "HOME"], cod: true }),
+      expect.objectContaining({
+        id: "ppl",
+        services: ["PRIVATE", "BUSINESS", "PARCELSHOP", "INTERNATIONAL"],
+        cod: true,
+      }),
     ]);
     expect(body.items[0]!.countries).toContain("CZ");
     expect(body.items[0]!.countries).not.toContain("US");

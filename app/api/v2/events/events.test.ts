@@ -153,7 +153,7 @@ describe("order events", () => {
     const id = (await readJson<{ items: { id: string }[] }>(await post(partner, order()))).items[0]!.id;
     const db = await getDb();
     const later = new Date(Date.now() + 3 * 60_000);
-    while ((await advanceDueTracking(db, { now: later })) > 0);
+    while ((await advanceDueTracking(db, { courier: "sandbox", now: later })) > 0);
     const { items } = await events(partner, "?types=shipping_order.status_changed");
     expect(items.length).toBeGreaterThan(0);
     expect(items[0]!.data.previousStatus).toBe("CREATED");
