@@ -63,6 +63,12 @@ export const ProblemSchema = named(
     title: z.string().describe("The HTTP reason phrase of `status`."),
     status: z.number().int().describe("The HTTP status code, repeated."),
     detail: z.string().describe("What went wrong with this request, in a sentence a developer can act on."),
+    code: z
+      .string()
+      .optional()
+      .describe(
+        "The contract's code of the problem where it names one: `COURIER_CANNOT_CANCEL` (409 on delete), `COURIER_UNAVAILABLE` (502 on a label the courier cannot produce, 503 on a cancel it could not be asked for), `COURIER_TIMEOUT`.",
+      ),
     errors: z.array(fieldError).optional().describe("Present when particular fields or parameters are at fault."),
   }) satisfies z.ZodType<Problem>,
   "An RFC 9457 problem detail, sent as `application/problem+json` with every error status.",

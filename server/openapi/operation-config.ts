@@ -18,7 +18,11 @@ export const EXHAUSTED = { allowed: false, limit: 600, remaining: 0, resetSecond
 
 /** An example problem body: exactly what `server/http/problem.ts` answers for the error. */
 const problemValue = (error: AppError) =>
-  problemBody(httpStatusOf[error.code], error.message, { errors: error.errors, code: error.code });
+  problemBody(httpStatusOf[error.code], error.message, {
+    errors: error.errors,
+    code: error.code,
+    problemCode: error.details.problemCode,
+  });
 
 const HEADER_DESCRIPTIONS: Record<string, string> = {
   "WWW-Authenticate": "The authentication scheme to use.",

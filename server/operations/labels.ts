@@ -1,3 +1,4 @@
+import { courierLabelUnavailable } from "@/server/services/labels/courier-labels";
 import { z } from "zod";
 import { operation, type Answer } from "@/server/http/operation";
 import { parseQuery } from "@/server/http/query";
@@ -40,7 +41,11 @@ const unknownFormat = [
 
 const FORMATS =
   "A PDF with an A6 page per parcel (`format=pdf-a6`, the default), four per A4 sheet (`pdf-a4`), or ZPL II for 203 dpi thermal printers " +
-  "(`zpl`, answered as `application/x-zpl`); each label carries a scannable Code 128 barcode of the parcel's shipping number.";
+  "(`zpl`, answered as `application/x-zpl`); each label carries a scannable Code 128 barcode of the parcel's shipping number. " +
+  "Orders of a real courier (Packeta, PPL) get the courier's own labels: fetched from the courier on the first request " +
+  "(Packeta `A6 on A6` / `A6 on A4` / `packetLabelZpl` at 203 dpi; PPL's default PDF size / A4 sheet / ZPL at 203 dpi) and " +
+  "kept, so later requests never call the courier. For `/labels`, a real courier's parcel is its page of the order's file " +
+  "when the file has a page per parcel (A6, ZPL), else the order's whole sheet, once.";
 
 export const getShippingOrderLabelOp = operation({
   method: "get",
@@ -54,7 +59,14 @@ export const getShippingOrderLabelOp = operation({
   query: formatQuery,
   notFound: "Shipping order",
   responses: { 200: labels("label-ORDER-1001.pdf") },
-  errors: { 400: { description: "An unknown `format`.", examples: { unknownFormat } } },
+  errors: {
+    400: { description: "An unknown `format`.", examples: { unknownFormat } },
+    502: {
+      description:
+        "The order's courier could not produce its label (code `COURIER_UNAVAILABLE`); nothing was kept, so the next request asks again.",
+      examples: { courier: ["Courier could not produce the label", courierLabelUnavailable("Packeta")] },
+    },
+  },
 });
 
 export const getLabelsOp = operation({
@@ -87,6 +99,11 @@ export const getLabelsOp = operation({
         tooMany: [`More than ${MAX_LABELS}`, labelRefusals.tooMany()],
         unknownFormat,
       },
+    },
+    502: {
+      description:
+        "A number's courier could not produce its label (code `COURIER_UNAVAILABLE`); nothing was kept, so the next request asks again.",
+      examples: { courier: ["Courier could not produce the label", courierLabelUnavailable("Packeta")] },
     },
     404: {
       description: "A shipping number belongs to no live order of the account.",

@@ -37,6 +37,7 @@ import {
 import { idempotencyRefusals } from "@/server/services/idempotency/idempotent-requests";
 import { unknownSourcePairs } from "@/server/services/shipping-orders/check-source-pairs";
 import { courierCannotCancel } from "@/server/services/shipping-orders/delete-shipping-order";
+import { CourierError } from "@/server/couriers/adapter";
 import { duplicateOrdersConflict } from "@/server/services/shipping-orders/persist-orders";
 import { noDefaultProfile } from "@/server/services/shipping-orders/resolve-courier-profile";
 import { answer, describeParams, pagingParams, thrown } from "./shared";
@@ -364,12 +365,27 @@ export const deleteShippingOrderOp = operation({
   summary: "Delete a shipping order",
   description:
     "Cancels the shipment with the courier and removes the order: its status becomes `CANCELLED` and from then on its id answers 404 (it is no longer listed). " +
-    "If the courier cannot cancel, nothing changes and the answer is 503: retry later.",
+    "A courier that no longer allows the cancel (Packeta `CancelNotAllowedFault`, PPL's refusal) → 409 with `code` " +
+    "`COURIER_CANNOT_CANCEL`, and the order stays. A courier that cannot be reached or does not answer in time → 503 " +
+    "(`code` `COURIER_UNAVAILABLE` or `COURIER_TIMEOUT`): nothing changes, retry later. The courier is called before " +
+    "the order is removed, never inside a database transaction.",
   auth: { apiKey: "shipping-orders:write" },
   params: orderIdParams,
   notFound: "Shipping order",
   responses: { 204: { description: "Cancelled and removed." } },
   errors: {
+    409: {
+      description: "The courier no longer allows cancelling the shipment; the order is unchanged.",
+      examples: {
+        tooLate: [
+          "Courier no longer allows it",
+          courierCannotCancel(
+            "Packeta",
+            new CourierError("COURIER_CANNOT_CANCEL", "The packet cannot be cancelled any more."),
+          ),
+        ],
+      },
+    },
     503: {
       description:
         "The courier could not cancel the shipment (the order is unchanged), or the database is unreachable; retry.",

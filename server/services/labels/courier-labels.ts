@@ -7,6 +7,14 @@ import { AppError } from "@/server/errors";
 import { ZPL_MEDIA_TYPE, type LabelDocument, type LabelFormat } from "@/server/labels/label-format";
 import { callCourier, courierSettings } from "../couriers/call-courier";
 
+/** What a label the courier cannot produce answers: 502 COURIER_UNAVAILABLE (retried on the next request). */
+export const courierLabelUnavailable = (courierName: string, cause?: unknown) =>
+  new AppError(
+    "bad_gateway",
+    `${courierName} could not produce the label; nothing was kept, so the next request asks again.`,
+    { cause, details: { problemCode: "COURIER_UNAVAILABLE" } },
+  );
+
 /** Whether the order's labels come from its courier (a remote courier with labels of its own). */
 export const hasCourierLabels = (order: Pick<ShippingOrderRow, "courier">): boolean => {
   const courier = findCourier(order.courier);
@@ -56,11 +64,7 @@ export async function courierLabel(db: Executor, order: ShippingOrderRow, format
       ),
     );
   } catch (error) {
-    throw new AppError(
-      "bad_gateway",
-      `${courier.capabilities.name} could not produce the label; nothing was kept, so the next request asks again.`,
-      { cause: error, details: { problemCode: "COURIER_UNAVAILABLE" } },
-    );
+    throw courierLabelUnavailable(courier.capabilities.name, error);
   }
   const body = new Uint8Array(file.body);
   await db.insert(labelFiles).values({ orderId: order.id, format, contentType, body }).onConflictDoNothing();
