@@ -62,7 +62,36 @@ Every shipping-API answer after authentication carries \`RateLimit-Limit\`, \`Ra
 - API keys carry \`rateLimitPerMinute\` (1..100000, default 600), shown in lists and settable on create and PATCH.
 - A deleted order is cancelled with the courier, its status becomes \`CANCELLED\`, and its id answers 404 from then on; if the courier cannot cancel,
   nothing changes and the answer is 503.
-- \`failed[].code\` of create is \`COURIER_REJECTED\`, \`COURIER_TIMEOUT\` or \`COURIER_UNAVAILABLE\`.
+- \`failed[].code\` of create is \`COURIER_REJECTED\`, \`COURIER_AUTH_FAILED\`, \`COURIER_TIMEOUT\` or \`COURIER_UNAVAILABLE\`; \`failed[]\` keeps exactly
+  \`{ referenceNumber, code, message }\`, and a refusal that names a field ends its message with it in the request's terms, e.g. \`(Recipient.Zip)\`.
+
+## Real couriers (Packeta, PPL): decisions where the contract is silent
+- Where the platform calls them is the operator's choice (\`COURIER_PACKETA_URL\`, \`COURIER_PPL_URL\`, \`COURIER_PPL_TEST_URL\`), never a profile's.
+- Every create call to a real courier is recorded before it is made; the orders are stored in a short transaction after the answer. A process
+  that dies in between leaves an attempt the recovery job (every minute, for attempts older than twice the timeout + 60 s) finishes: the shipment
+  the courier registered (the answer recorded the moment it arrived, else PPL's lookup by reference) is adopted as the order, with its
+  \`shipping_order.created\` event, unless the partner has since created that order again, in which case it is cancelled at the courier.
+  Packeta has no lookup by the e-shop's number: an attempt that died before its answer was recorded cannot be found there (logged).
+- \`DELETE\`: a courier that no longer allows the cancel → 409 \`COURIER_CANNOT_CANCEL\`; one that cannot be reached → 503. A replaced order's shipment is
+  cancelled after the replacement commits, with its own profile's credentials; a courier refusing it is logged (the replacement stands).
+- Labels of a real courier are fetched once per format and kept (\`label_files\`); a failure is 502 \`COURIER_UNAVAILABLE\` and nothing is kept.
+- Tracking of a real courier is polled by the worker only (never on a read): one minute after the create, then every quarter of the time the
+  shipment has sat in its state, between 1 and 30 minutes while it moves and up to 2 hours before it is handed over; a failed poll is retried
+  after 1 minute, doubling to an hour. Final states (DELIVERED, RETURNED, CANCELLED) stop it. Each courier has its own job queue. An event the
+  courier reports again is not stored twice; the order takes the status of the courier's newest event.
+- Packeta: \`Recipient.Name\` is split at its first space (\`name\` the first word, \`surname\` the rest; one word is the surname); for \`HOME\`,
+  \`Recipient.Street\` is split at its last token starting with a digit (\`street\` + \`houseNumber\`); \`value\` = \`InsurancePrice\`, else \`CodPrice\`, in
+  the order's COD currency (CZK without COD); a multi-parcel order carries COD and value on its first packet only (the recipient pays once); every
+  packet carries the order's \`ReferenceNumber\` as \`number\`; creates use \`createPackets\` (up to 100 packets a call, 8 calls in flight per
+  profile); an order with any packet refused fails \`COURIER_REJECTED\` and its other packets are cancelled; Packeta's zone-less times are Prague
+  time; tracking reads \`packetStatus\` of the first packet; the credentials check is \`senderGetReturnRouting\` of the profile's \`sender\`.
+- PPL: every order is sent as a shipment set (PPL's shipment has no weight of its own), its shipping numbers the set's in parcel order;
+  \`Recipient.Company\` → \`name2\`; the zip is sent without spaces; \`ReferenceNumber\` is also a \`CUST\` external number (PPL's lookup by reference);
+  \`InsurancePrice\` is sent in the COD currency, else CZK; PRIVATE, BUSINESS and PARCELSHOP deliver in CZ, INTERNATIONAL to 24 EU countries; COD
+  currencies and limits from PPL's table (CZK ≤ 100,000 domestic; international CZK, EUR, PLN, HUF, RON, BGN); up to 100 orders per batch, the
+  batch read from 100 ms doubling to 1 s; a 400 for the whole batch refuses the orders it names with PPL's words and the others as "refused for
+  another order in it"; the access token is cached until 60 s before it expires and fetched again once on a 401; tracking asks for up to 50
+  numbers per call; the credentials check fetches a new token. A shipment adopted by recovery has no PPL batch, so its label cannot be fetched.
 
 ## Events and webhooks: decisions where the contract is silent
 - Keys made before the feed existed got \`events:read\` if they could read shipping orders (the feed shows the same orders).
