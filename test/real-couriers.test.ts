@@ -20,7 +20,9 @@ import { recoverAttempts } from "@/server/services/couriers/recover-attempts";
 import { toShipmentRequest } from "@/server/services/couriers/shipment-request";
 import { orderRequestSchema } from "@/server/services/shipping-orders/order-request";
 import { advanceDueTracking } from "@/server/services/shipping-orders/advance-tracking";
-import { call, readJson } from "@/test/helpers";
+import { trackingQueue } from "@/server/jobs/queues";
+import { startWorker, workerOptionsFromEnv } from "@/server/jobs/worker";
+import { call, pollUntil, readJson } from "@/test/helpers";
 import { as, createPartner, order, type Partner } from "@/test/partner";
 
 /**
@@ -379,6 +381,81 @@ describe("real couriers: PPL", () => {
     expect(row!.next!.getTime()).toBeGreaterThan(later.getTime());
     ppl.setMode("ok");
   });
+});
+
+describe("real couriers: tracking by workers", () => {
+  it("two workers polling at once write each move once", async () => {
+    const db = await getDb();
+    const partner = await createPartner();
+    await profileFor(partner, "ppl", { clientId: PPL_ID, clientSecret: PPL_SECRET });
+    const created = await readJson<Created>(
+      await post(
+        partner,
+        "ppl",
+        Array.from({ length: 6 }, () => order()),
+      ),
+    );
+    for (const item of created.items) ppl.setPhase(item.shippingNumber[0]!, "InTransport");
+    ppl.setDelay(100);
+    const later = new Date(Date.now() + 10 * 60_000);
+    const worker = async () => {
+      while ((await advanceDueTracking(db, { courier: "ppl", now: later, batchSize: 2 })) > 0);
+    };
+    await Promise.all([worker(), worker()]);
+    const events = await readJson<{ items: { type: string; data: { shippingOrder: { id: string } } }[] }>(
+      await as(partner)(feed.GET, "/api/v2/events?limit=100"),
+    );
+    const moves = events.items.filter((e) => e.type === "shipping_order.status_changed");
+    expect(moves.map((e) => e.data.shippingOrder.id).sort()).toEqual(created.items.map((i) => i.id).sort());
+  });
+
+  it("a courier that hangs does not hold up another courier's tracking (a queue per courier)", async () => {
+    const db = await getDb();
+    const partner = await createPartner();
+    await profileFor(partner, "ppl", { clientId: PPL_ID, clientSecret: PPL_SECRET, timeoutMs: 60_000 });
+    await profileFor(partner, "packeta", { apiPassword: PASSWORD, sender: "my-shop" });
+    const viaPpl = await readJson<Created>(await post(partner, "ppl", order()));
+    const viaPacketa = await readJson<Created>(await post(partner, "packeta", packetaOrder()));
+    const [pplId, packetaId] = [viaPpl.items[0]!.id, viaPacketa.items[0]!.id];
+    await db
+      .update(shippingOrders)
+      .set({ trackingNextAt: new Date(Date.now() - 60_000) })
+      .where(sql`${shippingOrders.id} in (${pplId}, ${packetaId})`);
+    const [packetId] = (
+      await db.select({ data: shippingOrders.courierData }).from(shippingOrders).where(eq(shippingOrders.id, packetaId))
+    ).map((r) => (r.data.packetIds as string[])[0]);
+    packeta.setStatus(packetId!, 7, new Date(Date.now() + 1000));
+    ppl.setMode("hang");
+    const worker = await startWorker(db, { ...workerOptionsFromEnv(), pollingSeconds: 0.5, maintenanceSeconds: 1 });
+    try {
+      // PPL's job first: it hangs (its timeout is a minute); Packeta's, on its own queue, is done meanwhile.
+      await worker.boss.send(trackingQueue("ppl"), { courier: "ppl" });
+      await worker.boss.send(trackingQueue("packeta"), { courier: "packeta" });
+      const delivered = await pollUntil(
+        async () =>
+          (
+            await db
+              .select({ status: shippingOrders.status })
+              .from(shippingOrders)
+              .where(eq(shippingOrders.id, packetaId))
+          )[0]!.status,
+        (status) => status === "DELIVERED",
+        { timeoutMs: 20_000 },
+      );
+      expect(delivered).toBe("DELIVERED");
+      // PPL is still hanging when Packeta's move is written: the PPL order has not been answered yet.
+      const [pplRow] = await db
+        .select({ failures: shippingOrders.trackingFailures })
+        .from(shippingOrders)
+        .where(eq(shippingOrders.id, pplId));
+      expect(pplRow!.failures).toBe(0);
+      expect(ppl.requests.some((r) => r.method === "GET" && /\/shipment$/.test(r.path))).toBe(true);
+    } finally {
+      ppl.setMode("ok");
+      ppl.releaseHanging();
+      await worker.stop();
+    }
+  }, 60_000);
 });
 
 describe("real couriers: no orphan shipments", () => {

@@ -14,6 +14,11 @@ else {
 process.env.AUTH_SECRET = "test-secret-test-secret-test-secret-0123456789";
 // Fixed, so child processes (workers, the route server) open what this process sealed.
 process.env.SECRETS_KEY = "dGVzdC1zZWNyZXRzLWtleS0zMi1ieXRlcy1sb25nISE=";
+// Real couriers are never called from tests: a test points these at its own fake; anything else (a worker of another
+// test file polling orders it did not create) reaches a closed loopback port, never the internet.
+process.env.COURIER_PACKETA_URL ??= "http://127.0.0.1:9/api/rest";
+process.env.COURIER_PPL_URL ??= "http://127.0.0.1:9/ppl";
+process.env.COURIER_PPL_TEST_URL ??= "http://127.0.0.1:9/ppl-test";
 process.env.DATA_DIR = mkdtempSync(path.join(tmpdir(), "sop-test-"));
 
 afterAll(async () => {

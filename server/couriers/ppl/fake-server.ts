@@ -484,6 +484,11 @@ export async function startFakePpl(options: {
       shipment.phase = phase;
     },
     shipment: (shipmentNumber: string): PplFakeShipment | undefined => shipments.get(shipmentNumber),
+    /** Drops the connections held by `hang` (the caller sees the connection reset). */
+    releaseHanging: () => {
+      for (const res of hanging) res.destroy();
+      hanging.clear();
+    },
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
