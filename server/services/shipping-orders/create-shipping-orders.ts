@@ -131,23 +131,6 @@ async function createValidated(
       )
     : null;
   const outcomes = await createAtCourier(db, courier, settings, requests);
-  if (attemptId && outcomes.some((o) => o.ok))
-    await recordAnswers(
-      db,
-      attemptId,
-      outcomes.flatMap((o) =>
-        o.ok
-          ? [
-              {
-                referenceNumber: o.referenceNumber,
-                shippingNumbers: o.shippingNumbers,
-                trackingUrl: o.trackingUrl,
-                courierData: o.courierData,
-              },
-            ]
-          : [],
-      ),
-    );
   const accepted: AcceptedOrder[] = [];
   const failed: CreateResponse["failed"] = [];
   const refused: RefusedAttempt[] = [];
@@ -190,6 +173,24 @@ async function createValidated(
 
   let stored: Awaited<ReturnType<typeof persistOrders>>;
   try {
+    // The courier's answer, written the moment it arrived: recovery adopts from it without asking the courier.
+    if (attemptId && outcomes.some((o) => o.ok))
+      await recordAnswers(
+        db,
+        attemptId,
+        outcomes.flatMap((o) =>
+          o.ok
+            ? [
+                {
+                  referenceNumber: o.referenceNumber,
+                  shippingNumbers: o.shippingNumbers,
+                  trackingUrl: o.trackingUrl,
+                  courierData: o.courierData,
+                },
+              ]
+            : [],
+        ),
+      );
     stored = await persistOrders(
       db,
       {
