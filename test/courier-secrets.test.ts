@@ -96,8 +96,8 @@ describe("courier credentials", () => {
     const viaPacketa = await post("packeta", order({ PickupPoint: "4321", InsurancePrice: 100 }));
     const viaPpl = await post("ppl", order(), pplProfile.id);
     const refused = await post("ppl", order(), wrongProfile.id);
-    expect(viaPacketa.items).toHaveLength(1);
-    expect(viaPpl.items).toHaveLength(1);
+    expect(viaPacketa.items, JSON.stringify(viaPacketa)).toHaveLength(1);
+    expect(viaPpl.items, JSON.stringify(viaPpl)).toHaveLength(1);
     expect(refused.failed).toEqual([expect.objectContaining({ code: "COURIER_AUTH_FAILED" })]);
     for (const { id } of [...viaPacketa.items, ...viaPpl.items])
       await keep(await as(partner)(label.GET, `/api/v2/shipping-orders/${id}/label`, { params: { id } }));

@@ -97,14 +97,23 @@ const attributesFault = (refusal: AttributeFault) =>
  * A fake of Packeta's REST API on 127.0.0.1, built from its specification (WSDL) and answering in its shapes (see
  * `fixtures/`): tests, the e2e set-up and the bench point `COURIER_PACKETA_URL` at it (in-process, or as its own
  * process through `fake-server-main.ts`). It records every request, counts the calls in flight, and can be told to
- * refuse, fail, hang or answer slowly (`delayMs`). Packet ids count up from 4012345678, so a fresh fake answers
- * the fixtures' ids.
+ * refuse, fail, hang or answer slowly (`delayMs`). Packet ids count up from `firstId` (4012345678 answers
+ * the fixtures' ids).
  */
-export async function startFakePacketa(options: { password: string; delayMs?: number; port?: number }) {
+export async function startFakePacketa(options: {
+  password: string;
+  delayMs?: number;
+  port?: number;
+  /**
+   * The first packet id (default: a random block, so fakes of parallel test files, which share one database, never
+   * hand out the same barcode; the fixtures' tests pass 4012345678).
+   */
+  firstId?: number;
+}) {
   let mode: PacketaMode = "ok";
   let delayMs = options.delayMs ?? 0;
   let refusal: PacketRefusal = refuseByReference;
-  let nextId = 4012345678;
+  let nextId = options.firstId ?? 4_100_000_000 + Math.floor(Math.random() * 800_000) * 1000;
   let inFlight = 0;
   const state = { maxInFlight: 0 };
   const requests: PacketaRequest[] = [];

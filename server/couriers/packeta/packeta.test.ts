@@ -125,8 +125,8 @@ describe("the Packeta mapping", () => {
 describe("the Packeta fake", () => {
   it("answers createPackets and packetStatus in the WSDL's shapes (the fixtures)", async () => {
     // Fresh fakes: packet ids count from the fixtures' 4012345678.
-    const fresh = await startFakePacketa({ password: PASSWORD });
-    const refusing = await startFakePacketa({ password: PASSWORD });
+    const fresh = await startFakePacketa({ password: PASSWORD, firstId: 4012345678 });
+    const refusing = await startFakePacketa({ password: PASSWORD, firstId: 4012345678 });
     try {
       expect(await post(fresh.url, fixture("create-packets.request.xml"))).toBe(fixture("create-packets.response.xml"));
       fresh.setStatus("4012345678", 5, new Date("2026-11-24T10:15:00Z"));

@@ -130,12 +130,14 @@ export async function startFakePpl(options: {
   /** GETs of a new batch answered `InProcess` before it is `Complete` (default 0). */
   pendingPolls?: number;
   numbering?: PplFakeNumbering;
+  /** The first shipment number (default: a random block, so fakes of parallel test files never collide). */
+  firstNumber?: number;
 }) {
   let mode: PplFakeMode = "ok";
   let delayMs = options.delayMs ?? 0;
   let pendingPolls = options.pendingPolls ?? 0;
   let numbering: PplFakeNumbering = options.numbering ?? "consecutive";
-  let nextNumber = 40_000_000_000;
+  let nextNumber = options.firstNumber ?? 40_000_000_000 + Math.floor(Math.random() * 9_000_000) * 1000;
   let nextToken = 1;
   let inFlight = 0;
   const state = { maxInFlight: 0, tokensIssued: 0 };
