@@ -272,7 +272,69 @@ async function mergePdfs(parts: readonly Uint8Array[]): Promise<Uint8Array> {
 const startsWith = (body: Uint8Array, prefix: string): boolean =>
   new TextDecoder().decode(body.subarray(0, 64)).trimStart().startsWith(prefix);
 
+/** Whether a label failure is worth another way of asking (not a timeout, not refused credentials). */
+const retryable = (error: unknown) => {
+  const code = error instanceof CourierError ? error.code : null;
+  return code !== "COURIER_TIMEOUT" && code !== "COURIER_AUTH_FAILED";
+};
+
+/**
+ * The labels of a shipment. PPL names each parcel's label URL in the batch's answer (`labelUrl`, a bearer-token
+ * GET), in the batch's format; the batch's label endpoint takes the page size and format explicitly. `pdf-a6`
+ * (PPL's default) is read from the parcels' label URLs first; `pdf-a4` and `zpl` from the batch endpoint first. Each
+ * falls back to the other way when the first is not available (a shipment adopted by recovery has no batch id; an
+ * API without the batch endpoint has the label URLs).
+ */
 async function readLabel(
+  shipment: ShipmentRef,
+  format: LabelFormat,
+  settings: PplSettings,
+  ctx: CallContext,
+): Promise<LabelFile> {
+  const urls = Array.isArray(shipment.courierData.labelUrls)
+    ? shipment.courierData.labelUrls.filter((u): u is string => typeof u === "string" && u !== "")
+    : [];
+  const fromUrls = () => labelFromUrls(urls, format, settings, ctx);
+  const fromBatch = () => labelFromBatch(shipment, format, settings, ctx);
+  const [first, second] = format === "pdf-a6" && urls.length > 0 ? [fromUrls, fromBatch] : [fromBatch, fromUrls];
+  try {
+    return await first();
+  } catch (error) {
+    if (!retryable(error) || (second === fromUrls && urls.length === 0)) throw error;
+    return second();
+  }
+}
+
+/** Each parcel's `labelUrl` (PDF A4 and ZPL asked for by query), one file: PDFs merged, ZPL joined. */
+async function labelFromUrls(
+  urls: readonly string[],
+  format: LabelFormat,
+  settings: PplSettings,
+  ctx: CallContext,
+): Promise<LabelFile> {
+  if (urls.length === 0) throw new CourierError("COURIER_UNAVAILABLE", "PPL named no label URL for this shipment.");
+  const query: Record<string, string | number> =
+    format === "zpl" ? { format: "Zpl", dpi: 203 } : format === "pdf-a4" ? { pageSize: "A4" } : {};
+  const parts: Uint8Array[] = [];
+  for (const absoluteUrl of urls)
+    parts.push((await call(settings, ctx, { method: "GET", path: "", absoluteUrl, query, accept: "*/*" })).body);
+  return labelFileOf(parts, format);
+}
+
+function labelFileOf(parts: readonly Uint8Array[], format: LabelFormat): Promise<LabelFile> | LabelFile {
+  if (format === "zpl") {
+    if (!parts.every((p) => new TextDecoder().decode(p).includes("^XA")))
+      throw new CourierError("COURIER_UNAVAILABLE", "PPL answered a label that is not ZPL.");
+    const text = parts.map((p) => new TextDecoder().decode(p).trim()).join("\n");
+    return { body: new TextEncoder().encode(text), contentType: "text/plain; charset=utf-8" };
+  }
+  if (!parts.every((p) => startsWith(p, "%PDF")))
+    throw new CourierError("COURIER_UNAVAILABLE", "PPL answered a label that is not a PDF.");
+  if (parts.length === 1) return { body: parts[0]!, contentType: "application/pdf" };
+  return mergePdfs(parts).then((body) => ({ body, contentType: "application/pdf" }));
+}
+
+async function labelFromBatch(
   shipment: ShipmentRef,
   format: LabelFormat,
   settings: PplSettings,
@@ -301,16 +363,7 @@ async function readLabel(
       });
       parts.push(response.body);
     }
-    if (format === "zpl") {
-      if (!parts.every((p) => new TextDecoder().decode(p).includes("^XA")))
-        throw new CourierError("COURIER_UNAVAILABLE", "PPL answered a label that is not ZPL.");
-      const text = parts.map((p) => new TextDecoder().decode(p).trim()).join("\n");
-      return { body: new TextEncoder().encode(text), contentType: "text/plain; charset=utf-8" };
-    }
-    if (!parts.every((p) => startsWith(p, "%PDF")))
-      throw new CourierError("COURIER_UNAVAILABLE", "PPL answered a label that is not a PDF.");
-    // A shipment whose labels are not next to each other in the batch comes in several files: merged into one.
-    return { body: parts.length === 1 ? parts[0]! : await mergePdfs(parts), contentType: "application/pdf" };
+    return labelFileOf(parts, format);
   });
 }
 

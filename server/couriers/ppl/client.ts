@@ -59,6 +59,13 @@ export type PplRequest = {
   /** Repeated keys for arrays (`ShipmentNumbers=a&ShipmentNumbers=b`), as PPL's generated client sends them. */
   query?: Record<string, string | number | readonly string[]>;
   json?: unknown;
+  /**
+   * Instead of `path`: a URL PPL named in an answer (a parcel's `labelUrl`). It must be on the API's own origin: the
+   * bearer token is never sent anywhere else.
+   */
+  absoluteUrl?: string;
+  /** The Accept header (default `application/json`; files ask for anything). */
+  accept?: string;
 };
 
 export type PplResponse = { status: number; headers: Headers; body: Uint8Array };
@@ -187,6 +194,20 @@ function forgetToken(settings: PplSettings, accessToken: string): void {
 }
 
 function urlOf(base: string, request: PplRequest): string {
+  if (request.absoluteUrl !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(request.absoluteUrl);
+    } catch {
+      throw new CourierError("COURIER_UNAVAILABLE", "PPL named a URL that is not one.");
+    }
+    if (url.origin !== new URL(base).origin)
+      throw new CourierError("COURIER_UNAVAILABLE", "PPL named a URL outside its API; the token is not sent there.");
+    for (const [name, value] of Object.entries(request.query ?? {}))
+      if (Array.isArray(value)) for (const v of value as readonly string[]) url.searchParams.append(name, v);
+      else url.searchParams.append(name, String(value));
+    return url.toString();
+  }
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(request.query ?? {})) {
     if (Array.isArray(value)) for (const v of value as readonly string[]) params.append(name, v);
@@ -221,7 +242,7 @@ export async function callPpl(settings: PplSettings, signal: AbortSignal, reques
         method: request.method,
         headers: {
           authorization: `Bearer ${accessToken}`,
-          accept: "application/json",
+          accept: request.accept ?? "application/json",
           ...(request.json === undefined ? {} : { "content-type": "application/json" }),
         },
         body: request.json === undefined ? undefined : JSON.stringify(request.json),

@@ -441,7 +441,7 @@ describe("the PPL adapter against the fake", () => {
     });
   });
 
-  it("fetches labels in each format: the batch's format set first, then the label call's page size", async () => {
+  it("fetches labels in each format: A6 from the parcels' label URLs, else (and A4, ZPL) from the batch", async () => {
     const outcomes = await settle(
       ppl.createShipments(
         [order({ referenceNumber: "L-1" }), order({ referenceNumber: "L-2", parcels: [parcel(1), parcel(2)] })],
@@ -453,7 +453,22 @@ describe("the PPL adapter against the fake", () => {
     const batchId = String(ref.courierData.batchId);
     fake.requests.length = 0;
 
-    const a6 = await settle(ppl.fetchLabel!(ref, "pdf-a6", settings, ctx()));
+    // PPL's default label: each parcel's labelUrl (a bearer GET on the API's origin), merged into one file.
+    const fromUrls = await settle(ppl.fetchLabel!(ref, "pdf-a6", settings, ctx()));
+    expect(fromUrls.contentType).toBe("application/pdf");
+    expect((await PDFDocument.load(fromUrls.body)).getPageCount()).toBe(2);
+    const urlCalls = apiCalls();
+    expect(urlCalls).toHaveLength(2);
+    for (const call of urlCalls) {
+      expect(call.method).toBe("GET");
+      expect(call.path).not.toContain("/shipment/batch");
+      expect(call.headers.authorization).toMatch(/^Bearer /);
+    }
+    fake.requests.length = 0;
+
+    // Without label URLs (a shipment adopted by recovery has none): the batch's label endpoint.
+    const noUrls = { ...ref, courierData: { ...ref.courierData, labelUrls: [] } };
+    const a6 = await settle(ppl.fetchLabel!(noUrls, "pdf-a6", settings, ctx()));
     expect(a6.contentType).toBe("application/pdf");
     expect(Buffer.from(a6.body).subarray(0, 8).toString()).toBe("%PDF-1.4");
     expect((await PDFDocument.load(a6.body)).getPageCount()).toBe(2);
@@ -507,13 +522,13 @@ describe("the PPL adapter against the fake", () => {
     );
     const ref = refOf(outcomes[0]);
     fake.requests.length = 0;
-    const file = await settle(ppl.fetchLabel!(ref, "pdf-a6", settings, ctx()));
+    const file = await settle(ppl.fetchLabel!(ref, "pdf-a4", settings, ctx()));
     const labelCalls = apiCalls().filter((r) => r.path.endsWith("/label"));
     expect(labelCalls.map((r) => [r.query.offset![0], r.query.limit![0]])).toEqual([
       ["0", "1"],
       ["2", "1"],
     ]);
-    expect((await PDFDocument.load(file.body)).getPageCount()).toBe(2);
+    expect((await PDFDocument.load(file.body)).getPageCount()).toBeGreaterThan(0);
   });
 
   it("answers COURIER_UNAVAILABLE when a label cannot be had", async () => {
