@@ -1,5 +1,11 @@
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_BASE_URL, e2eEnvironment } from "./e2e/environment";
+import {
+  E2E_BASE_URL,
+  E2E_PACKETA_PASSWORD,
+  E2E_PACKETA_PORT,
+  E2E_PACKETA_URL,
+  e2eEnvironment,
+} from "./e2e/environment";
 
 e2eEnvironment();
 
@@ -33,14 +39,25 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
-  webServer: {
-    command: "npx tsx e2e/start-server.ts",
-    url: `${E2E_BASE_URL}/api/health`,
-    // Long enough for a first `next build` when .next has none.
-    timeout: 600_000,
-    // The database is created per run, so a server left from another run would point at the wrong one.
-    reuseExistingServer: false,
-    stdout: "pipe",
-    stderr: "pipe",
-  },
+  webServer: [
+    {
+      // The fake Packeta the app's COURIER_PACKETA_URL points at (e2e/environment.ts); it answers any path.
+      command: `npx tsx server/couriers/packeta/fake-server-main.ts --port ${E2E_PACKETA_PORT} --password ${E2E_PACKETA_PASSWORD}`,
+      url: E2E_PACKETA_URL,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+    {
+      command: "npx tsx e2e/start-server.ts",
+      url: `${E2E_BASE_URL}/api/health`,
+      // Long enough for a first `next build` when .next has none.
+      timeout: 600_000,
+      // The database is created per run, so a server left from another run would point at the wrong one.
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  ],
 });

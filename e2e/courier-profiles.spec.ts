@@ -12,10 +12,10 @@ test("an owner creates courier profiles and moves the default", async ({ page, o
   ] as const) {
     await page.getByRole("button", { name: "New profile" }).first().click();
     const dialog = page.getByRole("dialog");
-    await dialog.getByLabel("Name").fill(name);
+    await dialog.getByLabel("Name", { exact: true }).fill(name);
     await dialog.getByRole("combobox", { name: "Default service" }).click();
     await page.getByRole("option", { name: service }).click();
-    await dialog.getByLabel("Settings (JSON)").fill('{ "trackingStepMinutes": 5 }');
+    await dialog.getByLabel("Tracking step (minutes) (optional)").fill("5");
     await dialog.getByRole("button", { name: "Create profile" }).click();
     await expect(dialog).toHaveCount(0);
   }
@@ -24,17 +24,32 @@ test("an owner creates courier profiles and moves the default", async ({ page, o
   await secondRow.getByRole("button", { name: `Set default: ${second}` }).click();
   await expect(secondRow).toContainText("Default");
   await expect(page.getByRole("row").filter({ hasText: first })).not.toContainText("Default");
+  await expect(secondRow).toContainText("Tracking step (minutes)");
 });
 
-test("settings that are not JSON are refused before anything is sent", async ({ page, owner, signIn }) => {
+test("settings out of their range are said at their inputs before anything is sent", async ({
+  page,
+  owner,
+  signIn,
+}) => {
   await signIn(owner);
   await page.goto("/dashboard/courier-profiles");
   await page.getByRole("button", { name: "New profile" }).first().click();
   const dialog = page.getByRole("dialog");
-  await dialog.getByLabel("Name").fill("Broken");
-  await dialog.getByLabel("Settings (JSON)").fill("{ trackingStepMinutes: 5 ");
+  await dialog.getByLabel("Name", { exact: true }).fill("Broken");
+  const step = dialog.getByLabel("Tracking step (minutes) (optional)");
+  await step.fill("-5");
+  await dialog.getByLabel("Courier timeout (ms) (optional)").fill("0");
   await dialog.getByRole("button", { name: "Create profile" }).click();
-  await expect(dialog.getByText(/Settings must be valid JSON/)).toBeVisible();
+  await expect(dialog.getByText("Must be a number above 0, up to 10080.")).toBeVisible();
+  await expect(dialog.getByText("Must be a whole number from 1 to 120000.")).toBeVisible();
+  // The first input with a message takes focus.
+  await expect(dialog.getByLabel("Courier timeout (ms) (optional)")).toBeFocused();
+  await expect(step).toHaveAttribute("aria-invalid", "true");
+  await step.fill("");
+  await dialog.getByLabel("Courier timeout (ms) (optional)").fill("");
+  await dialog.getByRole("button", { name: "Create profile" }).click();
+  await expect(dialog).toHaveCount(0);
 });
 
 test("an owner edits a profile, deletes an unused one, and one that orders used is archived", async ({
@@ -50,7 +65,7 @@ test("an owner edits a profile, deletes an unused one, and one that orders used 
   await page.goto(`/dashboard/courier-profiles?account=${owner.accountId}`);
   for (const name of [used, spare]) {
     await page.getByRole("button", { name: "New profile" }).first().click();
-    await page.getByRole("dialog").getByLabel("Name").fill(name);
+    await page.getByRole("dialog").getByLabel("Name", { exact: true }).fill(name);
     await page.getByRole("dialog").getByRole("button", { name: "Create profile" }).click();
     await expect(page.getByRole("dialog")).toHaveCount(0);
   }
@@ -62,10 +77,10 @@ test("an owner edits a profile, deletes an unused one, and one that orders used 
     .getByRole("button", { name: `Edit ${spare}` })
     .click();
   const dialog = page.getByRole("dialog", { name: `Edit ${spare}` });
-  await dialog.getByLabel("Name").fill("");
+  await dialog.getByLabel("Name", { exact: true }).fill("");
   await dialog.getByRole("button", { name: "Save changes" }).click();
   await expect(dialog.getByText("Must have 1 to 100 characters.")).toBeVisible();
-  await dialog.getByLabel("Name").fill(renamed);
+  await dialog.getByLabel("Name", { exact: true }).fill(renamed);
   await dialog.getByRole("combobox", { name: "Default service" }).click();
   await page.getByRole("option", { name: "Express delivery (EXPRESS)" }).click();
   await dialog.getByRole("button", { name: "Save changes" }).click();

@@ -7,6 +7,14 @@
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_BASE_URL = `http://localhost:${E2E_PORT}`;
 
+/**
+ * The fake Packeta the e2e set-up starts (`server/couriers/packeta/fake-server-main.ts`, a webServer of
+ * playwright.config.ts) and the API password it accepts: a Packeta profile with this password works.
+ */
+export const E2E_PACKETA_PORT = Number(process.env.E2E_PACKETA_PORT ?? 4598);
+export const E2E_PACKETA_URL = `http://127.0.0.1:${E2E_PACKETA_PORT}/api/rest`;
+export const E2E_PACKETA_PASSWORD = "e2e0packeta0api0password00000001";
+
 // Fixed so sessions signed by the server can be reasoned about in a failing run; never used outside e2e.
 const E2E_AUTH_SECRET = "e2e-secret-e2e-secret-e2e-secret-0123456789";
 
@@ -23,6 +31,8 @@ export function e2eEnvironment() {
     PORT: String(E2E_PORT),
     // The specs' webhook receivers listen on 127.0.0.1.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+    // The app calls the fake Packeta, never the real one.
+    COURIER_PACKETA_URL: E2E_PACKETA_URL,
     // A line per request would bury Playwright's own report; warnings and errors still show.
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
   });

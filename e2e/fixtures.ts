@@ -4,6 +4,7 @@ import { closeDb, getDb } from "@/db/client";
 import { createUser } from "@/server/services/accounts/create-user";
 import { createApiKey } from "@/server/services/api-keys/create-api-key";
 import { createCourierProfile } from "@/server/services/courier-profiles/create-courier-profile";
+import { E2E_PACKETA_PASSWORD } from "./environment";
 
 export type E2EUser = { email: string; password: string; userId: string; accountId: string };
 
@@ -21,6 +22,11 @@ type WorkerFixtures = {
    * test sees an order delivered within seconds. Orders name it with `?profile=`, whatever the default is.
    */
   sandboxProfile: { id: string; name: string };
+  /**
+   * A Packeta profile of the owner's account with the password the e2e fake Packeta accepts (see environment.ts).
+   * The fake refuses packets whose reference starts with `REFUSE`, at the recipient's zip.
+   */
+  packetaProfile: { id: string; name: string };
   /** An API key of the owner's account, for tests about what the dashboard shows rather than about keys. */
   apiKey: string;
   /** Session cookies by email: each user signs in through the form once per worker, as sign-in is rate limited. */
@@ -104,6 +110,23 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           name: "E2E sandbox",
           service: "STANDARD",
           settings: { trackingStepMinutes: 0.01 },
+        },
+      );
+      await provide({ id: profile.id, name: profile.name });
+    },
+    { scope: "worker" },
+  ],
+  packetaProfile: [
+    async ({ owner }, provide) => {
+      const profile = await createCourierProfile(
+        await getDb(),
+        { userId: owner.userId, isStaff: false },
+        {
+          accountId: owner.accountId,
+          courier: "packeta",
+          name: "E2E Packeta",
+          service: "PICKUP_POINT",
+          settings: { apiPassword: E2E_PACKETA_PASSWORD, sender: "e2e-shop" },
         },
       );
       await provide({ id: profile.id, name: profile.name });

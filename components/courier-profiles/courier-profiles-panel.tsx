@@ -6,7 +6,9 @@ import { ReadOnlyNotice } from "@/components/dashboard/read-only-notice";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { describeSettings, settingsFields } from "@/lib/profile-settings-form";
 import { api } from "@/trpc/react";
+import { CheckCredentials } from "./check-credentials";
 import { CreateCourierProfileDialog } from "./create-courier-profile-dialog";
 import { DeleteCourierProfileButton } from "./delete-courier-profile-button";
 import { EditCourierProfileDialog } from "./edit-courier-profile-dialog";
@@ -17,6 +19,7 @@ export function CourierProfilesPanel({ account }: { account: AccountChoice }) {
   const [couriers] = api.courierProfiles.couriers.useSuspenseQuery();
   const writable = canWrite(account);
   const courierName = (id: string) => couriers.find((c) => c.id === id)?.name ?? id;
+  const courierOf = (id: string) => couriers.find((c) => c.id === id);
   const serviceName = (courier: string, code: string) =>
     couriers.find((c) => c.id === courier)?.services.find((s) => s.code === code)?.name ?? code;
 
@@ -74,13 +77,11 @@ export function CourierProfilesPanel({ account }: { account: AccountChoice }) {
                 )}
               </Td>
               <Td label="Settings">
-                {Object.keys(profile.settings).length > 0 ? (
-                  <pre className="max-w-xs overflow-x-auto rounded bg-slate-50 px-2 py-1 font-mono text-xs text-slate-700">
-                    {JSON.stringify(profile.settings, null, 2)}
-                  </pre>
-                ) : (
-                  <span className="text-slate-500">None</span>
-                )}
+                <ProfileSettings
+                  profile={profile}
+                  courier={courierOf(profile.courier)}
+                  courierName={courierName(profile.courier)}
+                />
               </Td>
               {writable ? (
                 <Td className="sm:text-right">
@@ -96,5 +97,36 @@ export function CourierProfilesPanel({ account }: { account: AccountChoice }) {
         </TBody>
       </Table>
     </>
+  );
+}
+
+/** A profile's settings in words (secrets as the server masks them), and for a real courier the credentials check. */
+function ProfileSettings({
+  profile,
+  courier,
+  courierName,
+}: {
+  profile: { id: string; name: string; settings: Record<string, unknown> };
+  courier: { settingsSchema: Record<string, unknown>; secretFields: string[]; remote: boolean } | undefined;
+  courierName: string;
+}) {
+  const fields = courier ? settingsFields(courier.settingsSchema, courier.secretFields) : null;
+  const described = describeSettings(fields, profile.settings);
+  return (
+    <div className="max-w-60 space-y-2">
+      {described.length > 0 ? (
+        <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5 text-xs">
+          {described.map(({ label, value }) => (
+            <div key={label} className="contents">
+              <dt className="text-slate-500">{label}</dt>
+              <dd className="font-mono break-words text-slate-800">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : (
+        <span className="text-slate-500">None</span>
+      )}
+      {courier?.remote ? <CheckCredentials profile={profile} courierName={courierName} /> : null}
+    </div>
   );
 }

@@ -1,19 +1,18 @@
 "use client";
 
 import { Plus } from "lucide-react";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { toast } from "sonner";
 import { fieldErrors, toastUnlessFieldErrors } from "@/lib/form-errors";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
 import { describedBy, Field, TextField } from "@/components/ui/field";
-import { Textarea } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger } from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
 import { Switch } from "@/components/ui/switch";
 import { api } from "@/trpc/react";
-import { parseSettings } from "@/lib/parse-profile-settings";
+import { collectSettings, focusFirstInvalid, SettingsFields, settingsState } from "./settings-fields";
 
 // Radix Select items cannot have an empty value; this one stands for "no service: the courier's first".
 const FIRST_SERVICE = "__first_service__";
@@ -24,8 +23,9 @@ export function CreateCourierProfileDialog({ accountId }: { accountId: string })
   const [courierId, setCourierId] = useState(couriers[0]?.id ?? "");
   const [service, setService] = useState(FIRST_SERVICE);
   const [isDefault, setIsDefault] = useState(false);
-  const [settingsError, setSettingsError] = useState<string>();
   const courier = couriers.find((c) => c.id === courierId);
+  const [settings, setSettings] = useState(() => settingsState(courier));
+  const form = useRef<HTMLFormElement>(null);
   const utils = api.useUtils();
   const create = api.courierProfiles.create.useMutation({
     onSuccess: async (profile) => {
@@ -33,7 +33,11 @@ export function CreateCourierProfileDialog({ accountId }: { accountId: string })
       toast.success(`Courier profile “${profile.name}” created${profile.isDefault ? " as the default" : ""}`);
       await utils.courierProfiles.list.invalidate({ accountId });
     },
-    onError: toastUnlessFieldErrors,
+    onError: (error) => {
+      toastUnlessFieldErrors(error);
+      // After React has drawn the messages: the first field the server named takes focus.
+      requestAnimationFrame(() => focusFirstInvalid(form.current));
+    },
   });
   const errorOf = fieldErrors(create.error);
 
@@ -41,7 +45,7 @@ export function CreateCourierProfileDialog({ accountId }: { accountId: string })
     setOpen(next);
     if (next) {
       create.reset();
-      setSettingsError(undefined);
+      setSettings(settingsState(courier));
       setService(FIRST_SERVICE);
       setIsDefault(false);
     }
@@ -50,9 +54,13 @@ export function CreateCourierProfileDialog({ accountId }: { accountId: string })
   function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    const parsed = parseSettings(String(data.get("settings") ?? ""));
-    setSettingsError("error" in parsed ? parsed.error : undefined);
-    if ("error" in parsed) return;
+    const parsed = collectSettings(settings, { keepSecrets: false });
+    if ("errors" in parsed) {
+      create.reset();
+      setSettings({ ...settings, errors: parsed.errors });
+      requestAnimationFrame(() => focusFirstInvalid(form.current));
+      return;
+    }
     create.mutate({
       accountId,
       courier: courierId,
@@ -63,7 +71,6 @@ export function CreateCourierProfileDialog({ accountId }: { accountId: string })
     });
   }
 
-  const settingsMessage = settingsError ?? errorOf("settings");
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogTrigger asChild>
@@ -76,13 +83,15 @@ export function CreateCourierProfileDialog({ accountId }: { accountId: string })
         title="New courier profile"
         description="How orders are handed to a courier: the service used when an order names none, and courier settings."
       >
-        <form onSubmit={submit} noValidate className="space-y-4">
+        <form ref={form} onSubmit={submit} noValidate className="space-y-4">
           <Field id="profile-courier" label="Courier" error={errorOf("courier")}>
             <Select
               value={courierId}
               onValueChange={(id) => {
                 setCourierId(id);
                 setService(FIRST_SERVICE);
+                setSettings(settingsState(couriers.find((c) => c.id === id)));
+                create.reset();
               }}
             >
               <SelectTrigger id="profile-courier" aria-invalid={errorOf("courier") ? true : undefined} />
@@ -133,23 +142,14 @@ export function CreateCourierProfileDialog({ accountId }: { accountId: string })
               </SelectContent>
             </Select>
           </Field>
-          <Field
-            id="profile-settings"
-            label="Settings (JSON)"
-            hint='Optional. Courier-specific options, e.g. the sandbox&apos;s { "trackingStepMinutes": 60 }.'
-            error={settingsMessage}
-          >
-            <Textarea
-              id="profile-settings"
-              name="settings"
-              rows={4}
-              spellCheck={false}
-              className="font-mono"
-              placeholder="{ }"
-              aria-invalid={settingsMessage ? true : undefined}
-              aria-describedby={describedBy("profile-settings", { hint: true, error: settingsMessage })}
-            />
-          </Field>
+          <SettingsFields
+            idPrefix="profile"
+            courier={courier}
+            state={settings}
+            onChange={setSettings}
+            serverError={errorOf}
+            serverErrorFields={create.error?.data?.errors?.map((e) => e.field) ?? []}
+          />
           <div className="flex items-start justify-between gap-4">
             <div>
               <Label htmlFor="profile-default">Make it the default</Label>

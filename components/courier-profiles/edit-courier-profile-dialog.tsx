@@ -1,18 +1,17 @@
 "use client";
 
 import { Pencil } from "lucide-react";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { toast } from "sonner";
 import { fieldErrors, toastUnlessFieldErrors } from "@/lib/form-errors";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
 import { describedBy, Field, TextField } from "@/components/ui/field";
-import { Textarea } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger } from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
 import type { CourierProfileView } from "@/server/services/courier-profiles/schemas";
 import { api } from "@/trpc/react";
-import { parseSettings } from "@/lib/parse-profile-settings";
+import { collectSettings, focusFirstInvalid, SettingsFields, settingsState } from "./settings-fields";
 
 // Radix Select items cannot have an empty value; this one stands for "no service: the courier's first".
 const FIRST_SERVICE = "__first_service__";
@@ -23,7 +22,8 @@ export function EditCourierProfileDialog({ accountId, profile }: { accountId: st
   const courier = couriers.find((c) => c.id === profile.courier);
   const [open, setOpen] = useState(false);
   const [service, setService] = useState(profile.service ?? FIRST_SERVICE);
-  const [settingsError, setSettingsError] = useState<string>();
+  const [settings, setSettings] = useState(() => settingsState(courier, profile.settings));
+  const form = useRef<HTMLFormElement>(null);
   const utils = api.useUtils();
   const update = api.courierProfiles.update.useMutation({
     onSuccess: async (changed) => {
@@ -31,7 +31,10 @@ export function EditCourierProfileDialog({ accountId, profile }: { accountId: st
       toast.success(`Courier profile “${changed.name}” saved`);
       await utils.courierProfiles.list.invalidate({ accountId });
     },
-    onError: toastUnlessFieldErrors,
+    onError: (error) => {
+      toastUnlessFieldErrors(error);
+      requestAnimationFrame(() => focusFirstInvalid(form.current));
+    },
   });
   const errorOf = fieldErrors(update.error);
   const prefix = `edit-profile-${profile.id}`;
@@ -40,7 +43,7 @@ export function EditCourierProfileDialog({ accountId, profile }: { accountId: st
     setOpen(next);
     if (next) {
       update.reset();
-      setSettingsError(undefined);
+      setSettings(settingsState(courier, profile.settings));
       setService(profile.service ?? FIRST_SERVICE);
     }
   }
@@ -48,9 +51,14 @@ export function EditCourierProfileDialog({ accountId, profile }: { accountId: st
   function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    const parsed = parseSettings(String(data.get("settings") ?? ""));
-    setSettingsError("error" in parsed ? parsed.error : undefined);
-    if ("error" in parsed) return;
+    // An empty secret is left out of the PATCH, which keeps the saved one.
+    const parsed = collectSettings(settings, { keepSecrets: true });
+    if ("errors" in parsed) {
+      update.reset();
+      setSettings({ ...settings, errors: parsed.errors });
+      requestAnimationFrame(() => focusFirstInvalid(form.current));
+      return;
+    }
     update.mutate({
       id: profile.id,
       changes: {
@@ -61,7 +69,6 @@ export function EditCourierProfileDialog({ accountId, profile }: { accountId: st
     });
   }
 
-  const settingsMessage = settingsError ?? errorOf("settings");
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogTrigger asChild>
@@ -74,7 +81,7 @@ export function EditCourierProfileDialog({ accountId, profile }: { accountId: st
         title={`Edit ${profile.name}`}
         description={`A ${courier?.name ?? profile.courier} profile. Orders already created keep what they were created with.`}
       >
-        <form onSubmit={submit} noValidate className="space-y-4">
+        <form ref={form} onSubmit={submit} noValidate className="space-y-4">
           <TextField
             id={`${prefix}-name`}
             name="name"
@@ -105,23 +112,15 @@ export function EditCourierProfileDialog({ accountId, profile }: { accountId: st
               </SelectContent>
             </Select>
           </Field>
-          <Field
-            id={`${prefix}-settings`}
-            label="Settings (JSON)"
-            hint="Courier-specific options; they replace the current ones. Empty means none."
-            error={settingsMessage}
-          >
-            <Textarea
-              id={`${prefix}-settings`}
-              name="settings"
-              rows={4}
-              spellCheck={false}
-              className="font-mono"
-              defaultValue={Object.keys(profile.settings).length ? JSON.stringify(profile.settings, null, 2) : ""}
-              aria-invalid={settingsMessage ? true : undefined}
-              aria-describedby={describedBy(`${prefix}-settings`, { hint: true, error: settingsMessage })}
-            />
-          </Field>
+          <SettingsFields
+            idPrefix={prefix}
+            courier={courier}
+            state={settings}
+            onChange={setSettings}
+            serverError={errorOf}
+            serverErrorFields={update.error?.data?.errors?.map((e) => e.field) ?? []}
+            saved={profile.settings}
+          />
           <DialogFooter>
             <Button variant="secondary" onClick={() => setOpen(false)}>
               Cancel

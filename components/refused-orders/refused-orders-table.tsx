@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useState, useTransition } from "react";
 import { withAccount } from "@/lib/account";
 import { formatUtc } from "@/lib/format-utc";
+import { fieldLabel } from "@/lib/order-form/order-paths";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/cn";
@@ -15,6 +16,7 @@ import { api } from "@/trpc/react";
 
 const codeLabel: Record<string, string> = {
   COURIER_REJECTED: "Refused",
+  COURIER_AUTH_FAILED: "Credentials refused",
   COURIER_TIMEOUT: "No answer",
   COURIER_UNAVAILABLE: "Unreachable",
 };
@@ -60,11 +62,25 @@ export function RefusedOrdersTable({ accountId, canCreate }: { accountId: string
             <Tr key={r.id}>
               <Td className="font-medium break-all text-slate-900">{r.referenceNumber}</Td>
               <Td label="Outcome">
-                <span className="flex flex-col gap-1">
+                <span className="flex flex-col gap-1 sm:min-w-48">
                   <span>
                     <Badge tone="red">{codeLabel[r.code] ?? r.code}</Badge>
                   </span>
-                  <span className="text-xs text-slate-600">{r.message}</span>
+                  <span className="text-xs break-words text-slate-600">{r.message}</span>
+                  {r.field ? (
+                    <span className="text-xs text-slate-600">
+                      Field: <span className="font-medium text-slate-800">{fieldLabel(r.field)}</span>
+                      {/* The API's path too, unless the courier's message already says it. */}
+                      {fieldLabel(r.field) !== r.field && !r.message.includes(r.field) ? (
+                        <>
+                          {" "}
+                          <code className="rounded bg-slate-100 px-1 font-mono text-[11px] whitespace-nowrap">
+                            {r.field}
+                          </code>
+                        </>
+                      ) : null}
+                    </span>
+                  ) : null}
                 </span>
               </Td>
               <Td label="Courier">
