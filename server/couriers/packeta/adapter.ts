@@ -51,8 +51,12 @@ function courierErrorOf(error: unknown): CourierError {
   return new CourierError("COURIER_UNAVAILABLE", "Packeta could not be reached.");
 }
 
+/** One call through the profile's limiter, its faults as they came (PacketaFault) for callers that judge them. */
+const rawCall = (settings: PacketaSettings, ctx: CallContext, operation: string, parts: Record<string, unknown>) =>
+  limiterOf(settings)(() => callPacketa(operation, settings.apiPassword, parts, ctx.signal));
+
 const call = (settings: PacketaSettings, ctx: CallContext, operation: string, parts: Record<string, unknown>) =>
-  limiterOf(settings)(() => callPacketa(operation, settings.apiPassword, parts, ctx.signal)).catch((error: unknown) => {
+  rawCall(settings, ctx, operation, parts).catch((error: unknown) => {
     throw courierErrorOf(error);
   });
 
@@ -113,6 +117,7 @@ async function createPackets(
   settings: PacketaSettings,
   ctx: CallContext,
 ): Promise<{ outcomes: PacketOutcome[]; orphans: string[] }> {
+  if (attributes.length === 1) return createOnePacket(attributes[0]!, settings, ctx);
   let answer: unknown;
   try {
     answer = await call(settings, ctx, "createPackets", { packets: { attributes }, transaction: false });
@@ -140,6 +145,29 @@ async function createPackets(
     return { error: rejection(attributeFaultsOf(result.packetAttributesFault), text) };
   });
   return { outcomes, orphans: [] };
+}
+
+/**
+ * A call of one packet is `createPacket`, the contract's first name for a create: it answers the packet (`id`,
+ * `barcode`) or a `PacketAttributesFault` naming the attributes.
+ */
+async function createOnePacket(
+  attributes: Record<string, unknown>,
+  settings: PacketaSettings,
+  ctx: CallContext,
+): Promise<{ outcomes: PacketOutcome[]; orphans: string[] }> {
+  try {
+    const answer = await call(settings, ctx, "createPacket", { packetAttributes: attributes });
+    const created = createdPacketOf({ createdPacket: answer });
+    if (!created)
+      return {
+        outcomes: [{ error: new CourierError("COURIER_UNAVAILABLE", "Packeta answered no packet id.") }],
+        orphans: [],
+      };
+    return { outcomes: [{ created }], orphans: [] };
+  } catch (error) {
+    return { outcomes: [{ error: courierErrorOf(error) }], orphans: [] };
+  }
 }
 
 const packetIdsOf = (shipment: ShipmentRef): string[] => {
@@ -278,10 +306,28 @@ export const packetaCourier: CourierAdapter<PacketaSettings> = {
 
   /** The cheapest authenticated call: the sender's return routing (also proves `sender` exists). */
   async checkCredentials(settings, ctx): Promise<CheckResult> {
+    // The sender's return routing also proves the `sender` label exists. An API that does not know the call (a
+    // fault other than the password's or the sender's, or an HTTP refusal) is asked `packetStatus` of a packet
+    // that does not exist: Packeta checks the password first, so `PacketIdFault` means the password works.
     try {
-      await call(settings, ctx, "senderGetReturnRouting", { sender: settings.sender });
+      await rawCall(settings, ctx, "senderGetReturnRouting", { sender: settings.sender });
       return { ok: true };
     } catch (error) {
+      const e = courierErrorOf(error);
+      if (e.code === "COURIER_AUTH_FAILED" || e.code === "COURIER_TIMEOUT")
+        return { ok: false, code: e.code, message: e.message };
+      if (error instanceof PacketaFault && /sender/i.test(error.fault))
+        return {
+          ok: false,
+          code: "COURIER_REJECTED",
+          message: `Packeta does not know the sender "${settings.sender}".`,
+        };
+    }
+    try {
+      await rawCall(settings, ctx, "packetStatus", { packetId: "1" });
+      return { ok: true };
+    } catch (error) {
+      if (error instanceof PacketaFault && error.fault !== "IncorrectApiPasswordFault") return { ok: true };
       const e = courierErrorOf(error);
       return { ok: false, code: e.code, message: e.message };
     }

@@ -159,8 +159,11 @@ export async function startFakePacketa(options: {
     });
   };
 
+  /** Operations this fake answers as unknown (an API that lacks them), for tests of fallbacks. */
+  const unknownOperations = new Set<string>();
   const answer = async (operation: string, body: Record<string, unknown>): Promise<string> => {
     if (body.apiPassword !== options.password) return fixture("incorrect-api-password.response.xml");
+    if (unknownOperations.has(operation)) return fault("UnknownOperationFault", "Unknown operation.");
     switch (operation) {
       case "createPacket": {
         const attributes = (body.packetAttributes ?? {}) as Record<string, unknown>;
@@ -258,6 +261,10 @@ export async function startFakePacketa(options: {
     state,
     setMode: (m: PacketaMode) => (mode = m),
     setDelay: (ms: number) => (delayMs = ms),
+    setUnknownOperations: (operations: string[]) => {
+      unknownOperations.clear();
+      for (const o of operations) unknownOperations.add(o);
+    },
     /** Which packets to refuse (in every mode but "refuse", which refuses all); no rule: `refuseByReference`. */
     setRefusal: (rule?: PacketRefusal) => (refusal = rule ?? refuseByReference),
     /** Moves a packet to a Packeta status code (at `at`, default now); an unknown id becomes a known packet. */

@@ -333,7 +333,9 @@ describe("the Packeta adapter against the fake", () => {
     const outcomes = (await Promise.all(creates)).flat();
     expect(outcomes).toHaveLength(520);
     expect(outcomes.every((o) => o.ok)).toBe(true);
-    expect(createCalls()).toHaveLength(30);
+    // Ten createPackets of 100 packets; each one-packet create is a createPacket.
+    expect(createCalls()).toHaveLength(10);
+    expect(fake.requests.filter((r) => r.operation === "createPacket")).toHaveLength(20);
     expect(fake.state.maxInFlight).toBeLessThanOrEqual(8);
     expect(fake.state.maxInFlight).toBeGreaterThan(1);
   });
@@ -378,6 +380,18 @@ describe("the Packeta adapter against the fake", () => {
       fake.setStatus(packetId!, code, at);
       const [result] = await packeta.track([ref], settings, ctx());
       expect(result!.events).toEqual([{ time: at, status, description, location: null }]);
+    }
+  });
+
+  it("checks credentials with packetStatus of no packet when the API lacks the sender call", async () => {
+    fake.setUnknownOperations(["senderGetReturnRouting"]);
+    try {
+      expect(await packeta.checkCredentials(settings, ctx())).toEqual({ ok: true });
+      expect(fake.requests.at(-1)).toMatchObject({ operation: "packetStatus" });
+      const wrong = await packeta.checkCredentials({ ...settings, apiPassword: "e".repeat(32) }, ctx());
+      expect(wrong).toMatchObject({ ok: false, code: "COURIER_AUTH_FAILED" });
+    } finally {
+      fake.setUnknownOperations([]);
     }
   });
 
