@@ -82,7 +82,7 @@ Every shipping-API answer after authentication carries \`RateLimit-Limit\`, \`Ra
 - Packeta: \`Recipient.Name\` is split at its first space (\`name\` the first word, \`surname\` the rest; one word is the surname); for \`HOME\`,
   \`Recipient.Street\` is split at its last token starting with a digit (\`street\` + \`houseNumber\`); \`value\` = \`InsurancePrice\`, else \`CodPrice\`, in
   the order's COD currency (CZK without COD); a multi-parcel order carries COD and value on its first packet only (the recipient pays once); every
-  packet carries the order's \`ReferenceNumber\` as \`number\`; creates use \`createPackets\` (up to 100 packets a call, 8 calls in flight per
+  packet carries the order's \`ReferenceNumber\` as \`number\`; one packet is \`createPacket\`, several \`createPackets\` (up to 100 packets a call, 8 calls in flight per
   profile); an order with any packet refused fails \`COURIER_REJECTED\` and its other packets are cancelled; Packeta's zone-less times are Prague
   time; tracking reads \`packetStatus\` of the first packet; the credentials check is \`senderGetReturnRouting\` of the profile's \`sender\`.
 - PPL: every order is sent as a shipment set (PPL's shipment has no weight of its own), its shipping numbers the set's in parcel order;
