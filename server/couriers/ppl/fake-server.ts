@@ -132,6 +132,8 @@ export async function startFakePpl(options: {
   numbering?: PplFakeNumbering;
   /** The first shipment number (default: a random block, so fakes of parallel test files never collide). */
   firstNumber?: number;
+  /** 0 or none: any free port. */
+  port?: number;
 }) {
   let mode: PplFakeMode = "ok";
   let delayMs = options.delayMs ?? 0;
@@ -465,7 +467,7 @@ export async function startFakePpl(options: {
       }, delayMs);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${BASE_PATH}`;
 
   return {

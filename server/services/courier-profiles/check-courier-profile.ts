@@ -2,6 +2,8 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db/client";
 import { courierProfiles } from "@/db/schema";
+import { isDatabaseUnavailable } from "@/db/connection-errors";
+import { CourierError } from "@/server/couriers/adapter";
 import { findCourier } from "@/server/couriers/registry";
 import { notFound } from "@/server/errors";
 import { isUuid } from "@/server/validation";
@@ -36,14 +38,14 @@ export async function checkCourierProfile(db: Executor, actor: Actor, id: string
   if (!courier) throw notFound("Courier profile");
   const settings = courierSettings(courier, profile.settings);
   try {
-    const result = await callCourier(db, courier, "check", settings, (ctx) => courier.checkCredentials(settings, ctx));
-    if (result.ok) return { ok: true };
-    return {
-      ok: false,
-      code: result.code === "COURIER_CANNOT_CANCEL" ? "COURIER_REJECTED" : result.code,
-      message: result.message,
-    };
+    // A refusal is thrown inside the call, so the courier-call log line and metric say what the courier answered.
+    await callCourier(db, courier, "check", settings, async (ctx) => {
+      const result = await courier.checkCredentials(settings, ctx);
+      if (!result.ok) throw new CourierError(result.code, result.message);
+    });
+    return { ok: true };
   } catch (error) {
+    if (isDatabaseUnavailable(error)) throw error;
     const e = error as { code?: string; message?: string };
     const code = (["COURIER_AUTH_FAILED", "COURIER_UNAVAILABLE", "COURIER_TIMEOUT", "COURIER_REJECTED"] as const).find(
       (c) => c === e.code,
