@@ -11,7 +11,7 @@ import * as profileItem from "@/app/api/v2/private/courier-profiles/[id]/route";
 import * as profiles from "@/app/api/v2/private/courier-profiles/route";
 import * as label from "@/app/api/v2/shipping-orders/[id]/label/route";
 import * as orderItem from "@/app/api/v2/shipping-orders/[id]/route";
-import { getDb, rowsOf } from "@/db/client";
+import { getDb } from "@/db/client";
 import { courierAttempts, labelFiles, refusedAttempts, shippingOrders } from "@/db/schema";
 import { startFakePacketa } from "@/server/couriers/packeta/fake-server";
 import { startFakePpl } from "@/server/couriers/ppl/fake-server";
