@@ -167,6 +167,14 @@ describe("real couriers: validation of each courier's limits, before any call", 
     expect(noValue.messages).toContainEqual(
       expect.objectContaining({ code: "REQUIRED", field: "InsurancePrice", severity: "ERROR" }),
     );
+    const missingPoint = await check("packeta", order({ InsurancePrice: 100 }));
+    expect(missingPoint.messages.filter((m) => m.field === "PickupPoint")).toEqual([
+      expect.objectContaining({ code: "REQUIRED", severity: "ERROR" }),
+    ]);
+    const badPoint = await check("packeta", packetaOrder({ PickupPoint: "Praha 1" }));
+    expect(badPoint.messages).toContainEqual(expect.objectContaining({ code: "INVALID_FORMAT", field: "PickupPoint" }));
+    const badCurrency = await check("packeta", packetaOrder({ CodPrice: 10, CodCurrency: "USD" }));
+    expect(badCurrency.messages.filter((m) => m.field === "CodCurrency")).toHaveLength(1);
     const home = await check("packeta", packetaOrder({ Service: "HOME" }));
     expect(home.messages).toContainEqual(expect.objectContaining({ code: "UNSUPPORTED_COUNTRY", severity: "ERROR" }));
     const codWithoutSymbol = await check("ppl", order({ CodPrice: 100, CodCurrency: "CZK" }));

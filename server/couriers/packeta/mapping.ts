@@ -83,8 +83,11 @@ export function validateForPacketa(order: ShipmentRequest, settings: PacketaSett
     );
   if (order.insurancePrice === null && order.codPrice === null)
     messages.push(error("REQUIRED", "InsurancePrice", "Packeta requires a value: give InsurancePrice (or CodPrice)."));
-  if (order.service === "PICKUP_POINT" && !/^\d+$/.test(order.pickupPoint ?? ""))
-    messages.push(error("REQUIRED", "PickupPoint", "Packeta needs the pickup point's id (digits) for PICKUP_POINT."));
+  // A missing PickupPoint is the platform's REQUIRED already (the service needs one); a given one must be Packeta's id.
+  if (order.service === "PICKUP_POINT" && order.pickupPoint && !/^\d+$/.test(order.pickupPoint))
+    messages.push(
+      error("INVALID_FORMAT", "PickupPoint", "Packeta's pickup-point id is digits (e.g. 4321) for PICKUP_POINT."),
+    );
   if (order.service === "HOME" && settings.homeDeliveryCarriers?.[order.recipient.country] === undefined)
     messages.push(
       error(

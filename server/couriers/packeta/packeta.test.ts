@@ -113,7 +113,9 @@ describe("the Packeta mapping", () => {
     expect(codes(order({ referenceNumber: "R".repeat(25) }))).toContain("TOO_LONG@ReferenceNumber");
     expect(codes(order({ codCurrency: "USD" }))).toContain("COD_NOT_SUPPORTED@CodCurrency");
     expect(codes(order({ codPrice: null, codCurrency: null }))).toContain("REQUIRED@InsurancePrice");
-    expect(codes(order({ pickupPoint: null }))).toContain("REQUIRED@PickupPoint");
+    expect(codes(order({ pickupPoint: "Praha 1" }))).toContain("INVALID_FORMAT@PickupPoint");
+    // A missing one is the platform's own REQUIRED (the service needs a pickup point), not said twice.
+    expect(codes(order({ pickupPoint: null }))).not.toContain("REQUIRED@PickupPoint");
     expect(codes(order({ service: "HOME", recipient: { ...order().recipient, country: "SK" } }))).toContain(
       "UNSUPPORTED_COUNTRY@Recipient.Country",
     );

@@ -22,7 +22,11 @@ export async function validateBatch(db: Executor, origin: ValidationOrigin, comm
       validated.service &&
       courier.capabilities.services.some((s) => s.code === validated.service)
     ) {
-      const messages = courier.validate(toShipmentRequest(validated.order, validated.service), settings);
+      // A courier's rule the platform's own rules already reported (same code at the same field) is said once.
+      const said = new Set(validated.response.messages.map((m) => `${m.code} ${m.field}`));
+      const messages = courier
+        .validate(toShipmentRequest(validated.order, validated.service), settings)
+        .filter((m) => !said.has(`${m.code} ${m.field}`));
       if (messages.length > 0) {
         validated.response.messages.push(...messages);
         validated.response.status = statusOf(validated.response.messages);
