@@ -329,6 +329,59 @@ describe("real couriers: create, labels, tracking and cancel with Packeta", () =
   });
 });
 
+describe("real couriers: edges", () => {
+  it("prints one /labels file from sandbox and Packeta numbers together, in the order asked", async () => {
+    const partner = await createPartner();
+    await profileFor(partner, "packeta", { apiPassword: PASSWORD, sender: "my-shop" });
+    const own = await readJson<Created>(await post(partner, "sandbox", order()));
+    const theirs = await readJson<Created>(
+      await post(partner, "packeta", packetaOrder({ Parcels: [{ Weight: 1 }, { Weight: 2 }] })),
+    );
+    const numbers = [theirs.items[0]!.shippingNumber[1]!, own.items[0]!.shippingNumber[0]!];
+    const pdf = await as(partner)(labels.GET, `/api/v2/labels?shippingNumbers=${numbers.join(",")}`);
+    expect(pdf.status).toBe(200);
+    expect((await PDFDocument.load(await pdf.arrayBuffer())).getPageCount()).toBe(2);
+    const zpl = await as(partner)(labels.GET, `/api/v2/labels?shippingNumbers=${numbers.join(",")}&format=zpl`);
+    expect(zpl.status).toBe(200);
+    const text = await zpl.text();
+    expect(text.match(/\^XA/g)).toHaveLength(2);
+    // The Packeta parcel's own block (its second packet) comes first, then the sandbox label.
+    expect(text.indexOf(theirs.items[0]!.shippingNumber[1]!.slice(1))).toBeLessThan(text.indexOf(numbers[1]!));
+  });
+
+  it("answers 502 and stores nothing when a courier answers a shipping number already in use", async () => {
+    const db = await getDb();
+    const partner = await createPartner();
+    await profileFor(partner, "packeta", { apiPassword: PASSWORD, sender: "my-shop" });
+    const first = await startFakePacketa({ password: PASSWORD });
+    process.env.COURIER_PACKETA_URL = first.url;
+    const created = await readJson<Created>(await post(partner, "packeta", packetaOrder()));
+    const firstId = Number(created.items[0]!.shippingNumber[0]!.slice(1));
+    // A second Packeta that hands out the very same barcode.
+    const twin = await startFakePacketa({ password: PASSWORD, firstId });
+    process.env.COURIER_PACKETA_URL = twin.url;
+    try {
+      const response = await post(partner, "packeta", packetaOrder({ ReferenceNumber: "TWIN-1" }));
+      expect(response.status).toBe(502);
+      expect(await readJson(response)).toMatchObject({ code: "COURIER_UNAVAILABLE" });
+      const stored = await db
+        .select({ ref: shippingOrders.referenceNumber })
+        .from(shippingOrders)
+        .where(eq(shippingOrders.accountId, partner.accountId));
+      expect(stored.map((r) => r.ref)).not.toContain("TWIN-1");
+      // The twin's packet was cancelled with it: nothing of the failed create is left at the courier.
+      expect(twin.requests.filter((r) => r.operation === "cancelPacket")).toHaveLength(1);
+      expect(await db.select().from(courierAttempts).where(eq(courierAttempts.accountId, partner.accountId))).toEqual(
+        [],
+      );
+    } finally {
+      process.env.COURIER_PACKETA_URL = packeta.url;
+      await twin.close();
+      await first.close();
+    }
+  });
+});
+
 describe("real couriers: PPL", () => {
   it("sends a request's orders as one batch, tracks phases and refreshes its token once", async () => {
     const db = await getDb();

@@ -218,12 +218,29 @@ async function createValidated(
     if (attemptId) await abandonAttempt(db, attemptId).catch(() => undefined);
     const cancelled = await cancelShipments(db, courier, settings, outcomes);
     if (attemptId && cancelled) await closeAttempt(db, attemptId).catch(() => undefined);
-    throw error;
+    throw reusedShippingNumber(error) ? courierReusedNumber(courier.capabilities.name, error) : error;
   }
   if (accepted.length > 0) onRecorded();
   await cancelPredecessors(db, stored.predecessors);
   return { items: stored.views.map((v, i) => ({ ...v, replaced: stored.replaced[i] ?? null })), failed };
 }
+
+/** Whether storing failed because a shipping number is stored already (parcels' unique shipping number). */
+function reusedShippingNumber(error: unknown): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    const pg = e as { code?: string; constraint_name?: string; constraint?: string };
+    if (pg.code === "23505" && (pg.constraint_name ?? pg.constraint) === "parcels_shipping_number_key") return true;
+  }
+  return false;
+}
+
+/** A courier answering a number the platform already keeps: its fault, not ours; nothing was stored, retry. */
+const courierReusedNumber = (courierName: string, cause: unknown) =>
+  new AppError(
+    "bad_gateway",
+    `${courierName} answered a shipping number that is already in use; nothing was stored and its shipments were cancelled. Retry the request.`,
+    { cause, details: { problemCode: "COURIER_UNAVAILABLE" } },
+  );
 
 /**
  * A replaced order's shipment is cancelled with its own profile's credentials, after the commit and outside it.
