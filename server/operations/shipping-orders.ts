@@ -37,6 +37,7 @@ import {
 import { idempotencyRefusals } from "@/server/services/idempotency/idempotent-requests";
 import { unknownSourcePairs } from "@/server/services/shipping-orders/check-source-pairs";
 import { courierCannotCancel } from "@/server/services/shipping-orders/delete-shipping-order";
+import { courierReusedNumber } from "@/server/services/shipping-orders/create-shipping-orders";
 import { CourierError } from "@/server/couriers/adapter";
 import { duplicateOrdersConflict } from "@/server/services/shipping-orders/persist-orders";
 import { noDefaultProfile } from "@/server/services/shipping-orders/resolve-courier-profile";
@@ -269,6 +270,12 @@ export const createShippingOrdersOp = operation({
         ...unknownSource,
         idempotencyKey: ["Idempotency-Key reused", idempotencyRefusals.reused()],
       },
+    },
+    502: {
+      description:
+        "The courier answered a shipping number the platform already keeps for another parcel (code `COURIER_UNAVAILABLE`): nothing was " +
+        "stored and the shipments of the request were cancelled with the courier; retry.",
+      examples: { reusedNumber: ["Courier reused a shipping number", courierReusedNumber("Packeta", null)] },
     },
   },
 });

@@ -235,7 +235,7 @@ function reusedShippingNumber(error: unknown): boolean {
 }
 
 /** A courier answering a number the platform already keeps: its fault, not ours; nothing was stored, retry. */
-const courierReusedNumber = (courierName: string, cause: unknown) =>
+export const courierReusedNumber = (courierName: string, cause: unknown) =>
   new AppError(
     "bad_gateway",
     `${courierName} answered a shipping number that is already in use; nothing was stored and its shipments were cancelled. Retry the request.`,
