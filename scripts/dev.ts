@@ -4,7 +4,9 @@ import { createRequire } from "node:module";
 import pretty from "pino-pretty";
 import { closeDb, getDb } from "@/db/client";
 import { migrate } from "@/db/migrate";
-import { seedDemo, signInBanner } from "@/db/seed";
+import { DEMO, seedDemo, signInBanner } from "@/db/seed";
+import { startFakePacketa } from "@/server/couriers/packeta/fake-server";
+import { startFakePpl } from "@/server/couriers/ppl/fake-server";
 import { env } from "@/server/env";
 
 // Migrate and seed, then hand the (embedded) database over to Next: PGlite allows one process per data
@@ -12,10 +14,28 @@ import { env } from "@/server/env";
 const port = process.env.PORT ?? "3000";
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 const { AUTH_SECRET, SECRETS_KEY } = env();
+
+// Packeta and PPL: unless the operator points the app at real ones, local fakes (the tests' own, on 127.0.0.1) run in
+// this process for as long as the app does, and the demo partner gets profiles with their credentials.
+const fakeCouriers = !process.env.COURIER_PACKETA_URL && !process.env.COURIER_PPL_URL;
+const courierUrls: Record<string, string> = {};
+if (fakeCouriers) {
+  const packeta = await startFakePacketa({ password: DEMO.packeta.apiPassword });
+  const ppl = await startFakePpl({ clientId: DEMO.ppl.clientId, clientSecret: DEMO.ppl.clientSecret });
+  courierUrls.COURIER_PACKETA_URL = packeta.url;
+  courierUrls.COURIER_PPL_URL = ppl.url;
+  courierUrls.COURIER_PPL_TEST_URL = ppl.url;
+}
+
 await migrate();
-await seedDemo(await getDb());
+await seedDemo(await getDb(), { fakeCouriers });
 await closeDb();
 console.log(signInBanner(`http://localhost:${port}`));
+if (fakeCouriers)
+  console.log(
+    `  Couriers:   Packeta and PPL are local fakes (${courierUrls.COURIER_PACKETA_URL}, ${courierUrls.COURIER_PPL_URL});\n` +
+      "              set COURIER_PACKETA_URL / COURIER_PPL_URL to use real ones.\n",
+  );
 
 // Node runs Next directly (no npx in between) so signals reach it and it can drain in-flight requests.
 const child = spawn(process.execPath, [nextBin, "dev", "--port", port, ...process.argv.slice(2)], {
@@ -29,6 +49,7 @@ const child = spawn(process.execPath, [nextBin, "dev", "--port", port, ...proces
     NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
     // A receiver on this machine (http://localhost:...) is the usual development target; production never defaults to it.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? "true",
+    ...courierUrls,
   },
 });
 child.stdout!.pipe(pretty({ colorize: true, translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname" }));

@@ -35,7 +35,11 @@ export function TrackingTimeline({ tracking }: { tracking: ShippingOrderView["sh
       ) : (
         <ol aria-label="Tracking events, latest first" className="mt-4 space-y-0">
           {events.map((event, i) => (
-            <li key={`${event.time}-${event.status}`} className="relative flex gap-3 pb-5 last:pb-0">
+            // Time, status and text: what makes an event unique (a courier may report two in one second).
+            <li
+              key={`${event.time}-${event.status}-${event.description}`}
+              className="relative flex gap-3 pb-5 last:pb-0"
+            >
               {i < events.length - 1 ? (
                 <span aria-hidden className="absolute top-3 left-[5px] h-full w-px bg-slate-200" />
               ) : null}
