@@ -22,27 +22,18 @@
  * profiler's overhead is in that run's figures). The database is dropped at the end, the fakes closed, the server
  * stopped.
  */
-import { fork, spawn, type ChildProcess } from "node:child_process";
-import {
-  cpSync,
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { fork, type ChildProcess } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { startFakePacketa } from "@/server/couriers/packeta/fake-server";
 import { startFakePpl } from "@/server/couriers/ppl/fake-server";
+import { preparedBuild } from "./lib/build";
 import { createDatabase, dropDatabase, serverVersion } from "./lib/database";
 import { median } from "./lib/load";
 import { summariseProfiles } from "./lib/profile";
-import { cpuMs, descendants, freePort, rssMiB } from "./lib/servers";
+import { cpuMs, startApp, type Server } from "./lib/servers";
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.includes(`--${name}`);
@@ -73,7 +64,6 @@ const FIGURES_BEGIN = "<!-- 5e: figures written by bench/couriers.ts; a later ru
 const FIGURES_END = "<!-- /5e -->";
 
 const log = (m: string) => console.error(`[couriers ${new Date().toISOString().slice(11, 19)}] ${m}`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const loadAverage = () =>
   os
     .loadavg()
@@ -84,130 +74,7 @@ const n2 = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : "–");
 
 // ---------------------------------------------------------------- the build (as bench/run.ts prepares it)
 
-function otherNextBuild(): number | null {
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const cmd = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ");
-      if (/\bnext(\.js)?\s+build\b/.test(cmd)) return Number(entry);
-    } catch {
-      // gone
-    }
-  }
-  return null;
-}
-
-async function waitForOtherBuilds(): Promise<void> {
-  const deadline = Date.now() + 10 * 60_000;
-  for (let pid = otherNextBuild(); pid !== null; pid = otherNextBuild()) {
-    if (Date.now() > deadline) throw new Error(`a next build (pid ${pid}) has been running for 10 minutes`);
-    log(`waiting for a running next build (pid ${pid}) to finish…`);
-    await sleep(5000);
-  }
-}
-
-const buildId = () => (existsSync(".next/BUILD_ID") ? readFileSync(".next/BUILD_ID", "utf8").trim() : null);
-
-/** A copy of `.next` (without caches) outside the checkout, so a `next build` started meanwhile cannot pull it away. */
-async function copiedBuild(): Promise<{ dir: string; id: string }> {
-  for (let attempt = 1; ; attempt++) {
-    await waitForOtherBuilds();
-    const id = buildId();
-    if (!id) throw new Error("no production build (.next/BUILD_ID): run `npx next build` first");
-    rmSync(APP_COPY, { recursive: true, force: true });
-    mkdirSync(APP_COPY, { recursive: true });
-    cpSync(".next", path.join(APP_COPY, ".next"), {
-      recursive: true,
-      verbatimSymlinks: true,
-      filter: (src) => !/^\.next\/(cache|dev|trace|trace-build|types|diagnostics)(\/|$)/.test(path.relative(".", src)),
-    });
-    for (const f of ["next.config.mjs", "package.json"]) cpSync(f, path.join(APP_COPY, f));
-    symlinkSync(path.resolve("node_modules"), path.join(APP_COPY, "node_modules"));
-    if (existsSync("public")) symlinkSync(path.resolve("public"), path.join(APP_COPY, "public"));
-    if (buildId() === id && otherNextBuild() === null) return { dir: APP_COPY, id };
-    if (attempt >= 5) throw new Error("the build kept changing while it was copied");
-    log("the build changed while it was copied; copying again…");
-  }
-}
-
 // ---------------------------------------------------------------- the app server
-
-type App = { url: string; child: ChildProcess; serverPid: () => number; stop: () => Promise<void> };
-
-const cmdline = (pid: number) => {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
-  } catch {
-    return "";
-  }
-};
-
-/**
- * `next start` of the copied build, production mode, WORKER=off (no tracking in the app: the worker's share is
- * measured on its own below), the couriers' URLs pointing at the fakes. bench/lib/servers.ts's startApp takes no
- * extra environment, hence this variant of it.
- */
-async function startApp(databaseUrl: string, appDir: string, courierEnv: Record<string, string>): Promise<App> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NODE_ENV: "production",
-    PORT: String(port),
-    DATABASE_URL: databaseUrl,
-    AUTH_SECRET,
-    NEXTAUTH_SECRET: AUTH_SECRET,
-    NEXTAUTH_URL: `http://127.0.0.1:${port}`,
-    SECRETS_KEY: process.env.SECRETS_KEY,
-    NEXT_TELEMETRY_DISABLED: "1",
-    WORKER: "off",
-    LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
-    ...courierEnv,
-  };
-  const logFile = path.join(os.tmpdir(), `sop-bench-couriers-app-${process.pid}.log`);
-  const out = createWriteStream(logFile);
-  const nextBin = path.resolve("node_modules/next/dist/bin/next");
-  const child = spawn(process.execPath, [nextBin, "start", appDir, "-p", String(port), "-H", "127.0.0.1"], {
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.pipe(out, { end: false });
-  child.stderr!.pipe(out, { end: false });
-  child.once("close", () => out.end());
-  const url = `http://127.0.0.1:${port}`;
-  const serverPid = () => {
-    const tree = descendants(child.pid!);
-    return (
-      tree.find((p) => /next-server/.test(cmdline(p))) ??
-      tree.filter((p) => !Number.isNaN(rssMiB(p))).sort((a, b) => rssMiB(b) - rssMiB(a))[0] ??
-      child.pid!
-    );
-  };
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-    await exited;
-    clearTimeout(timer);
-  };
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}; see ${logFile}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`next start was not ready within 60 s; see ${logFile}`);
-    }
-    await sleep(200);
-  }
-  log(`app on ${url} (pid ${child.pid}, log ${logFile})`);
-  return { url, child, serverPid, stop };
-}
 
 // ---------------------------------------------------------------- orders
 
@@ -329,7 +196,7 @@ async function trackingChild(): Promise<void> {
 // ---------------------------------------------------------------- main
 
 async function main(): Promise<void> {
-  const build = await copiedBuild();
+  const build = await preparedBuild({ dir: APP_COPY, build: false, log: (m) => log(m) });
   const startedAt = new Date();
   const loadBefore = loadAverage();
   const database = await createDatabase();
@@ -341,7 +208,7 @@ async function main(): Promise<void> {
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   let packeta: Awaited<ReturnType<typeof startFakePacketa>> | undefined;
   let ppl: Awaited<ReturnType<typeof startFakePpl>> | undefined;
-  let app: App | undefined;
+  let app: Server | undefined;
   let worker: ChildProcess | undefined;
   const failures: string[] = [];
   try {
@@ -386,7 +253,14 @@ async function main(): Promise<void> {
     // The highest limit the contract allows, so the rate limiter never shapes the figures.
     const { key } = await createApiKey(db, actor, { accountId, name: "bench couriers", rateLimitPerMinute: 100_000 });
 
-    app = await startApp(database.url, build.dir, courierEnv);
+    // WORKER=off (startApp's default): no tracking in the app, the worker's share is measured on its own below.
+    app = await startApp(
+      { databaseUrl: database.url, authSecret: AUTH_SECRET, extraEnv: courierEnv },
+      os.tmpdir(),
+      build.dir,
+      "app-couriers",
+    );
+    log(`app on ${app.url} (pid ${app.child.pid}, log ${path.join(os.tmpdir(), "app-couriers.log")})`);
     const serverPid = app.serverPid();
     const pgPids = async () =>
       (

@@ -11,8 +11,8 @@
  * gets its top self-time functions. `--orders=N`, `--duration=S` override the data size and run length;
  * `--event-rate=N` the creates per second of the event-lag measurements (default 100).
  */
-import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { preparedBuild } from "./lib/build";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
@@ -59,73 +59,8 @@ const loadAverage = () =>
     .loadavg()
     .map((l) => l.toFixed(1))
     .join(" / ");
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------- build
-
-function otherNextBuild(): number | null {
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const cmd = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ");
-      if (/\bnext(\.js)?\s+build\b/.test(cmd)) return Number(entry);
-    } catch {
-      // gone
-    }
-  }
-  return null;
-}
-
-async function waitForOtherBuilds(): Promise<void> {
-  const deadline = Date.now() + 10 * 60_000;
-  for (let pid = otherNextBuild(); pid !== null; pid = otherNextBuild()) {
-    if (Date.now() > deadline) throw new Error(`a next build (pid ${pid}) has been running for 10 minutes`);
-    log(`waiting for a running next build (pid ${pid}) to finish…`);
-    await sleep(5000);
-  }
-}
-
-const buildId = () => (existsSync(".next/BUILD_ID") ? readFileSync(".next/BUILD_ID", "utf8").trim() : null);
-
-/**
- * Builds if needed, then copies the build (without caches) to $TMPDIR/sop-bench-app-<pid> and serves that copy, so a
- * `next build` someone starts in the shared checkout during the run cannot pull the build from under the
- * server. Returns the directory to pass to `next start` and the build id.
- */
-async function preparedBuild(): Promise<{ dir: string; id: string }> {
-  await waitForOtherBuilds();
-  if (flag("build") || !buildId()) {
-    log("building (next build)…");
-    const r = spawnSync("npx", ["next", "build"], {
-      stdio: "inherit",
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-    });
-    if (r.status !== 0) throw new Error(`next build failed (${r.status})`);
-  }
-  // Outside the checkout: a node_modules link inside it would be walked by vitest and eslint.
-  const dir = APP_COPY;
-  for (let attempt = 1; ; attempt++) {
-    await waitForOtherBuilds();
-    const id = buildId();
-    if (!id)
-      throw new Error(
-        ".next/BUILD_ID is missing (a build failed or is half-written); run `npx next build` or pass --build",
-      );
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    cpSync(".next", path.join(dir, ".next"), {
-      recursive: true,
-      verbatimSymlinks: true,
-      filter: (src) => !/^\.next\/(cache|dev|trace|trace-build|types|diagnostics)(\/|$)/.test(path.relative(".", src)),
-    });
-    for (const f of ["next.config.mjs", "package.json"]) cpSync(f, path.join(dir, f));
-    symlinkSync(path.resolve("node_modules"), path.join(dir, "node_modules"));
-    if (existsSync("public")) symlinkSync(path.resolve("public"), path.join(dir, "public"));
-    if (buildId() === id && otherNextBuild() === null) return { dir, id };
-    if (attempt >= 5) throw new Error("the build kept changing while it was copied");
-    log("the build changed while it was copied; copying again…");
-  }
-}
 
 // ---------------------------------------------------------------- requests
 
@@ -171,7 +106,7 @@ let cleanup: () => Promise<void> = async () => {};
 
 async function main(): Promise<number> {
   mkdirSync(TMP, { recursive: true });
-  const build = await preparedBuild();
+  const build = await preparedBuild({ dir: APP_COPY, build: flag("build") || "if-missing", log: (m) => log(m) });
   const started = Date.now();
   const loadBefore = loadAverage();
   const database = await createDatabase();

@@ -122,7 +122,13 @@ function start(
 // One key for the bench process (which seeds webhook endpoints) and every app and worker it starts.
 process.env.SECRETS_KEY ??= "YmVuY2gtc2VjcmV0cy1rZXktMzItYnl0ZXMtbG9uZyE=";
 
-export type ServerEnv = { databaseUrl: string; authSecret: string; cpuProfileDir?: string };
+export type ServerEnv = {
+  databaseUrl: string;
+  authSecret: string;
+  cpuProfileDir?: string;
+  /** More environment for the app (bench/couriers.ts: the couriers' URLs pointing at the fakes). */
+  extraEnv?: Record<string, string>;
+};
 
 /** `node --cpu-prof` (not allowed in NODE_OPTIONS): the profile is written when the server exits on SIGTERM. */
 const nodeFlags = (e: ServerEnv, name: string) =>
@@ -154,6 +160,7 @@ function baseEnv(e: ServerEnv, port: number): NodeJS.ProcessEnv {
       ? { DATABASE_URL: viaPooler(e.databaseUrl), DATABASE_POOLER: "transaction", DATABASE_DIRECT_URL: e.databaseUrl }
       : {}),
     LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
+    ...e.extraEnv,
   };
 }
 

@@ -1,36 +1,7 @@
 import { z } from "zod";
 import { env } from "@/server/env";
+import { EU_COUNTRIES } from "./countries";
 import type { CourierAdapter, CreateOutcome, ShipmentRequest, TrackingEvent, TrackingResult } from "./adapter";
-
-const EU_COUNTRIES = [
-  "AT",
-  "BE",
-  "BG",
-  "CY",
-  "CZ",
-  "DE",
-  "DK",
-  "EE",
-  "ES",
-  "FI",
-  "FR",
-  "GR",
-  "HR",
-  "HU",
-  "IE",
-  "IT",
-  "LT",
-  "LU",
-  "LV",
-  "MT",
-  "NL",
-  "PL",
-  "PT",
-  "RO",
-  "SE",
-  "SI",
-  "SK",
-] as const;
 
 const settingsSchema = z
   .object({

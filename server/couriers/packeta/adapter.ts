@@ -1,4 +1,4 @@
-import pLimit, { type LimitFunction } from "p-limit";
+import { limiterPerCredential } from "../profile-limiter";
 import { env } from "@/server/env";
 import type { LabelFormat } from "@/server/labels/label-format";
 import {
@@ -25,12 +25,8 @@ import { packetaSettings, type PacketaSettings } from "./settings";
 
 /** At most this many calls in flight per profile (its API password): the contract's bound. */
 const IN_FLIGHT_PER_PROFILE = 8;
-const limiters = new Map<string, LimitFunction>();
-const limiterOf = (settings: PacketaSettings): LimitFunction => {
-  let limit = limiters.get(settings.apiPassword);
-  if (!limit) limiters.set(settings.apiPassword, (limit = pLimit(IN_FLIGHT_PER_PROFILE)));
-  return limit;
-};
+const limitFor = limiterPerCredential(IN_FLIGHT_PER_PROFILE);
+const limiterOf = (settings: PacketaSettings) => limitFor(settings.apiPassword);
 
 /** Packeta's refusal of packet attributes: its own words (`attribute: text`), at the first field the platform knows. */
 function rejection(attributeFaults: readonly AttributeFault[], text: string): CourierError {

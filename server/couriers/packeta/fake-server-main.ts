@@ -8,6 +8,7 @@
  * calls, and closes on SIGTERM or SIGINT. Packets are refused by reference (`REFUSE…`), as in `refuseByReference`.
  */
 import { parseArgs } from "node:util";
+import { serveUntilSignal } from "../fake-process";
 import { startFakePacketa } from "./fake-server";
 
 const { values } = parseArgs({
@@ -25,14 +26,4 @@ if (!password || !Number.isInteger(port) || port < 0 || !Number.isFinite(delayMs
   process.exit(2);
 }
 
-const fake = await startFakePacketa({ password, port, delayMs });
-process.stdout.write(`${JSON.stringify({ url: fake.url })}\n`);
-
-let closing = false;
-const stop = () => {
-  if (closing) return;
-  closing = true;
-  void fake.close().then(() => process.exit(0));
-};
-process.on("SIGTERM", stop);
-process.on("SIGINT", stop);
+serveUntilSignal(await startFakePacketa({ password, port, delayMs }));

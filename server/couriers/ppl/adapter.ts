@@ -1,4 +1,4 @@
-import pLimit, { type LimitFunction } from "p-limit";
+import { limiterPerCredential } from "../profile-limiter";
 import { PDFDocument } from "pdf-lib";
 import { env } from "@/server/env";
 import type { LabelFormat } from "@/server/labels/label-format";
@@ -50,12 +50,8 @@ const CREATE_BATCH = 100;
 const POLL_FIRST_MS = 100;
 const POLL_MAX_MS = 1000;
 
-const limiters = new Map<string, LimitFunction>();
-const limiterOf = (settings: PplSettings): LimitFunction => {
-  let limit = limiters.get(settings.clientId);
-  if (!limit) limiters.set(settings.clientId, (limit = pLimit(IN_FLIGHT_PER_PROFILE)));
-  return limit;
-};
+const limitFor = limiterPerCredential(IN_FLIGHT_PER_PROFILE);
+const limiterOf = (settings: PplSettings) => limitFor(settings.clientId);
 
 /** One API call in the profile's slots: the token request it may need and its one retry run inside the same slot. */
 const call = (settings: PplSettings, ctx: CallContext, request: PplRequest): Promise<PplResponse> =>

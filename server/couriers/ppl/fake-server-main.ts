@@ -8,6 +8,7 @@
  * accepts calls, and closes on SIGTERM or SIGINT.
  */
 import { parseArgs } from "node:util";
+import { serveUntilSignal } from "../fake-process";
 import { startFakePpl } from "./fake-server";
 
 const { values } = parseArgs({
@@ -31,14 +32,4 @@ if (!clientId || !clientSecret || !Number.isInteger(port) || port < 0 || !Number
   process.exit(2);
 }
 
-const fake = await startFakePpl({ clientId, clientSecret, port, delayMs });
-process.stdout.write(`${JSON.stringify({ url: fake.url })}\n`);
-
-let closing = false;
-const stop = () => {
-  if (closing) return;
-  closing = true;
-  void fake.close().then(() => process.exit(0));
-};
-process.on("SIGTERM", stop);
-process.on("SIGINT", stop);
+serveUntilSignal(await startFakePpl({ clientId, clientSecret, port, delayMs }));

@@ -1,3 +1,4 @@
+import { EU_COUNTRIES } from "../countries";
 import type { ShippingStatus } from "@/db/schema";
 import { error, type ValidationMessage } from "@/server/services/shipping-orders/validation-messages";
 import type { ShipmentRequest, TrackingEvent } from "../adapter";
@@ -117,32 +118,7 @@ export const productTypeOf = (order: ShipmentRequest): string => {
  * PPL Parcel Connect's EU countries (road network; Cyprus and Malta left out). The domestic products (PRIV, BUSS,
  * SMAR) deliver in CZ only.
  */
-export const PPL_INTERNATIONAL_COUNTRIES = [
-  "AT",
-  "BE",
-  "BG",
-  "DE",
-  "DK",
-  "EE",
-  "ES",
-  "FI",
-  "FR",
-  "GR",
-  "HR",
-  "HU",
-  "IE",
-  "IT",
-  "LT",
-  "LU",
-  "LV",
-  "NL",
-  "PL",
-  "PT",
-  "RO",
-  "SE",
-  "SI",
-  "SK",
-] as const;
+export const PPL_INTERNATIONAL_COUNTRIES = EU_COUNTRIES.filter((c) => !["CY", "CZ", "MT"].includes(c));
 export const PPL_COUNTRIES = ["CZ", ...PPL_INTERNATIONAL_COUNTRIES] as const;
 
 /**

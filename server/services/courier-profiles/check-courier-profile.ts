@@ -2,7 +2,6 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db/client";
 import { courierProfiles } from "@/db/schema";
-import { isDatabaseUnavailable } from "@/db/connection-errors";
 import { CourierError } from "@/server/couriers/adapter";
 import { findCourier } from "@/server/couriers/registry";
 import { notFound } from "@/server/errors";
@@ -45,15 +44,9 @@ export async function checkCourierProfile(db: Executor, actor: Actor, id: string
     });
     return { ok: true };
   } catch (error) {
-    if (isDatabaseUnavailable(error)) throw error;
-    const e = error as { code?: string; message?: string };
-    const code = (["COURIER_AUTH_FAILED", "COURIER_UNAVAILABLE", "COURIER_TIMEOUT", "COURIER_REJECTED"] as const).find(
-      (c) => c === e.code,
-    );
-    return {
-      ok: false,
-      code: code ?? "COURIER_UNAVAILABLE",
-      message: e.message ?? `${courier.capabilities.name} could not be reached.`,
-    };
+    // callCourier turns every courier failure into a CourierError; anything else (the database) is not an answer.
+    if (!(error instanceof CourierError)) throw error;
+    const code = error.code === "COURIER_CANNOT_CANCEL" ? "COURIER_REJECTED" : error.code;
+    return { ok: false, code, message: error.message };
   }
 }

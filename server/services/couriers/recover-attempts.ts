@@ -1,21 +1,15 @@
 import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-import {
-  courierAttempts,
-  courierProfiles,
-  parcels,
-  shippingOrders,
-  type AttemptAnswer,
-  type CourierAttemptRow,
-} from "@/db/schema";
+import { courierAttempts, parcels, shippingOrders, type AttemptAnswer, type CourierAttemptRow } from "@/db/schema";
 import type { CreateOutcome, Shipment, ShipmentRequest } from "@/server/couriers/adapter";
 import { findCourier } from "@/server/couriers/registry";
 import { logger } from "@/server/observability/logger";
 import { persistOrders, type AcceptedOrder } from "../shipping-orders/persist-orders";
 import type { OrderRequest } from "../shipping-orders/order-request";
 import { cancelPredecessors } from "../shipping-orders/create-shipping-orders";
-import { callCourier, courierSettings } from "./call-courier";
+import { callCourier } from "./call-courier";
 import { closeAttempt } from "./courier-attempts";
+import { profileSettings } from "./stored-shipments";
 import { cancelShipments } from "./create-at-courier";
 
 /** A claimed attempt is this recovery's for this long; a recovery that dies leaves it to the next one after it. */
@@ -90,11 +84,8 @@ async function recoverOne(
   attempt: CourierAttemptRow,
 ): Promise<{ adopted: number; cancelled: number; unknown: number }> {
   const courier = findCourier(attempt.courier);
-  const [profile] = await db
-    .select({ settings: courierProfiles.settings })
-    .from(courierProfiles)
-    .where(eq(courierProfiles.id, attempt.courierProfileId));
-  if (!courier || !profile) {
+  const settings = courier ? await profileSettings(db, courier, attempt.courierProfileId) : null;
+  if (!courier || !settings) {
     logger.error(
       { attemptId: attempt.id, courier: attempt.courier },
       "courier attempt of an unknown courier or profile",
@@ -102,7 +93,6 @@ async function recoverOne(
     await closeAttempt(db, attempt.id);
     return { adopted: 0, cancelled: 0, unknown: attempt.orders.length };
   }
-  const settings = courierSettings(courier, profile.settings);
 
   // What the courier registered for each order: the answer recorded, else what it finds by reference.
   const found: { index: number; shipment: Shipment }[] = [];

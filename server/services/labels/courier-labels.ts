@@ -1,11 +1,12 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { PDFDocument } from "pdf-lib";
 import type { Executor } from "@/db/client";
-import { courierProfiles, labelFiles, parcels, type ShippingOrderRow } from "@/db/schema";
+import { labelFiles, type ShippingOrderRow } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
 import { AppError } from "@/server/errors";
 import { ZPL_MEDIA_TYPE, type LabelDocument, type LabelFormat } from "@/server/labels/label-format";
-import { callCourier, courierSettings } from "../couriers/call-courier";
+import { callCourier } from "../couriers/call-courier";
+import { profileSettings, storedShipment } from "../couriers/stored-shipments";
 
 /** What a label the courier cannot produce answers: 502 COURIER_UNAVAILABLE (retried on the next request). */
 export const courierLabelUnavailable = (courierName: string, cause?: unknown) =>
@@ -38,31 +39,11 @@ export async function courierLabel(db: Executor, order: ShippingOrderRow, format
   const courier = findCourier(order.courier);
   if (!courier?.fetchLabel) throw new Error(`courier ${order.courier} has no labels of its own`);
   const fetchLabel = courier.fetchLabel.bind(courier);
-  const numbers = await db
-    .select({ n: parcels.shippingNumber })
-    .from(parcels)
-    .where(eq(parcels.orderId, order.id))
-    .orderBy(asc(parcels.position));
-  const [profile] = await db
-    .select({ settings: courierProfiles.settings })
-    .from(courierProfiles)
-    .where(eq(courierProfiles.id, order.courierProfileId));
-  const settings = courierSettings(courier, profile?.settings ?? {});
+  const shipment = await storedShipment(db, order);
+  const settings = (await profileSettings(db, courier, order.courierProfileId)) ?? {};
   let file;
   try {
-    file = await callCourier(db, courier, "label", settings, (ctx) =>
-      fetchLabel(
-        {
-          referenceNumber: order.referenceNumber,
-          shippingNumbers: numbers.map((r) => r.n),
-          courierData: order.courierData,
-          createdAt: order.createdAt,
-        },
-        format,
-        settings,
-        ctx,
-      ),
-    );
+    file = await callCourier(db, courier, "label", settings, (ctx) => fetchLabel(shipment, format, settings, ctx));
   } catch (error) {
     throw courierLabelUnavailable(courier.capabilities.name, error);
   }

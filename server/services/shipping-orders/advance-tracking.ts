@@ -1,10 +1,11 @@
 import { and, desc, eq, inArray, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
 import { prepared, rowsOf, type Db, type Tx } from "@/db/client";
-import { courierProfiles, events, parcels, shippingOrders, trackingEvents, type ShippingStatus } from "@/db/schema";
+import { courierProfiles, events, shippingOrders, trackingEvents, type ShippingStatus } from "@/db/schema";
 import { mapLimit } from "@/server/concurrency";
 import type { CourierAdapter, TrackingResult } from "@/server/couriers/adapter";
 import { allCouriers, courierIds, findCourier } from "@/server/couriers/registry";
 import { callCourier, courierSettings } from "../couriers/call-courier";
+import { storedShipments } from "../couriers/stored-shipments";
 import { nextPoll, retryPoll } from "../couriers/tracking-schedule";
 import { env } from "@/server/env";
 import { recordEvents } from "../events/record-events";
@@ -147,6 +148,7 @@ async function advanceLocked(tx: Tx, where: SQL, now: Date, limit: number, baseU
     .limit(limit)
     .for("update", { of: shippingOrders, skipLocked: true });
   if (orders.length === 0) return 0;
+  const shipments = await storedShipments(tx, orders);
   const results: { order: (typeof orders)[number]; result: TrackingResult | null }[] = [];
   for (const order of orders) {
     const courier = findCourier(order.courier);
@@ -155,23 +157,12 @@ async function advanceLocked(tx: Tx, where: SQL, now: Date, limit: number, baseU
       continue;
     }
     const settings = courierSettings(courier, order.settings);
-    const [result] = await courier.track(
-      [
-        {
-          referenceNumber: order.referenceNumber,
-          shippingNumbers: [],
-          courierData: order.courierData,
-          createdAt: order.createdAt,
-        },
-      ],
-      settings,
-      {
-        signal: new AbortController().signal,
-        timeoutMs: courier.timeoutMs(settings),
-        now: () => now,
-        allocateNumbers: async () => [],
-      },
-    );
+    const [result] = await courier.track([shipments.get(order.id)!], settings, {
+      signal: new AbortController().signal,
+      timeoutMs: courier.timeoutMs(settings),
+      now: () => now,
+      allocateNumbers: async () => [],
+    });
     results.push({ order, result: result ?? { events: [], nextCheckAt: null } });
   }
   await applyTracking(tx, results, now, baseUrl);
@@ -300,16 +291,7 @@ async function pollRemoteTracking(
     trackingUpdatedAt: r.trackingUpdatedAt ? new Date(r.trackingUpdatedAt) : null,
   }));
   if (claimed.length === 0) return 0;
-  const ids = claimed.map((o) => o.id);
-  const numbers = await db
-    .select({ orderId: parcels.orderId, position: parcels.position, shippingNumber: parcels.shippingNumber })
-    .from(parcels)
-    .where(inArray(parcels.orderId, ids));
-  const numbersOf = (id: string) =>
-    numbers
-      .filter((n) => n.orderId === id)
-      .toSorted((a, b) => a.position - b.position)
-      .map((n) => n.shippingNumber);
+  const shipments = await storedShipments(db, claimed);
   const profiles = await db
     .select({ id: courierProfiles.id, settings: courierProfiles.settings })
     .from(courierProfiles)
@@ -326,12 +308,7 @@ async function pollRemoteTracking(
     try {
       const results = await callCourier(db, courier, "track", settings, (ctx) =>
         courier.track(
-          orders.map((o) => ({
-            referenceNumber: o.referenceNumber,
-            shippingNumbers: numbersOf(o.id),
-            courierData: o.courierData,
-            createdAt: o.createdAt,
-          })),
+          orders.map((o) => shipments.get(o.id)!),
           settings,
           ctx,
         ),

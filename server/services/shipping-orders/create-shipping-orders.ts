@@ -2,10 +2,11 @@ import { v7 as uuidv7 } from "uuid";
 import { and, eq, inArray, isNull, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { courierProfiles, shippingOrders, type CourierProfileRow } from "@/db/schema";
+import { shippingOrders, type CourierProfileRow } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
 import type { CourierAdapter } from "@/server/couriers/adapter";
 import { courierSettings } from "../couriers/call-courier";
+import { profileSettings } from "../couriers/stored-shipments";
 import { abandonAttempt, closeAttempt, recordAnswers, recordAttempt } from "../couriers/courier-attempts";
 import { cancelShipments, createAtCourier } from "../couriers/create-at-courier";
 import { toShipmentRequest } from "../couriers/shipment-request";
@@ -251,12 +252,9 @@ export async function cancelPredecessors(db: Db, predecessors: Predecessor[]): P
   for (const p of predecessors) {
     const adapter = findCourier(p.courier);
     if (!adapter) continue;
-    const [own] = await db
-      .select({ settings: courierProfiles.settings })
-      .from(courierProfiles)
-      .where(eq(courierProfiles.id, p.courierProfileId));
-    if (!own) continue;
-    await cancelShipments(db, adapter, courierSettings(adapter, own.settings), [
+    const settings = await profileSettings(db, adapter, p.courierProfileId);
+    if (!settings) continue;
+    await cancelShipments(db, adapter, settings, [
       {
         ok: true,
         referenceNumber: p.referenceNumber,

@@ -1,8 +1,9 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { CourierError } from "@/server/couriers/adapter";
-import { callCourier, courierSettings } from "../couriers/call-courier";
+import { callCourier } from "../couriers/call-courier";
+import { profileSettings, storedShipment } from "../couriers/stored-shipments";
 import type { Db } from "@/db/client";
-import { courierProfiles, parcels, shippingOrders } from "@/db/schema";
+import { shippingOrders } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
 import { AppError } from "@/server/errors";
 import { recordEvents } from "../events/record-events";
@@ -24,29 +25,10 @@ export async function deleteShippingOrder(db: Db, accountId: string, id: string,
   const order = await findLiveOrder(db, accountId, id);
   const courier = findCourier(order.courier);
   if (courier) {
-    const numbers = await db
-      .select({ n: parcels.shippingNumber })
-      .from(parcels)
-      .where(eq(parcels.orderId, order.id))
-      .orderBy(asc(parcels.position));
-    const [profile] = await db
-      .select({ settings: courierProfiles.settings })
-      .from(courierProfiles)
-      .where(eq(courierProfiles.id, order.courierProfileId));
-    const settings = courierSettings(courier, profile?.settings ?? {});
+    const shipment = await storedShipment(db, order);
+    const settings = (await profileSettings(db, courier, order.courierProfileId)) ?? {};
     try {
-      await callCourier(db, courier, "cancel", settings, (ctx) =>
-        courier.cancelShipment(
-          {
-            referenceNumber: order.referenceNumber,
-            shippingNumbers: numbers.map((r) => r.n),
-            courierData: order.courierData,
-            createdAt: order.createdAt,
-          },
-          settings,
-          ctx,
-        ),
-      );
+      await callCourier(db, courier, "cancel", settings, (ctx) => courier.cancelShipment(shipment, settings, ctx));
     } catch (error) {
       throw courierCannotCancel(courier.capabilities.name, error);
     }

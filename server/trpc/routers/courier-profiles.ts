@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { allCouriers } from "@/server/couriers/registry";
+import { courierCatalogue } from "@/server/services/courier-profiles/courier-catalogue";
 import { checkCourierProfile } from "@/server/services/courier-profiles/check-courier-profile";
 import { createCourierProfile } from "@/server/services/courier-profiles/create-courier-profile";
 import { listCourierProfiles } from "@/server/services/courier-profiles/list-courier-profiles";
@@ -11,19 +11,7 @@ import { accountProcedure, createTRPCRouter, protectedProcedure } from "../init"
 
 export const courierProfilesRouter = createTRPCRouter({
   /** What each courier offers (services, countries, COD), for the profile form's selects. */
-  couriers: protectedProcedure.query(() =>
-    allCouriers().map((courier) => ({
-      ...courier.capabilities,
-      /** The profile settings as JSON Schema (types, limits, descriptions), for a typed form per courier. */
-      settingsSchema: z.toJSONSchema(courier.settings.schema, { io: "input", unrepresentable: "any" }) as Record<
-        string,
-        unknown
-      >,
-      /** Settings that are write-only: shown masked (`****` + last 4), kept when left empty. */
-      secretFields: [...courier.settings.secretFields],
-      remote: courier.remote,
-    })),
-  ),
+  couriers: protectedProcedure.query(() => courierCatalogue()),
   list: accountProcedure.query(({ ctx }) => listCourierProfiles(ctx.db, ctx.actor, ctx.access.accountId)),
   create: accountProcedure
     .input(createCourierProfileInput)
