@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { createServer, type ServerResponse } from "node:http";
+import { createServer, request, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import postgres from "postgres";
 import { openPostgres, queryRows } from "@/db/client";
@@ -50,6 +50,23 @@ async function startHoldingReceiver() {
 }
 
 /**
+ * One request on a connection of its own, closed after the answer (`fetch` keeps connections open, and a server
+ * that is stopping waits for open connections: that would hide a process that exits as soon as its HTTP is idle).
+ */
+function call(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = request(url, { method: init.method ?? "GET", headers: init.headers, agent: false }, (res) => {
+      let text = "";
+      res.on("data", (c: Buffer) => (text += c.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(init.body);
+  });
+}
+
+/**
  * SIGTERM to `npm start` (scripts/start.ts → next start, production build) with the worker on (the default): a
  * process of its own on a database of its own, so no other process's worker can take its delivery. While a webhook
  * POST and a request are in flight, readiness answers 503 at once; the POST completes and its outcome is recorded
@@ -76,6 +93,8 @@ test("on SIGTERM readiness turns 503, the webhook POST and the request in flight
       WORKER_POLLING_SECONDS: "0.5",
       NEXTAUTH_URL: base,
       COURIER_TIMEOUT_MS: "2000",
+      // The receiver holds the POST for several seconds: well within the attempt's timeout, even on a slow machine.
+      WEBHOOK_TIMEOUT_MS: "30000",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -86,7 +105,7 @@ test("on SIGTERM readiness turns 503, the webhook POST and the request in flight
   const pool = await openPostgres(databaseUrl.toString(), 2);
   try {
     await expect
-      .poll(async () => (await fetch(`${base}/api/health/ready`).catch(() => null))?.status ?? 0, { timeout: 90_000 })
+      .poll(async () => (await call(`${base}/api/health/ready`).catch(() => null))?.status ?? 0, { timeout: 90_000 })
       .toBe(200);
 
     // An account on this database, an API key, a sandbox profile, and an endpoint made through the API.
@@ -105,21 +124,23 @@ test("on SIGTERM readiness turns 503, the webhook POST and the request in flight
       name: "E2E sandbox",
       service: "STANDARD",
     });
-    const token = (await (
-      await fetch(`${base}/api/v2/auth/token`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email, password }),
-      })
-    ).json()) as { accessToken: string };
-    const endpoint = await fetch(`${base}/api/v2/private/webhook-endpoints`, {
+    const token = JSON.parse(
+      (
+        await call(`${base}/api/v2/auth/token`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email, password }),
+        })
+      ).text,
+    ) as { accessToken: string };
+    const endpoint = await call(`${base}/api/v2/private/webhook-endpoints`, {
       method: "POST",
       headers: { authorization: `Bearer ${token.accessToken}`, "content-type": "application/json" },
       body: JSON.stringify({ accountId: owner.accountId, url: receiver.url, eventTypes: ["shipping_order.created"] }),
     });
-    expect(endpoint.status, await endpoint.clone().text()).toBe(201);
+    expect(endpoint.status, endpoint.text).toBe(201);
     const create = (body: Record<string, unknown>) =>
-      fetch(`${base}/api/v2/couriers/sandbox/shipping-orders?profile=${profile.id}`, {
+      call(`${base}/api/v2/couriers/sandbox/shipping-orders?profile=${profile.id}`, {
         method: "POST",
         headers: { "x-api-key": key, "content-type": "application/svc.shipping-order+json" },
         body: JSON.stringify(orderBody(body)),
@@ -127,7 +148,7 @@ test("on SIGTERM readiness turns 503, the webhook POST and the request in flight
 
     // An order whose `created` event the worker delivers: the receiver holds that POST open.
     const created = await create({});
-    expect(created.status, await created.clone().text()).toBe(200);
+    expect(created.status, created.text).toBe(200);
     await expect.poll(() => receiver.posts.length, { timeout: 30_000 }).toBe(1);
     const webhookId = receiver.posts[0]!.webhookId;
 
@@ -138,7 +159,7 @@ test("on SIGTERM readiness turns 503, the webhook POST and the request in flight
 
     // (1) Readiness answers 503 while the process drains (the POST is still held, so it cannot have finished).
     await expect
-      .poll(async () => (await fetch(`${base}/api/health/ready`).catch(() => null))?.status ?? 0, {
+      .poll(async () => (await call(`${base}/api/health/ready`).catch(() => null))?.status ?? 0, {
         timeout: 5_000,
         intervals: [50],
       })
@@ -146,21 +167,27 @@ test("on SIGTERM readiness turns 503, the webhook POST and the request in flight
     expect(child.exitCode, output.slice(-2000)).toBeNull();
     expect(receiver.posts[0]!.cut).toBe(false);
 
-    // (2) The POST completes once the receiver answers, and the request in flight is answered.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    receiver.release();
+    // The request in flight is answered while the worker is still waiting for the receiver.
     const answered = await inFlight;
     expect(answered.status).toBe(200);
-    expect(((await answered.json()) as { failed: { code: string }[] }).failed).toEqual([
+    expect((JSON.parse(answered.text) as { failed: { code: string }[] }).failed).toEqual([
       expect.objectContaining({ code: "COURIER_TIMEOUT" }),
     ]);
+    // Next's own handler exited as soon as its last request was answered, cutting the POST. Here the process waits
+    // for its worker: the POST stays held a moment after the last request, and the process is still there.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(child.exitCode, output.slice(-2000)).toBeNull();
+    expect(receiver.posts[0]!.cut).toBe(false);
+
+    // (2) The POST completes once the receiver answers.
+    receiver.release();
 
     // (3) The process exits by itself, with 0, and takes no new connection.
     expect(
       await Promise.race([exited, new Promise((r) => setTimeout(() => r("still running"), 60_000))]),
       output.slice(-3000),
     ).toBe(0);
-    await expect(fetch(`${base}/api/health`)).rejects.toThrow();
+    await expect(call(`${base}/api/health`)).rejects.toThrow();
 
     // The outcome is recorded: the delivery succeeded with its one attempt, and no job is left to POST it again.
     expect(
