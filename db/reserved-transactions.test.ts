@@ -153,6 +153,76 @@ describe("a transaction whose backend is terminated", () => {
   }, 60_000);
 });
 
+describe("a transaction whose backend is terminated between two statements while the pool reconnects", () => {
+  // The finding (issue 27, 5): postgres.js moves a reserved connection whose socket closed to its closed
+  // connections, and the next pool query reconnects that same Connection; the reserved handle then sent the
+  // body's next statements to the new session, in autocommit (porsager/postgres#1155). db.transaction
+  // resolved and only the second statement was stored. A pool of one connection makes the reconnect certain:
+  // the pool query waits for the reserved connection and takes it over as soon as it closes.
+  let single: Awaited<ReturnType<typeof openPostgres>>;
+  beforeAll(async () => {
+    single = await openPostgres(cluster.url, 1);
+  });
+  afterAll(async () => {
+    await single?.close();
+  });
+
+  /** Statement 1, the backend terminated, a pool query served by the reconnected connection, then `after`. */
+  const halfway = (after: (tx: Parameters<Parameters<Db["transaction"]>[0]>[0]) => Promise<unknown>) =>
+    single.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into notes (body) values ('first')`);
+      const [me] = rowsOf<{ pid: number }>(await tx.execute(sql`select pg_backend_pid() as pid`));
+      await admin`select pg_terminate_backend(${me!.pid})`;
+      // Served on a new session of the same postgres.js Connection once the old one has closed.
+      const [other] = rowsOf<{ pid: number }>(
+        await within(10_000, "the pool query", single.db.execute(sql`select pg_backend_pid() as pid`)),
+      );
+      expect(other!.pid).not.toBe(me!.pid);
+      return after(tx);
+    });
+
+  it("rejects the body's next statement, and stores neither", async () => {
+    await admin`truncate notes`;
+    const failed = await within(
+      20_000,
+      "the transaction",
+      halfway((tx) => tx.execute(sql`insert into notes (body) values ('second')`)).then(
+        () => null,
+        (error: unknown) => error,
+      ),
+    );
+    expect(await admin`select body from notes`).toEqual([]);
+    expect(isDatabaseUnavailable(failed)).toBe(true);
+    // The pool serves again, and transactions commit whole.
+    await within(
+      10_000,
+      "a transaction after it",
+      single.db.transaction((tx) => tx.execute(sql`insert into notes (body) values ('ok')`)),
+    );
+    expect((await admin<{ body: string }[]>`select body from notes`).map((r) => r.body)).toEqual(["ok"]);
+  }, 60_000);
+
+  it("refuses COMMIT when the body swallowed the failure, so the transaction rejects", async () => {
+    await admin`truncate notes`;
+    let swallowed: unknown = null;
+    const failed = await within(
+      20_000,
+      "the transaction",
+      halfway((tx) =>
+        tx.execute(sql`insert into notes (body) values ('second')`).catch((error: unknown) => {
+          swallowed = error;
+        }),
+      ).then(
+        () => null,
+        (error: unknown) => error,
+      ),
+    );
+    expect(await admin`select body from notes`).toEqual([]);
+    expect(isDatabaseUnavailable(swallowed)).toBe(true);
+    expect(isDatabaseUnavailable(failed)).toBe(true);
+  }, 60_000);
+});
+
 describe("a reserved connection used after its backend is gone", () => {
   // postgres.js 3.4.9 buffers small writes behind setImmediate; on a connection whose socket had closed, that
   // timer threw `Cannot read properties of null (reading 'write')` as an uncaught exception (a crash in

@@ -3,7 +3,17 @@ import { isDatabaseUnavailable, markConnectionFailure } from "./connection-error
 
 type Scope = ReservedSql & { savepoint: (...args: unknown[]) => Promise<unknown> };
 type Body = (sql: Scope) => unknown;
-type Unsafe = (...args: unknown[]) => { reject: (error: unknown) => void };
+/** postgres.js's query as this wrapper touches it: settled by `reject`, sent by `handler` when awaited. */
+type Query = Promise<unknown> & {
+  reject: (error: unknown) => void;
+  handler: ((query: Query) => void) & { debug?: unknown };
+};
+type Unsafe = (...args: unknown[]) => Query;
+/** postgres.js's connection (internal): the pool calls its `onclose` when its socket closes. */
+type Connection = { onclose?: ((error: Error) => void) | null };
+
+const pick = (from: object, keys: string[]) =>
+  Object.fromEntries(keys.filter((k) => Object.hasOwn(from, k)).map((k) => [k, (from as Record<string, unknown>)[k]]));
 
 /**
  * Replaces postgres.js's `begin` (which Drizzle's `db.transaction` calls) with one that runs each transaction
@@ -21,6 +31,18 @@ type Unsafe = (...args: unknown[]) => { reject: (error: unknown) => void };
  * it on demand; PostgreSQL rolls back the transaction of a session that ends). Any other failure is rolled back
  * and the connection released, so a transaction that failed for a reason outside the database never leaves its
  * backend idle in transaction and the pool short of a connection.
+ *
+ * A reserved connection that closed refuses every later statement of its transaction, COMMIT included, before
+ * sending it. postgres.js puts a connection whose socket closed with its closed connections, and the next pool
+ * query reconnects that same `Connection` object; the reserved handle, still pointing at it, would send the
+ * body's next statements to the new session, where they run and commit one by one in autocommit: half a
+ * transaction stored and `db.transaction` resolved (porsager/postgres#1155; issue 27, finding 5). Waiting for
+ * a statement to fail does not catch it (the next one succeeds on the new session), and comparing backend pids
+ * would miss a statement written while the new session is starting. So the close itself is heard: BEGIN's
+ * `onexecute` hands over the `Connection` (postgres.js's own `begin` learns its connection the same way) and
+ * its `onclose`, which the pool calls the moment the socket closes and before any reconnect, marks the scope
+ * gone. Each statement of the scope checks that when it is about to be sent (its `handler`), not when it is
+ * built, so one built before the close and awaited after it is refused too.
  */
 export function reservedTransactions<T extends Sql>(client: T): T {
   const begin = async (...args: unknown[]): Promise<unknown> => {
@@ -30,15 +52,22 @@ export function reservedTransactions<T extends Sql>(client: T): T {
       markConnectionFailure(error);
       throw error;
     });
-    let gone = false;
+    /** The close of the connection (or a statement's failure for want of it), once it has happened. */
+    let gone: Error | null = null;
+    // A new error per refused statement, coded as postgres.js's own (a 503 to retry, isDatabaseUnavailable).
+    const refusal = (closed: Error) =>
+      Object.assign(new Error(closed.message), pick(closed, ["code", "errno", "address", "port"]), { cause: closed });
     const unsafe = conn.unsafe.bind(conn) as unknown as Unsafe;
     const watched: Unsafe = (...a) => {
       const query = unsafe(...a);
       const reject = query.reject;
       query.reject = (error) => {
-        if (isDatabaseUnavailable(error)) gone = true;
+        if (!gone && isDatabaseUnavailable(error)) gone = error as Error;
         reject(error);
       };
+      // The query calls its handler when it is sent (awaited), which may be long after it was built.
+      const send = query.handler;
+      query.handler = Object.assign((q: Query) => (gone ? q.reject(refusal(gone)) : send(q)), { debug: send.debug });
       return query;
     };
     let savepoints = 0;
@@ -46,27 +75,41 @@ export function reservedTransactions<T extends Sql>(client: T): T {
       unsafe: watched as unknown as ReservedSql["unsafe"],
       async savepoint(...a: unknown[]): Promise<unknown> {
         const name = `s${++savepoints}`;
-        await conn.unsafe(`savepoint ${name}`);
+        await watched(`savepoint ${name}`);
         try {
           const result = await (a[a.length - 1] as Body)(scope);
-          await conn.unsafe(`release savepoint ${name}`);
+          await watched(`release savepoint ${name}`);
           return result;
         } catch (error) {
-          if (!gone) await conn.unsafe(`rollback to savepoint ${name}`);
+          if (!gone) await watched(`rollback to savepoint ${name}`);
           throw error;
         }
       },
     });
     let reusable = true;
     try {
-      await conn.unsafe(`begin ${mode}`);
+      let connection: Connection | undefined;
+      await watched(`begin ${mode}`, [], {
+        onexecute(c: Connection) {
+          connection = c;
+          const theirs = c.onclose;
+          c.onclose = (error) => {
+            gone ??= error;
+            theirs?.(error);
+          };
+          return true;
+        },
+      });
+      // Without the connection its close cannot be heard: refuse to run a transaction that could half commit
+      // (a postgres.js upgrade that changed these internals fails every transaction, and this file's tests).
+      if (!connection) throw new Error("postgres.js did not hand over the reserved connection at BEGIN");
       const result = await body(scope);
-      await conn.unsafe("commit");
+      await watched("commit");
       return result;
     } catch (error) {
       reusable =
         !gone &&
-        (await conn.unsafe("rollback").then(
+        (await watched("rollback").then(
           () => true,
           () => false,
         ));

@@ -18,6 +18,9 @@ export const E2E_PACKETA_PASSWORD = "e2e0packeta0api0password00000001";
 // Fixed so sessions signed by the server can be reasoned about in a failing run; never used outside e2e.
 const E2E_AUTH_SECRET = "e2e-secret-e2e-secret-e2e-secret-0123456789";
 
+/** The database of e2e/shutdown.spec.ts's own server (so no other server's worker takes its delivery). */
+export const stopDatabaseName = () => `${process.env.E2E_DATABASE_NAME}_stop`;
+
 export function e2eEnvironment() {
   const server = new URL(process.env.E2E_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test");
   process.env.E2E_DATABASE_NAME ??= `sop_e2e_${Date.now()}`;

@@ -7,6 +7,8 @@ export default async function globalTeardown() {
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   try {
     await admin.unsafe(`drop database if exists "${databaseName}" with (force)`);
+    // shutdown.spec.ts drops its own; this covers a run that was stopped before it could.
+    await admin.unsafe(`drop database if exists "${databaseName}_stop" with (force)`);
   } finally {
     await admin.end();
   }

@@ -8,7 +8,7 @@ import { logger } from "@/server/observability/logger";
 // Production start: apply migrations (advisory-locked on PostgreSQL), then serve the built app.
 const port = process.env.PORT ?? "3000";
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-const { AUTH_SECRET, SECRETS_KEY } = env();
+const { AUTH_SECRET, SECRETS_KEY, WEBHOOK_TIMEOUT_MS } = env();
 await migrate();
 await closeDb();
 // Node runs Next directly (no npx in between) so signals reach it and it can drain in-flight requests.
@@ -22,22 +22,22 @@ const child = spawn(process.execPath, [nextBin, "start", "--port", port, ...proc
     NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
   },
 });
-// SIGTERM: Next stops taking connections and lets the requests in flight finish, then exits 143; that is the
-// orderly end asked for, so it is reported as 0. Requests still running after SHUTDOWN_TIMEOUT_MS (default 30 s)
-// are cut: the child is killed and the exit is 1.
+// The server process owns SIGTERM and SIGINT (server/jobs/web-process.ts): readiness turns 503, its worker lets the
+// webhook attempts in flight finish, then Next stops taking connections, lets the requests in flight finish (at
+// most SHUTDOWN_TIMEOUT_MS, default 30 s) and exits 143 (130 after SIGINT): that is the orderly end asked for, so it
+// is reported as 0. This process only passes the signal on (a later one too: the server then exits at once), and
+// kills the server if it is still there well past those bounds (exit 1).
+const backstopMs = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 30_000) + 2 * (WEBHOOK_TIMEOUT_MS + 5000) + 10_000;
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const)
   process.on(signal, () => {
+    child.kill(signal);
     if (stopping) return;
     stopping = true;
-    child.kill(signal);
-    setTimeout(
-      () => {
-        logger.error({ signal }, "requests still running at the shutdown deadline: stopping the server");
-        child.kill("SIGKILL");
-      },
-      Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 30_000),
-    ).unref();
+    setTimeout(() => {
+      logger.error({ signal }, "the server is still running past the shutdown deadline: killing it");
+      child.kill("SIGKILL");
+    }, backstopMs).unref();
   });
 child.on("exit", (code, signal) => {
   const orderly = stopping && (code === 0 || code === 130 || code === 143) && signal === null;

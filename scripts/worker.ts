@@ -31,13 +31,33 @@ const metricsServer =
           .then((body) => res.writeHead(200, { "content-type": metrics.registry.contentType }).end(body));
       }).listen(METRICS_PORT, METRICS_HOST);
 
+// SIGTERM or SIGINT: stop taking jobs, let the webhook attempts in flight finish and record their outcome or hand
+// them back (worker.ts, bounded by the webhook timeout), close the pool, exit 0 (1 if the stop failed). A signal
+// repeated a moment later (Ctrl-C reaches a whole process group, and npm passes it on too) is the same request; one
+// after that ends the process at once.
+let stopAskedAt: number | null = null;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
+  process.on(signal, () => {
+    if (stopAskedAt !== null) {
+      if (Date.now() - stopAskedAt < 1000) return;
+      logger.warn({ signal }, "worker: asked again, exiting now");
+      process.exit(1);
+    }
+    stopAskedAt = Date.now();
     logger.info({ signal }, "worker: stopping (letting attempts in flight finish)");
     metricsServer?.close();
     void worker
       .stop()
-      .then(() => closeDb())
-      .then(() => process.exit(0));
+      .then(
+        () => 0,
+        (error: unknown) => {
+          logger.error({ err: error }, "worker: did not stop cleanly");
+          return 1;
+        },
+      )
+      .then(async (code) => {
+        await closeDb().catch(() => {});
+        process.exit(code);
+      });
   });
 }

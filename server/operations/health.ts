@@ -27,7 +27,8 @@ export const getReadinessOp = operation({
   tag: "Health",
   summary: "Readiness check",
   description:
-    "200 when the database answers within 2 seconds and every migration of this build is applied; else 503 with the reason. For a load balancer " +
+    "200 when the process is not stopping, the database answers within 2 seconds and every migration of this build is applied; else 503 " +
+    "with the reason. A process asked to stop (SIGTERM) answers 503 `stopping` at once while it finishes its work in flight. For a load balancer " +
     "deciding whether to send traffic to this instance (`/api/health` is the liveness check). Needs no credentials.",
   auth: "none",
   serverErrors: false,
@@ -36,6 +37,7 @@ export const getReadinessOp = operation({
     503: answer("Not ready (a plain JSON body, not a problem).", Readiness, {
       pending: ["Migrations pending", { status: "unavailable", reason: "migrations pending: 10 of 12 applied" }],
       down: ["Database down", { status: "unavailable", reason: "the database does not answer (connection failed)" }],
+      stopping: ["Stopping", { status: "unavailable", reason: "stopping" }],
     }),
   },
 });

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { Executor } from "@/db/client";
 import { migrationsFolder } from "@/db/migrate";
 import { checkReadiness } from "./check-readiness";
+import { markStopping } from "./stopping";
 
 describe("readiness", () => {
   it("is not ready on a database without the migrations, nor with the last one missing, and ready with all", async () => {
@@ -24,6 +25,21 @@ describe("readiness", () => {
       });
     } finally {
       await pg.close();
+    }
+  }, 60_000);
+
+  // Last in this file: a process that was asked to stop stays stopping.
+  it("is not ready from the moment the process is asked to stop, without asking the database", async () => {
+    const pg = await PGlite.create();
+    try {
+      await migrate(drizzle({ client: pg }), { migrationsFolder });
+      const db = drizzle({ client: pg }) as unknown as Executor;
+      expect(await checkReadiness(db)).toEqual({ ready: true });
+      markStopping();
+      await pg.close();
+      expect(await checkReadiness(db)).toEqual({ ready: false, reason: "stopping" });
+    } finally {
+      if (!pg.closed) await pg.close();
     }
   }, 60_000);
 });

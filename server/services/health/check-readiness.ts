@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { getDb, queryRows, type Executor } from "@/db/client";
 import { migrationsFolder } from "@/db/migrate";
+import { stoppingSince } from "./stopping";
 
 export type Readiness = { ready: true } | { ready: false; reason: string };
 
@@ -14,10 +15,13 @@ function expectedMigrations(): { count: number; last: number } {
 }
 
 /**
- * Ready to serve: the database answers within two seconds and every migration of this build is applied (an
- * instance of a newer build that started before its migrations ran, or one pointed at an empty database, is not).
+ * Ready to serve: the process is not stopping, the database answers within two seconds and every migration of this
+ * build is applied (an instance of a newer build that started before its migrations ran, or one pointed at an empty
+ * database, is not). A stopping process is not ready from the moment it is asked to stop, without asking the
+ * database: it still answers while it drains, and the load balancer should send its requests elsewhere.
  */
 export async function checkReadiness(database?: Executor): Promise<Readiness> {
+  if (stoppingSince()) return { ready: false, reason: "stopping" };
   let timer: NodeJS.Timeout | undefined;
   try {
     const db = database ?? (await getDb());
