@@ -4,7 +4,12 @@
  * Builds only if `.next/BUILD_ID` is missing or `--build` is given, creates a fresh PostgreSQL database
  * (sop_bench_<ts>), migrates it, seeds partners through the services and a million orders in SQL, starts
  * the production app (`next start`) and the bare node:http baseline (bench/baseline-server.ts), runs the
- * scenarios with autocannon, prints a table, writes bench/results.md and drops the database.
+ * scenarios with autocannon, prints a table, writes its report and drops the database.
+ *
+ * Only a complete full run (every scenario, the documented sizes, no --quick, --only, --orders, --duration,
+ * --event-rate, --profile, nor BENCH_POOLER_PORT) writes bench/results.md: its tables must all come from one run of
+ * the documented configuration. Any other run writes bench/results-partial-run.md (not committed); a partial run
+ * through PgBouncer once replaced the report and left its batch-of-500 table empty.
  *
  * `--quick`: 10k orders and 1–2 s per scenario; checks that every scenario ran without errors (exit 1
  * otherwise), not speed. Full mode also exits 2 when a target is missed; both print the table of targets. `--profile`: the app runs under `node --cpu-prof` (bench/.tmp) and the report
@@ -38,6 +43,12 @@ const option = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.s
 const QUICK = flag("quick");
 const PROFILE = flag("profile");
 const SCENARIOS = new Set((option("only") ?? "create,batch,get,validate,key,list,events").split(","));
+/** See the header: whether this run may replace bench/results.md. */
+const COMPLETE =
+  !QUICK &&
+  !PROFILE &&
+  ["only", "orders", "duration", "event-rate"].every((name) => option(name) === undefined) &&
+  !process.env.BENCH_POOLER_PORT;
 const cfg = {
   orders: Number(option("orders") ?? (QUICK ? 10_000 : 1_000_000)),
   accounts: 100,
@@ -52,6 +63,7 @@ const cfg = {
 const AUTH_SECRET = "bench-auth-secret-0123456789-bench-auth-secret";
 const TMP = path.resolve("bench/.tmp");
 const RESULTS = path.resolve("bench/results.md");
+const PARTIAL_RESULTS = path.resolve("bench/results-partial-run.md");
 const APP_COPY = path.join(os.tmpdir(), `sop-bench-app-${process.pid}`);
 const log = (...m: unknown[]) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...m);
 const loadAverage = () =>
@@ -500,7 +512,8 @@ async function main(): Promise<number> {
 
     const report: Report = {
       date: new Date().toISOString().replace("T", " ").slice(0, 16) + " UTC",
-      mode: QUICK ? "quick" : "full",
+      mode: QUICK ? "quick" : COMPLETE ? "full" : "partial",
+      command: `npm run bench${argv.length ? ` -- ${argv.join(" ")}` : ""}${process.env.BENCH_POOLER_PORT ? ` (BENCH_POOLER_PORT=${process.env.BENCH_POOLER_PORT})` : ""}`,
       machine: {
         cpu: os.cpus()[0]?.model.trim() ?? "?",
         cores: os.cpus().length,
@@ -539,12 +552,14 @@ async function main(): Promise<number> {
     console.log(`\n${consoleTable(report)}\n`);
     const previous = existsSync(RESULTS) ? readFileSync(RESULTS, "utf8") : "";
     const notes = notesOf(previous);
-    if (QUICK && !flag("write")) {
-      writeFileSync(path.join(TMP, "results-quick.md"), markdown(report, notes));
-      log(`quick mode: report in bench/.tmp/results-quick.md (bench/results.md keeps the full run)`);
-    } else {
+    if (COMPLETE) {
       writeFileSync(RESULTS, markdown(report, notes));
       log("wrote bench/results.md");
+    } else {
+      writeFileSync(PARTIAL_RESULTS, markdown(report, notes));
+      log(
+        `${report.mode} run: report in bench/results-partial-run.md (bench/results.md keeps the last complete full run)`,
+      );
     }
     if (failures.length) {
       console.error(`\n${failures.length} scenario(s) had errors:\n${failures.map((f) => `  - ${f}`).join("\n")}`);
