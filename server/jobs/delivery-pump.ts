@@ -51,9 +51,9 @@ type Slot = { endpointId: string; accountId: string };
  * no answer within the timeout (it hangs, or is black-holed) is given one attempt at a time (a probe) until an
  * attempt gets an answer; one that answers, however slowly within the timeout, keeps `perEndpoint` in flight.
  *
- * Each job is completed by the attempt itself, in the transaction that records its outcome (deliver-webhook.ts);
- * a job whose run throws is failed, so pg-boss retries it: harmless, since a retry can make the attempt only if
- * the failed run never claimed it. Jobs queued on the legacy global queue (before per-endpoint queues) are moved,
+ * Each job is completed by the attempt itself, in the transaction that records its outcome (deliver-webhook.ts).
+ * A run that throws after its claim completes its job too (the sweep finishes the attempt after its lease); only
+ * a run that failed before claiming is failed back to pg-boss for a retry. Jobs queued on the legacy global queue (before per-endpoint queues) are moved,
  * unsent and with the same attempt number, to their endpoint's queue.
  */
 export function startDeliveryPump(boss: PgBoss, db: Db, options: DeliveryPumpOptions): DeliveryPump {
@@ -134,15 +134,20 @@ export function startDeliveryPump(boss: PgBoss, db: Db, options: DeliveryPumpOpt
   const run = (job: PgBoss.Job<DeliveryJob>, slot: Slot) =>
     runInRequest({ requestId: job.data.requestId ?? job.id, operation: "job:webhook-delivery" }, async () => {
       let result: Awaited<ReturnType<typeof deliverWebhook>> | null = null;
+      let claimed = false;
       try {
         if (stopped) return await handBack(job, slot.endpointId);
         result = await deliverWebhook(db, job, options.delivery, {
           complete: (executor) => boss.complete(job.name, job.id, { attempted: true }, { db: jobSql(executor) }),
+          claimed: () => (claimed = true),
         });
       } catch (error) {
         options.log(`delivery job ${job.id} failed`, error);
-        // pg-boss retries it later: the retry makes the attempt if this run never claimed it, else only completes.
-        await boss.fail(job.name, job.id, { message: String(error) }).catch(() => {});
+        // Claimed: the attempt was (or may have been) POSTed and stays claimed under its lease; the sweep counts it
+        // failed once the lease ends and schedules the next. The job is done: no pg-boss retry of it, which could
+        // not claim again anyway. Not claimed (the claim itself failed): pg-boss retries the job, which makes it.
+        if (claimed) await boss.complete(job.name, job.id, { error: String(error) }).catch(() => {});
+        else await boss.fail(job.name, job.id, { message: String(error) }).catch(() => {});
       } finally {
         settle(slot, result);
       }

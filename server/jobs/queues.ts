@@ -44,7 +44,7 @@ export type DeliveryJob = {
  * everyone (see delivery-pump.ts). pg-boss silently drops a job sent to a queue that does not exist: the queue is
  * created with the endpoint, and `ensureDeliveryQueues` recreates any that is missing.
  */
-export const DELIVERY_QUEUE_PREFIX = `${"webhook-delivery"}.`;
+export const DELIVERY_QUEUE_PREFIX = "webhook-delivery.";
 export const deliveryQueue = (endpointId: string) => `${DELIVERY_QUEUE_PREFIX}${endpointId}`;
 
 /**

@@ -58,7 +58,15 @@ export async function deliverWebhook(
   db: Db,
   job: { id: string; data: DeliveryJob },
   options: DeliveryOptions,
-  { complete }: { complete?: (executor: Executor) => Promise<unknown> } = {},
+  {
+    complete,
+    claimed: onClaimed,
+  }: {
+    /** Completes the job; called with the transaction that records the outcome (or when there is nothing to do). */
+    complete?: (executor: Executor) => Promise<unknown>;
+    /** Called once the attempt is claimed: from then on, nothing may make this job's attempt again. */
+    claimed?: () => void;
+  } = {},
 ): Promise<DeliveryResult> {
   const now = options.now ?? (() => new Date());
   const leaseMs = attemptLeaseMs(options.timeoutMs);
@@ -85,6 +93,7 @@ export async function deliverWebhook(
     await complete?.(db);
     return { claimed: false };
   }
+  onClaimed?.();
   const [target] = await db
     .select({ event: events, endpoint: webhookEndpoints })
     .from(events)
@@ -101,7 +110,12 @@ export async function deliverWebhook(
     outcome = { ok: false, status: null, durationMs: 0, error: "the endpoint is disabled" };
   } else if (Date.now() + options.timeoutMs > abortAt) {
     // Too little of the lease is left for a whole attempt (reading the target stalled): not POSTed at all.
-    outcome = { ok: false, status: null, durationMs: 0, error: "not sent: the attempt's lease ran out before its POST" };
+    outcome = {
+      ok: false,
+      status: null,
+      durationMs: 0,
+      error: "not sent: the attempt's lease ran out before its POST",
+    };
   } else {
     const body = JSON.stringify(toEventView(event));
     const headers = {

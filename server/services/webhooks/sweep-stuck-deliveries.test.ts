@@ -94,7 +94,9 @@ it("counts an attempt whose worker died (lease ended, no outcome) as failed and 
   );
   // Its lease still holds: the attempt may still be running somewhere.
   expect(await sweepStuckDeliveries(db, SWEEP)).toBe(0);
-  await db.execute(sql`update webhook_deliveries set lease_until = now() - interval '1 second' where id = ${delivery.id}`);
+  await db.execute(
+    sql`update webhook_deliveries set lease_until = now() - interval '1 second' where id = ${delivery.id}`,
+  );
   expect(await sweepStuckDeliveries(db, SWEEP)).toBe(1);
   expect(await sweepStuckDeliveries(db, SWEEP)).toBe(0);
   const [after] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id));

@@ -44,7 +44,12 @@ export async function sweepStuckDeliveries(db: Db, { graceSeconds, retrySchedule
       }
     }
     for (const [delay, jobs] of retries) {
-      await queryRows(tx, FINISH_UNFINISHED, [uuidArray(jobs.map((j) => j.deliveryId)), "pending", delay, UNKNOWN_OUTCOME]);
+      await queryRows(tx, FINISH_UNFINISHED, [
+        uuidArray(jobs.map((j) => j.deliveryId)),
+        "pending",
+        delay,
+        UNKNOWN_OUTCOME,
+      ]);
       await enqueueDeliveries(tx, jobs, delay);
     }
     if (given.length > 0) await queryRows(tx, FINISH_UNFINISHED, [uuidArray(given), "failed", null, UNKNOWN_OUTCOME]);
