@@ -236,10 +236,10 @@ describe("one POST per scheduled attempt", () => {
       let retryEnded = false;
       const retry = deliverWebhook(db, run, options).finally(() => (retryEnded = true));
       await eventually(() => retryEnded || receiver.hits.length >= 2, 30_000, "the retry to end or POST");
+      expect(receiver.hits.filter((h) => h.eventId === eventId)).toHaveLength(1);
       release();
       expect(await retry).toEqual({ claimed: false });
       expect(await first).toMatchObject({ claimed: true, outcome: { ok: true, status: 200 } });
-      expect(receiver.hits.filter((h) => h.eventId === eventId)).toHaveLength(1);
       const [after] = await deliveriesOf(endpoint.id);
       expect(after).toMatchObject({ status: "succeeded", attempts: 1, jobId: null });
     } finally {
