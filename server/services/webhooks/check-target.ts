@@ -22,32 +22,39 @@ const DNS_TRIES = 2;
  * and every other delivery's lookup. Each query has a timeout and a try count, and is cancelled when the attempt
  * gives up. c-ares does not read /etc/hosts as getaddrinfo does: `localhost` (and its subdomains, RFC 6761) is
  * loopback without asking anyone, so it is refused under production rules as before and reachable in development.
+ * `servers` overrides the system's name servers (tests).
  */
-export const resolveHost: Resolver = async (host, signal) => {
-  const name = host.toLowerCase().replace(/\.$/, "");
-  if (name === "localhost" || name.endsWith(".localhost"))
-    return [
-      { address: "127.0.0.1", family: 4 },
-      { address: "::1", family: 6 },
-    ];
-  const resolver = new DnsResolver({ timeout: DNS_TIMEOUT_MS, tries: DNS_TRIES });
-  const cancel = () => resolver.cancel();
-  signal?.addEventListener("abort", cancel, { once: true });
-  try {
-    if (signal?.aborted) throw new Error("cancelled");
-    // Both families, as getaddrinfo answers them: a name with only one of them is not refused for the other's
-    // absence, but any answer that is not public refuses the target (checkTarget).
-    const [v4, v6] = await Promise.allSettled([resolver.resolve4(name), resolver.resolve6(name)]);
-    const addresses = [
-      ...(v4.status === "fulfilled" ? v4.value.map((address) => ({ address, family: 4 })) : []),
-      ...(v6.status === "fulfilled" ? v6.value.map((address) => ({ address, family: 6 })) : []),
-    ];
-    if (addresses.length === 0) throw v4.status === "rejected" ? v4.reason : new Error(`${name} has no address`);
-    return addresses;
-  } finally {
-    signal?.removeEventListener("abort", cancel);
-  }
-};
+export function createHostResolver({ servers }: { servers?: string[] } = {}): Resolver {
+  return async (host, signal) => {
+    const name = host.toLowerCase().replace(/\.$/, "");
+    if (name === "localhost" || name.endsWith(".localhost"))
+      return [
+        { address: "127.0.0.1", family: 4 },
+        { address: "::1", family: 6 },
+      ];
+    const resolver = new DnsResolver({ timeout: DNS_TIMEOUT_MS, tries: DNS_TRIES });
+    if (servers) resolver.setServers(servers);
+    const cancel = () => resolver.cancel();
+    signal?.addEventListener("abort", cancel, { once: true });
+    try {
+      if (signal?.aborted) throw new Error("cancelled");
+      // Both families, as getaddrinfo answers them: a name with only one of them is not refused for the other's
+      // absence, but any answer that is not public refuses the target (checkTarget).
+      const [v4, v6] = await Promise.allSettled([resolver.resolve4(name), resolver.resolve6(name)]);
+      const addresses = [
+        ...(v4.status === "fulfilled" ? v4.value.map((address) => ({ address, family: 4 })) : []),
+        ...(v6.status === "fulfilled" ? v6.value.map((address) => ({ address, family: 6 })) : []),
+      ];
+      if (addresses.length === 0) throw v4.status === "rejected" ? v4.reason : new Error(`${name} has no address`);
+      return addresses;
+    } finally {
+      signal?.removeEventListener("abort", cancel);
+    }
+  };
+}
+
+/** The system's name servers (from /etc/resolv.conf), through c-ares. */
+export const resolveHost: Resolver = createHostResolver();
 
 /** Ports a webhook may target: the web's own and the unprivileged range (never SSH, SMTP, databases' low ports…). */
 export const isAllowedPort = (port: number): boolean => port === 443 || port === 80 || (port >= 1024 && port <= 65535);
