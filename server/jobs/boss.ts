@@ -68,6 +68,9 @@ export async function dropOrphanDeliveryQueues(db: Db): Promise<number> {
     try {
       await db.transaction(async (tx) => {
         await queryRows(tx, `select set_config('lock_timeout', '200ms', true)`, []);
+        // pg-boss's delete_queue removes the queue's row before dropping its partition, and the partition's jobs
+        // reference that row (ON DELETE RESTRICT, checked at once): its jobs, all for nothing now, go first.
+        await queryRows(tx, `delete from pgboss.job where name = $1`, [name]);
         await queueAdmin(tx).deleteQueue(name);
       });
       dropped++;

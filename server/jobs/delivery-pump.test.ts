@@ -14,7 +14,8 @@ import { deliverWebhook, type DeliveryOptions } from "@/server/services/webhooks
 import { migrateCluster, startCluster, type Cluster } from "@/test/pg-cluster";
 import { eventually } from "@/test/webhook-receiver";
 import { startDeliveryPump } from "./delivery-pump";
-import type { DeliveryJob } from "./queues";
+import { dropOrphanDeliveryQueues, enqueueJobs, ensureDeliveryQueues } from "./boss";
+import { QUEUES, type DeliveryJob } from "./queues";
 import { jobSql } from "./sql-adapter";
 import { startWorker, workerOptionsFromEnv, type WorkerOptions } from "./worker";
 
@@ -294,6 +295,41 @@ describe("one POST per scheduled attempt", () => {
       await receiver.close();
     }
   }, 120_000);
+});
+
+describe("jobs queued before per-endpoint queues", () => {
+  it("moves them from the legacy queue to their endpoint's queue unsent, and each is POSTed once", async () => {
+    const receiver = await startReceiver();
+    const a = await account("Legacy");
+    const endpoint = await createWebhookEndpoint(db, a.actor, { url: `${receiver.base}/legacy` });
+    const eventIds = await events(a.accountId, 3);
+    const rows = await deliveriesOf(endpoint.id);
+    // As an older version queued them: on the global queue, one without `endpointId`; the new jobs are dropped.
+    await db.execute(sql`delete from pgboss.job where name = ${`webhook-delivery.${endpoint.id}`}`);
+    await enqueueJobs(
+      db,
+      rows.map((d, i) => ({
+        name: QUEUES.webhookDelivery,
+        data: i === 0 ? { deliveryId: d.id, attempt: 0 } : { deliveryId: d.id, attempt: 0, endpointId: endpoint.id },
+      })),
+    );
+    const running = await worker();
+    try {
+      await eventually(async () => (await deliveriesOf(endpoint.id)).every((d) => d.status === "succeeded"), 30_000);
+      expect(receiver.hits.map((h) => h.eventId).sort()).toEqual([...eventIds].sort());
+      expect((await deliveriesOf(endpoint.id)).every((d) => d.attempts === 1)).toBe(true);
+    } finally {
+      await running.stop();
+      await receiver.close();
+    }
+    // The endpoint deleted, the sweep drops its queue (the partition); a missing queue is made again.
+    const queue = `webhook-delivery.${endpoint.id}`;
+    const queues = () => queryRows<{ name: string }>(db, `select name from pgboss.queue where name = $1`, [queue]);
+    expect(await ensureDeliveryQueues(db)).toBe(0);
+    await db.delete(schema.webhookEndpoints).where(eq(schema.webhookEndpoints.id, endpoint.id));
+    expect(await dropOrphanDeliveryQueues(db)).toBeGreaterThanOrEqual(1);
+    expect(await queues()).toHaveLength(0);
+  }, 60_000);
 });
 
 describe("stopping", () => {
