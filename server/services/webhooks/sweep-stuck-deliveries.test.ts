@@ -61,13 +61,16 @@ it("re-queues a pending delivery whose job pg-boss gave up, once, and the attemp
   await db.execute(
     sql`update webhook_deliveries set next_attempt_at = now() - interval '1 hour' where id = ${delivery.id}`,
   );
-  expect(await sweepStuckDeliveries(db, SWEEP)).toBe(0);
+  await sweepStuckDeliveries(db, SWEEP);
+  expect((await liveJobs(delivery)).map((j) => j.id)).toEqual([job!.id]);
 
   // pg-boss's retries are spent (the job ends `failed`): the delivery would stay pending with nobody to move it.
   await db.execute(sql`update pgboss.job set state = 'failed', retry_count = retry_limit where id = ${job!.id}`);
   expect(await liveJobs(delivery)).toHaveLength(0);
-  expect(await sweepStuckDeliveries(db, SWEEP)).toBe(1);
-  expect(await sweepStuckDeliveries(db, SWEEP)).toBe(0);
+  // (The sweep is global: other test files' deliveries may share this database, so its own delivery is checked.)
+  await sweepStuckDeliveries(db, SWEEP);
+  await sweepStuckDeliveries(db, SWEEP);
+  expect(await liveJobs(delivery)).toHaveLength(1);
   const [requeued] = await liveJobs(delivery);
   expect(requeued!.data).toMatchObject({ deliveryId: delivery.id, attempt: 0 });
 
@@ -78,8 +81,14 @@ it("re-queues a pending delivery whose job pg-boss gave up, once, and the attemp
 });
 
 it("leaves alone a delivery that is pending but not yet overdue", async () => {
-  const before = await sweepStuckDeliveries(db, { ...SWEEP, graceSeconds: 3600 });
-  expect(before).toBe(0);
+  const { delivery } = await pendingDelivery("Sweep not due");
+  const [job] = await liveJobs(delivery);
+  await db.execute(sql`update pgboss.job set state = 'failed', retry_count = retry_limit where id = ${job!.id}`);
+  await db.execute(
+    sql`update webhook_deliveries set next_attempt_at = now() - interval '10 seconds' where id = ${delivery.id}`,
+  );
+  await sweepStuckDeliveries(db, { ...SWEEP, graceSeconds: 3600 });
+  expect(await liveJobs(delivery)).toHaveLength(0);
 });
 
 it("counts an attempt whose worker died (lease ended, no outcome) as failed and schedules the next: no re-POST now", async () => {
@@ -93,12 +102,16 @@ it("counts an attempt whose worker died (lease ended, no outcome) as failed and 
         where id = ${delivery.id}`,
   );
   // Its lease still holds: the attempt may still be running somewhere.
-  expect(await sweepStuckDeliveries(db, SWEEP)).toBe(0);
+  await sweepStuckDeliveries(db, SWEEP);
+  expect(
+    (await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id)))[0]!.jobId,
+  ).not.toBeNull();
   await db.execute(
     sql`update webhook_deliveries set lease_until = now() - interval '1 second' where id = ${delivery.id}`,
   );
-  expect(await sweepStuckDeliveries(db, SWEEP)).toBe(1);
-  expect(await sweepStuckDeliveries(db, SWEEP)).toBe(0);
+  await sweepStuckDeliveries(db, SWEEP);
+  await sweepStuckDeliveries(db, SWEEP);
+  expect(await liveJobs(delivery)).toHaveLength(1);
   const [after] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id));
   expect(after).toMatchObject({ status: "pending", attempts: 1, jobId: null, leaseUntil: null });
   expect(after!.lastError).toBe(UNKNOWN_OUTCOME);
@@ -114,7 +127,7 @@ it("counts an attempt whose worker died (lease ended, no outcome) as failed and 
     sql`update webhook_deliveries set attempts = 3, job_id = gen_random_uuid(), lease_until = now() - interval '1 second',
         next_attempt_at = now() - interval '1 second' where id = ${delivery.id}`,
   );
-  expect(await sweepStuckDeliveries(db, SWEEP)).toBe(1);
+  await sweepStuckDeliveries(db, SWEEP);
   const [failed] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id));
   expect(failed).toMatchObject({ status: "failed", attempts: 3, jobId: null, nextAttemptAt: null });
 });
