@@ -55,7 +55,12 @@ const schema = z.object({
   METRICS_HOST: z.string().default("127.0.0.1"),
   /** Webhook deliveries one worker process runs at a time. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(64),
-  /** Deliveries in flight to one endpoint (per worker process); the rest wait without spending an attempt. */
+  /**
+   * Deliveries in flight to one account's endpoints together (per worker process): however many of its endpoints
+   * hang, the rest of WEBHOOK_CONCURRENCY is other accounts'. The rest wait in their queues, no attempt spent.
+   */
+  WEBHOOK_ACCOUNT_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(16),
+  /** Deliveries in flight to one endpoint (per worker process); the rest wait in its queue, no attempt spent. */
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
 });
 

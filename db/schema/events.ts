@@ -112,8 +112,16 @@ export const webhookDeliveries = pgTable(
     attempts: integer("attempts").notNull().default(0),
     /** Attempts made before the current retry schedule began (a resend starts a fresh one). */
     scheduleStart: integer("schedule_start").notNull().default(0),
-    /** The pg-boss job making the current attempt: only it may record the outcome, and only it may redo it after a crash. */
+    /**
+     * The fencing token of the run making the current attempt (a fresh random value per claim, not the pg-boss job's
+     * id, which a retry of an expired job keeps): only that run may record the outcome. Null when no attempt runs.
+     */
     jobId: uuid("job_id"),
+    /**
+     * When the current attempt's lease ends (set by the worker that claimed it, from its own timeout): its POST is
+     * aborted before then, and an attempt still claimed after it is counted failed by the sweep (its worker died).
+     */
+    leaseUntil: instant("lease_until"),
     responseStatus: integer("response_status"),
     durationMs: integer("duration_ms"),
     lastError: text("last_error"),
@@ -138,6 +146,10 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_pending_idx")
       .on(t.nextAttemptAt)
       .where(sql`status = 'pending'`),
+    // Per endpoint, its attempts waiting for a worker: which endpoints have work is read here (delivery-pump.ts).
+    index("webhook_deliveries_waiting_idx")
+      .on(t.endpointId, t.nextAttemptAt)
+      .where(sql`status = 'pending' and job_id is null`),
   ],
 );
 

@@ -1,148 +1,220 @@
 import { eq } from "drizzle-orm";
 import type PgBoss from "pg-boss";
-import type { Db } from "@/db/client";
+import { queryRows, type Db } from "@/db/client";
 import { webhookDeliveries } from "@/db/schema";
 import { enqueueDeliveries } from "@/server/services/events/record-events";
 import { deliverWebhook, type DeliveryOptions } from "@/server/services/webhooks/deliver-webhook";
-import pLimit, { type LimitFunction } from "p-limit";
 import { runInRequest } from "@/server/observability/request-context";
-import { QUEUES, type DeliveryJob } from "./queues";
+import { DELIVERY_QUEUE_PREFIX, QUEUES, type DeliveryJob } from "./queues";
 import { jobSql } from "./sql-adapter";
 
 export type DeliveryPumpOptions = {
   delivery: DeliveryOptions;
   /** Attempts this process runs at once. */
   concurrency: number;
-  /** Attempts in flight to one endpoint in this process; more wait (re-queued) without spending an attempt. */
+  /** Attempts in flight to one account's endpoints together, in this process. */
+  perAccount: number;
+  /** Attempts in flight to one endpoint, in this process (while it answers; one while it times out). */
   perEndpoint: number;
   pollingSeconds: number;
   log: (message: string, error?: unknown) => void;
 };
 
-/** An endpoint whose oldest attempt in flight has run this long is treated as slow. */
-const SLOW_AFTER_MS = 1000;
+export type DeliveryPump = {
+  /** Attempts in flight now, by account (for tests and metrics). */
+  inFlight(): ReadonlyMap<string, number>;
+  stop(timeoutMs: number): Promise<void>;
+};
 
-/** The longest a slow endpoint's attempt is put off at once. */
-const MAX_DEFER_SECONDS = 600;
+/** Attempts in flight at once to an endpoint whose last attempt got no answer within the timeout: one probe. */
+const SUSPECT_CAP = 1;
 
-export type DeliveryPump = { stop(timeoutMs: number): Promise<void> };
+/** Legacy-queue jobs moved to their endpoints' queues per pass. */
+const LEGACY_BATCH = 100;
+
+type Ready = { endpointId: string; accountId: string; ready: number };
+type Slot = { endpointId: string; accountId: string };
 
 /**
- * Webhook attempts, each its own job: fetched only while a slot is free (so a job never waits in this process
- * while its expiry runs), completed or failed one by one (pg-boss's `work` fails a whole fetched batch when one
- * of it throws or outlives the expiry, and would retry attempts that were already made), and capped per endpoint,
- * so that a receiver that hangs for the whole timeout holds at most `perEndpoint` slots and every other endpoint
- * keeps its pace.
+ * Webhook attempts, fetched so that no account can hold up another's and no receiver that answers is slowed.
+ *
+ * Each endpoint has its own pg-boss queue (queues.ts). Each pass of the loop asks the database which endpoints
+ * have attempts due (one query, `READY`), and shares this process's free slots out round-robin: over accounts
+ * first, then over the endpoints of each account, one slot at a time, under three caps: `concurrency` for the
+ * process, `perAccount` for one account's endpoints together, `perEndpoint` for one endpoint. Only then is each
+ * chosen endpoint's queue fetched (pg-boss `fetch`, as many jobs as it was given slots), and each job runs at once.
+ * An endpoint, or an account, at its cap is simply not fetched: its jobs stay in its queue, with no attempt spent
+ * and nothing handed back and forth. So a flood of one account's events, or any number of its endpoints that hang,
+ * holds at most `perAccount` slots and never sits ahead of another account's jobs in a queue.
+ *
+ * Slowness is judged by timeouts, never by time spent waiting in the queue: an endpoint whose last attempt got
+ * no answer within the timeout (it hangs, or is black-holed) is given one attempt at a time (a probe) until an
+ * attempt gets an answer; one that answers, however slowly within the timeout, keeps `perEndpoint` in flight.
+ *
+ * Each job is completed by the attempt itself, in the transaction that records its outcome (deliver-webhook.ts).
+ * A run that throws after its claim completes its job too (the sweep finishes the attempt after its lease); only
+ * a run that failed before claiming is failed back to pg-boss for a retry. Jobs queued on the legacy global queue (before per-endpoint queues) are moved,
+ * unsent and with the same attempt number, to their endpoint's queue.
  */
 export function startDeliveryPump(boss: PgBoss, db: Db, options: DeliveryPumpOptions): DeliveryPump {
   const running = new Map<string, Promise<void>>();
-  /** Per endpoint: its limiter, and when each attempt in flight to it started. */
-  const endpoints = new Map<string, { limit: LimitFunction; started: Set<number> }>();
+  const byEndpoint = new Map<string, number>();
+  const byAccount = new Map<string, number>();
+  /** Endpoints whose last attempt in this process got no answer within the timeout. */
+  const suspect = new Set<string>();
+  /** Where the round-robin starts: the account after the one that started last time, and per account its endpoint. */
+  let nextAccount = 0;
+  const nextEndpoint = new Map<string, number>();
   let stopped = false;
   let wake: (() => void) | null = null;
   const nudge = () => wake?.();
+  let legacyCheckedAt = 0;
 
-  const endpointOf = async (job: PgBoss.Job<DeliveryJob>): Promise<string | null> => {
-    if (job.data.endpointId) return job.data.endpointId;
-    const [row] = await db
-      .select({ endpointId: webhookDeliveries.endpointId })
-      .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.id, job.data.deliveryId));
-    return row?.endpointId ?? null;
+  const bump = (map: Map<string, number>, key: string, by: number) => {
+    const n = (map.get(key) ?? 0) + by;
+    if (n <= 0) map.delete(key);
+    else map.set(key, n);
+  };
+  const capOf = (endpointId: string) => (suspect.has(endpointId) ? SUSPECT_CAP : options.perEndpoint);
+
+  /** Shares `free` slots among the ready endpoints: accounts in turn, then endpoints in turn, under the caps. */
+  const share = (ready: Ready[], free: number): Map<string, Slot & { n: number }> => {
+    const accounts = new Map<string, Ready[]>();
+    for (const r of ready) accounts.set(r.accountId, [...(accounts.get(r.accountId) ?? []), r]);
+    for (const list of accounts.values()) list.sort((a, b) => a.endpointId.localeCompare(b.endpointId));
+    const order = [...accounts.keys()].sort();
+    const start = order.length > 0 ? nextAccount % order.length : 0;
+    const rotated = [...order.slice(start), ...order.slice(0, start)];
+    nextAccount = start + 1;
+    const given = new Map<string, Slot & { n: number }>();
+    const givenTo = (endpointId: string) => given.get(endpointId)?.n ?? 0;
+    const accountLoad = new Map(byAccount);
+    let progress = true;
+    while (free > 0 && progress) {
+      progress = false;
+      for (const accountId of rotated) {
+        if (free === 0) break;
+        if ((accountLoad.get(accountId) ?? 0) >= options.perAccount) continue;
+        const endpoints = accounts.get(accountId)!;
+        const first = nextEndpoint.get(accountId) ?? 0;
+        for (let k = 0; k < endpoints.length; k++) {
+          const index = (first + k) % endpoints.length;
+          const e = endpoints[index]!;
+          const n = givenTo(e.endpointId);
+          if (n >= e.ready || (byEndpoint.get(e.endpointId) ?? 0) + n >= capOf(e.endpointId)) continue;
+          given.set(e.endpointId, { endpointId: e.endpointId, accountId, n: n + 1 });
+          bump(accountLoad, accountId, 1);
+          nextEndpoint.set(accountId, index + 1);
+          free--;
+          progress = true;
+          break;
+        }
+      }
+    }
+    return given;
+  };
+
+  const settle = (slot: Slot, result: Awaited<ReturnType<typeof deliverWebhook>> | null) => {
+    if (result?.claimed) {
+      if (result.outcome.timedOut) suspect.add(slot.endpointId);
+      else if (result.outcome.status !== null) suspect.delete(slot.endpointId);
+    }
   };
 
   /**
-   * Hands the attempt back for later with the same claim (`attempt`), so no step of the schedule is spent. Each
-   * time it comes back to an endpoint still slow it waits twice as long (from half the timeout up to 10 minutes),
-   * so the backlog of a receiver that hangs for hours costs a few handovers per job, not one every few seconds.
+   * A job fetched that this process will not run (it is stopping): back on its queue, unsent, with the same attempt
+   * number, and completed in the same transaction, so no attempt is spent and no pg-boss retry count either.
    */
-  const defer = async (job: PgBoss.Job<DeliveryJob>) => {
-    const deferrals = (job.data.deferrals ?? 0) + 1;
-    const first = Math.max(1, Math.ceil(options.delivery.timeoutMs / 2000));
-    const later = Math.min(MAX_DEFER_SECONDS, first * 2 ** (deferrals - 1));
-    await db.transaction(async (tx) => {
-      await enqueueDeliveries(tx, [{ ...job.data, deferrals }], later);
-      await boss.complete(QUEUES.webhookDelivery, job.id, { deferred: true }, { db: jobSql(tx) });
+  const handBack = (job: PgBoss.Job<DeliveryJob>, endpointId: string) =>
+    db.transaction(async (tx) => {
+      await enqueueDeliveries(tx, [{ ...job.data, endpointId }]);
+      await boss.complete(job.name, job.id, { handedBack: true }, { db: jobSql(tx) });
     });
-  };
 
-  const attempt = async (job: PgBoss.Job<DeliveryJob>) => {
-    await deliverWebhook(db, job, options.delivery);
-    await boss.complete(QUEUES.webhookDelivery, job.id);
-  };
+  const run = (job: PgBoss.Job<DeliveryJob>, slot: Slot) =>
+    runInRequest({ requestId: job.data.requestId ?? job.id, operation: "job:webhook-delivery" }, async () => {
+      let result: Awaited<ReturnType<typeof deliverWebhook>> | null = null;
+      let claimed = false;
+      try {
+        if (stopped) return await handBack(job, slot.endpointId);
+        result = await deliverWebhook(db, job, options.delivery, {
+          complete: (executor) => boss.complete(job.name, job.id, { attempted: true }, { db: jobSql(executor) }),
+          claimed: () => (claimed = true),
+        });
+      } catch (error) {
+        options.log(`delivery job ${job.id} failed`, error);
+        // Claimed: the attempt was (or may have been) POSTed and stays claimed under its lease; the sweep counts it
+        // failed once the lease ends and schedules the next. The job is done: no pg-boss retry of it, which could
+        // not claim again anyway. Not claimed (the claim itself failed): pg-boss retries the job, which makes it.
+        if (claimed) await boss.complete(job.name, job.id, { error: String(error) }).catch(() => {});
+        else await boss.fail(job.name, job.id, { message: String(error) }).catch(() => {});
+      } finally {
+        settle(slot, result);
+      }
+    });
 
-  const run = (job: PgBoss.Job<DeliveryJob>) =>
-    runInRequest({ requestId: job.data.requestId ?? job.id, operation: "job:webhook-delivery" }, () =>
-      attemptOrDefer(job),
-    );
+  /** Endpoints with attempts due, each with its account and how many are due (counted up to the endpoint cap). */
+  const findReady = () => queryRows<Ready>(db, READY, [options.perEndpoint]);
 
-  const attemptOrDefer = async (job: PgBoss.Job<DeliveryJob>) => {
-    try {
-      const endpointId = await endpointOf(job);
-      if (!endpointId) return await attempt(job);
-      let state = endpoints.get(endpointId);
-      if (!state) endpoints.set(endpointId, (state = { limit: pLimit(options.perEndpoint), started: new Set() }));
-      const { limit, started } = state;
-      // An endpoint whose attempts are all taken and the oldest of them running for a while holds them (a receiver
-      // that hangs): the job goes back for later at once. Otherwise it waits for the endpoint's next free attempt,
-      // but at most SLOW_AFTER_MS: a job still waiting then goes back too, so a slow endpoint never keeps this
-      // process's slots, and a fast one (its attempts end in milliseconds) drains its backlog at full speed.
-      const oldest = Math.min(...started);
-      if (limit.activeCount >= options.perEndpoint && Date.now() - oldest > SLOW_AFTER_MS) return await defer(job);
-      await new Promise<void>((resolve, reject) => {
-        let begun = false;
-        let givenBack = false;
-        const watchdog = setTimeout(() => {
-          if (begun) return;
-          givenBack = true;
-          defer(job).then(resolve, reject);
-        }, SLOW_AFTER_MS);
-        limit(async () => {
-          if (givenBack) return;
-          begun = true;
-          clearTimeout(watchdog);
-          const at = Date.now() + Math.random() / 1000;
-          started.add(at);
-          try {
-            await attempt(job);
-          } finally {
-            started.delete(at);
-            if (limit.activeCount <= 1 && limit.pendingCount === 0) endpoints.delete(endpointId);
-          }
-        }).then(
-          () => !givenBack && resolve(),
-          (error: unknown) => (givenBack ? undefined : reject(error)),
-        );
-      });
-    } catch (error) {
-      options.log(`delivery job ${job.id} failed`, error);
-      // pg-boss retries this job (same id): the claim it holds lets the retry make the attempt it could not.
-      await boss.fail(QUEUES.webhookDelivery, job.id, { message: String(error) }).catch(() => {});
+  /** Moves due jobs of the legacy global queue to their endpoints' queues, unsent (see `handBack`). */
+  const rehomeLegacy = async () => {
+    const jobs = await boss.fetch<DeliveryJob>(QUEUES.webhookDelivery, { batchSize: LEGACY_BATCH });
+    for (const job of jobs) {
+      try {
+        let endpointId = job.data.endpointId;
+        if (!endpointId) {
+          const [row] = await db
+            .select({ endpointId: webhookDeliveries.endpointId })
+            .from(webhookDeliveries)
+            .where(eq(webhookDeliveries.id, job.data.deliveryId));
+          endpointId = row?.endpointId;
+        }
+        if (endpointId) await handBack(job, endpointId);
+        else await boss.complete(job.name, job.id, { gone: true });
+      } catch (error) {
+        options.log(`moving legacy delivery job ${job.id} failed`, error);
+        await boss.fail(job.name, job.id, { message: String(error) }).catch(() => {});
+      }
     }
+    return jobs.length;
   };
 
   const loop = async () => {
     while (!stopped) {
-      const free = options.concurrency - running.size;
-      if (free <= 0) {
-        await Promise.race(running.values());
-        continue;
-      }
-      let jobs: PgBoss.Job<DeliveryJob>[] = [];
+      let fetched = 0;
       try {
-        jobs = await boss.fetch<DeliveryJob>(QUEUES.webhookDelivery, { batchSize: free });
+        if (Date.now() - legacyCheckedAt >= options.pollingSeconds * 1000) {
+          legacyCheckedAt = Date.now();
+          await rehomeLegacy();
+        }
+        const free = options.concurrency - running.size;
+        const given = free > 0 ? share(await findReady(), free) : new Map();
+        const batches = await Promise.all(
+          [...given.values()].map(async (slot) => ({
+            slot,
+            jobs: await boss.fetch<DeliveryJob>(`${DELIVERY_QUEUE_PREFIX}${slot.endpointId}`, { batchSize: slot.n }),
+          })),
+        );
+        for (const { slot, jobs } of batches) {
+          for (const job of jobs) {
+            fetched++;
+            bump(byEndpoint, slot.endpointId, 1);
+            bump(byAccount, slot.accountId, 1);
+            const task = run(job, slot).finally(() => {
+              running.delete(job.id);
+              bump(byEndpoint, slot.endpointId, -1);
+              bump(byAccount, slot.accountId, -1);
+              nudge();
+            });
+            running.set(job.id, task);
+          }
+        }
       } catch (error) {
         options.log("fetching delivery jobs failed", error);
       }
-      for (const job of jobs) {
-        const task = run(job).finally(() => {
-          running.delete(job.id);
-          nudge();
-        });
-        running.set(job.id, task);
-      }
-      if (jobs.length === free) continue;
-      // Idle (or part of the slots still free): wait for the polling interval, or less when an attempt ends.
+      // Got some and slots are still free: look again at once (more may be due). Otherwise wait for the polling
+      // interval, or less when an attempt ends (a slot, or an endpoint's or account's share, was freed).
+      if (fetched > 0 && running.size < options.concurrency) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, options.pollingSeconds * 1000);
         function done() {
@@ -158,20 +230,36 @@ export function startDeliveryPump(boss: PgBoss, db: Db, options: DeliveryPumpOpt
   const looping = loop();
 
   return {
+    inFlight: () => byAccount,
     async stop(timeoutMs) {
+      // No more fetches; a job fetched but not yet claimed is handed back unsent (`run`); an attempt already
+      // claimed runs to its end (its POST is bounded by the timeout) and records its outcome.
       stopped = true;
       nudge();
       await looping;
-      const deadline = new Promise<"late">((resolve) => setTimeout(() => resolve("late"), timeoutMs).unref());
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), timeoutMs)));
       const all = Promise.all(running.values()).then(() => "done" as const);
-      if ((await Promise.race([all, deadline])) === "late" && running.size > 0) {
-        // Still running past the deadline: handed back as failed so pg-boss retries them on another worker.
-        await Promise.all(
-          [...running.keys()].map((id) =>
-            boss.fail(QUEUES.webhookDelivery, id, { message: "worker stopped" }).catch(() => {}),
-          ),
-        );
-      }
+      const ended = await Promise.race([all, deadline]);
+      clearTimeout(timer);
+      // Past the deadline (the database is unreachable, say): each such attempt is still claimed under its lease;
+      // the sweep counts it failed once the lease ends. Nothing is failed back to pg-boss for an immediate re-POST.
+      if (ended === "late") options.log(`${running.size} delivery attempts still running when the worker stopped`);
     },
   };
 }
+
+// Which endpoints have attempts waiting, read from the deliveries themselves: a pending delivery that no attempt
+// holds and whose next attempt is due has its job due in its endpoint's queue. Not from pg-boss's job table: a
+// statement over it that is not about one named queue is planned over every partition (one per endpoint), tens of
+// milliseconds per poll with a hundred endpoints. The count stops at $1 (an endpoint's cap), whatever the backlog.
+// A job the count missed or a count with no job behind it (one being moved) only costs a fetch that gets less.
+const READY = `
+  select e.id as "endpointId", e.account_id as "accountId", due.n as ready
+  from webhook_endpoints e
+  cross join lateral (
+    select count(*)::int as n from (
+      select 1 from webhook_deliveries d
+      where d.endpoint_id = e.id and d.status = 'pending' and d.job_id is null and d.next_attempt_at <= now()
+      limit $1) waiting) due
+  where due.n > 0`;

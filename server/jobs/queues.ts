@@ -9,7 +9,10 @@ export const trackingQueue = (courier: string) => `tracking-batch-${courier}`;
 
 /** Every queue the app uses; created (idempotently) wherever pg-boss starts. */
 export const QUEUES = {
-  /** One attempt of one webhook delivery: `{ deliveryId, attempt }`. */
+  /**
+   * Delivery jobs queued before each endpoint had its own queue (see `deliveryQueue`): the pump moves them to
+   * their endpoint's queue, unsent, so they are fetched fairly too.
+   */
   webhookDelivery: "webhook-delivery",
   /** Every minute: splits the due tracking work into batch jobs. */
   trackingTick: "tracking-tick",
@@ -25,27 +28,45 @@ export const QUEUES = {
   statisticsRebuild: "statistics-rebuild",
 } as const;
 
-/** `endpointId` lets a worker cap attempts per endpoint before it claims one (absent on jobs queued before it). */
+/** One attempt of one delivery. `attempt` is the number of attempts made before it: the claim moves it on. */
 export type DeliveryJob = {
   deliveryId: string;
   attempt: number;
+  /** Absent only on jobs queued in the legacy queue by an older version. */
   endpointId?: string;
   requestId?: string;
-  /** How often this attempt was handed back because its endpoint was slow (each time it waits longer). */
-  deferrals?: number;
 };
 
 /**
- * A delivery job expires (its worker died) and is then retried by pg-boss; the retry schedule of failed answers
- * is ours, as separate jobs (see deliver-webhook.ts). An attempt ends within the timeout (DNS lookup included)
- * plus two short statements, so twice the timeout and 10 s more is safely above its worst case: a job never
- * expires while its attempt is still running, which would let a second worker POST the same attempt.
+ * Each endpoint's delivery attempts have a queue of their own (pg-boss 10 makes each queue a partition of its job
+ * table; any name is allowed, the partition is named by its hash), so that the pump can choose whose jobs it
+ * fetches: round-robin over accounts, then endpoints, never one global FIFO where one account's flood sits ahead of
+ * everyone (see delivery-pump.ts). pg-boss silently drops a job sent to a queue that does not exist: the queue is
+ * created with the endpoint, and `ensureDeliveryQueues` recreates any that is missing.
  */
-export const deliveryJobExpirySeconds = (webhookTimeoutMs: number) => Math.ceil((2 * webhookTimeoutMs) / 1000) + 10;
+export const DELIVERY_QUEUE_PREFIX = "webhook-delivery.";
+export const deliveryQueue = (endpointId: string) => `${DELIVERY_QUEUE_PREFIX}${endpointId}`;
+
+/**
+ * The job's expiry no longer guards anything: an attempt is fenced by its own token and lease (deliver-webhook.ts),
+ * so an expired job that pg-boss retries finds its attempt already claimed and only completes. It is kept long, so
+ * that pg-boss does not retry a job whose attempt is still within its lease.
+ */
+const DELIVERY_JOB_EXPIRY_SECONDS = 15 * 60;
+
+/** The options of every endpoint's delivery queue (and of the legacy one). */
+export const deliveryQueueOptions = (name: string): PgBoss.Queue => ({
+  name,
+  // A job fails only when the worker could not claim it (the database went away, say): its retry is harmless.
+  retryLimit: 10,
+  retryDelay: 2,
+  retryBackoff: true,
+  expireInSeconds: DELIVERY_JOB_EXPIRY_SECONDS,
+  retentionMinutes: 60 * 24 * 2,
+});
 
 export const QUEUE_OPTIONS: PgBoss.Queue[] = [
-  // Every job sets its own expiry (deliveryJobExpirySeconds of the configured timeout); this is the fallback.
-  { name: QUEUES.webhookDelivery, retryLimit: 10, retryDelay: 1, expireInSeconds: 30, retentionMinutes: 60 * 24 * 2 },
+  deliveryQueueOptions(QUEUES.webhookDelivery),
   { name: QUEUES.trackingTick, retryLimit: 0, expireInSeconds: 120 },
   // A batch polls its courier (timeout up to 60 s per call) and writes once: ten minutes is far above it.
   ...courierIds().map((id) => ({ name: trackingQueue(id), retryLimit: 2, expireInSeconds: 600 })),

@@ -8,11 +8,12 @@ import { shippingOrders } from "@/db/schema";
 import { env } from "@/server/env";
 import { purgeExpiredEvents } from "@/server/services/events/purge-expired-events";
 import { advanceDueTracking, unscheduleUnregistered } from "@/server/services/shipping-orders/advance-tracking";
-import { type DeliveryOptions } from "@/server/services/webhooks/deliver-webhook";
+import { attemptLeaseMs, type DeliveryOptions } from "@/server/services/webhooks/deliver-webhook";
 import { compactStatistics, rebuildStatistics } from "@/server/services/statistics/maintain-statistics";
 import { sweepStuckDeliveries } from "@/server/services/webhooks/sweep-stuck-deliveries";
-import { startDeliveryPump } from "./delivery-pump";
-import { deliveryJobExpirySeconds, QUEUE_OPTIONS, QUEUES, trackingQueue } from "./queues";
+import { dropOrphanDeliveryQueues, ensureDeliveryQueues } from "./boss";
+import { startDeliveryPump, type DeliveryPump } from "./delivery-pump";
+import { QUEUE_OPTIONS, QUEUES, trackingQueue } from "./queues";
 import { runJob } from "./run-job";
 import { jobSql } from "./sql-adapter";
 
@@ -20,14 +21,15 @@ export type WorkerOptions = {
   delivery: DeliveryOptions;
   pollingSeconds: number;
   maintenanceSeconds: number;
-  /** Webhook attempts this process runs at once, and at most per endpoint (see delivery-pump.ts). */
+  /** Webhook attempts this process runs at once, at most per account and per endpoint (see delivery-pump.ts). */
   deliveryConcurrency: number;
+  deliveryPerAccount: number;
   deliveryPerEndpoint: number;
   trackingBatchSize: number;
   log: (message: string, error?: unknown) => void;
 };
 
-export type RunningWorker = { boss: PgBoss; stop: () => Promise<void> };
+export type RunningWorker = { boss: PgBoss; pump: DeliveryPump; stop: () => Promise<void> };
 
 export function workerOptionsFromEnv(): WorkerOptions {
   const e = env();
@@ -40,6 +42,7 @@ export function workerOptionsFromEnv(): WorkerOptions {
     pollingSeconds: e.WORKER_POLLING_SECONDS,
     maintenanceSeconds: e.WORKER_MAINTENANCE_SECONDS,
     deliveryConcurrency: e.WEBHOOK_CONCURRENCY,
+    deliveryPerAccount: e.WEBHOOK_ACCOUNT_CONCURRENCY,
     deliveryPerEndpoint: e.WEBHOOK_ENDPOINT_CONCURRENCY,
     trackingBatchSize: 500,
     log: (message, error) => logger.error({ err: error instanceof Error ? error.stack : error }, message),
@@ -72,6 +75,7 @@ export async function startWorker(db: Db, options: WorkerOptions): Promise<Runni
   boss.on("error", (error: unknown) => options.log("pg-boss error", error));
   await boss.start();
   for (const queue of QUEUE_OPTIONS) await boss.createQueue(queue.name, queue);
+  await ensureDeliveryQueues(db);
   await boss.schedule(QUEUES.trackingTick, "* * * * *");
   await boss.schedule(QUEUES.eventsCleanup, "17 * * * *");
 
@@ -83,6 +87,7 @@ export async function startWorker(db: Db, options: WorkerOptions): Promise<Runni
   const pump = startDeliveryPump(boss, db, {
     delivery: options.delivery,
     concurrency: options.deliveryConcurrency,
+    perAccount: options.deliveryPerAccount,
     perEndpoint: options.deliveryPerEndpoint,
     pollingSeconds: options.pollingSeconds,
     log: options.log,
@@ -144,7 +149,14 @@ export async function startWorker(db: Db, options: WorkerOptions): Promise<Runni
     QUEUES.webhookSweep,
     polling,
     runJob(QUEUES.webhookSweep, async () => {
-      await sweepStuckDeliveries(db, { graceSeconds: deliveryJobExpirySeconds(options.delivery.timeoutMs) * 2 });
+      // Queues of endpoints made by an older version (a job for a missing queue would be dropped), and of
+      // endpoints deleted; then deliveries whose attempt no one will finish or make.
+      await ensureDeliveryQueues(db);
+      await dropOrphanDeliveryQueues(db);
+      await sweepStuckDeliveries(db, {
+        graceSeconds: Math.ceil(attemptLeaseMs(options.delivery.timeoutMs) / 1000),
+        retrySchedule: options.delivery.retrySchedule,
+      });
     }),
   );
 
@@ -176,15 +188,18 @@ export async function startWorker(db: Db, options: WorkerOptions): Promise<Runni
     }),
   );
 
+  // Longer than any claimed attempt can take (its lease: the webhook timeout and the time to record its outcome).
+  const stopTimeoutMs = attemptLeaseMs(options.delivery.timeoutMs) + 5000;
   return {
     boss,
-    // Stops taking jobs, lets the ones in flight finish (up to a little past the webhook timeout), and hands
-    // back any still running as failed, so pg-boss retries them on another worker.
+    pump,
+    // Stops taking jobs; delivery jobs fetched but not claimed go back unsent, attempts in flight finish and are
+    // recorded (delivery-pump.ts); the other jobs in flight finish too.
     stop: async () => {
       stopping = true;
       wake();
-      await pump.stop(options.delivery.timeoutMs + 5000);
-      await boss.stop({ graceful: true, wait: true, close: false, timeout: options.delivery.timeoutMs + 5000 });
+      await pump.stop(stopTimeoutMs);
+      await boss.stop({ graceful: true, wait: true, close: false, timeout: stopTimeoutMs });
     },
   };
 }

@@ -1,6 +1,6 @@
 import client from "prom-client";
 import { handle, queryRows, type Executor } from "@/db/client";
-import { QUEUES } from "@/server/jobs/queues";
+import { DELIVERY_QUEUE_PREFIX, QUEUES } from "@/server/jobs/queues";
 import { metrics } from "./metrics";
 
 const holder = globalThis as unknown as { __sopJobsWaiting?: client.Gauge<"queue"> };
@@ -28,13 +28,15 @@ export async function refreshPoolStats(): Promise<void> {
 
 /**
  * Refreshes the waiting-jobs gauge: pg-boss's partial index on jobs not yet active answers this without reading
- * the finished jobs it keeps in the same table.
+ * the finished jobs it keeps in the same table. Every endpoint's delivery queue counts under `webhook-delivery`
+ * (one series per endpoint would grow without bound).
  */
 export async function refreshJobsWaiting(db: Executor): Promise<void> {
   const rows = await queryRows<{ name: string; n: number }>(
     db,
-    `select name, count(*)::int as n from pgboss.job where state < 'active' group by name`,
-    [],
+    `select case when name like $1 || '%' then $2 else name end as name, count(*)::int as n
+     from pgboss.job where state < 'active' group by 1`,
+    [DELIVERY_QUEUE_PREFIX, QUEUES.webhookDelivery],
   );
   jobsWaiting.reset();
   for (const queue of Object.values(QUEUES)) jobsWaiting.set({ queue }, 0);

@@ -1,8 +1,7 @@
 import { queryRows, uuidArray, type Executor } from "@/db/client";
 import type { WebhookEndpointRow } from "@/db/schema";
 import { enqueueJobs } from "@/server/jobs/boss";
-import { deliveryJobExpirySeconds, QUEUES, type DeliveryJob } from "@/server/jobs/queues";
-import { env } from "@/server/env";
+import { deliveryQueue, type DeliveryJob } from "@/server/jobs/queues";
 
 export type EventDraft = {
   type: string;
@@ -88,17 +87,21 @@ export function subscribes(
 }
 
 /**
- * Delivery attempts as jobs, through `executor` (the transaction that decided them). The delay counts on the
- * database's clock, which every worker shares.
+ * Delivery attempts as jobs on their endpoints' queues, through `executor` (the transaction that decided them).
+ * The delay counts on the database's clock, which every worker shares. No expiry is set here: the job's expiry no
+ * longer guards the attempt (the worker that runs it takes a lease from its own timeout, deliver-webhook.ts), and
+ * the queue's own (queues.ts) applies.
  */
-export function enqueueDeliveries(executor: Executor, jobs: DeliveryJob[], delaySeconds = 0): Promise<void> {
-  const expireInSeconds = deliveryJobExpirySeconds(env().WEBHOOK_TIMEOUT_MS);
+export function enqueueDeliveries(
+  executor: Executor,
+  jobs: (DeliveryJob & { endpointId: string })[],
+  delaySeconds = 0,
+): Promise<void> {
   return enqueueJobs(
     executor,
     jobs.map((data) => ({
-      name: QUEUES.webhookDelivery,
+      name: deliveryQueue(data.endpointId),
       data,
-      expireInSeconds,
       ...(delaySeconds > 0 ? { startAfter: String(delaySeconds) } : {}),
     })),
   );

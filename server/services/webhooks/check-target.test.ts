@@ -1,6 +1,8 @@
+import { pbkdf2, randomUUID } from "node:crypto";
+import { createSocket } from "node:dgram";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReceiver, type Receiver } from "@/test/webhook-receiver";
-import { checkTarget, isPublicAddress, TargetRefused, type Resolver } from "./check-target";
+import { checkTarget, createHostResolver, isPublicAddress, TargetRefused, type Resolver } from "./check-target";
 import { postWebhook } from "./post-webhook";
 
 /** Production rules: no private targets, https only, every name resolved by the stub given. */
@@ -112,5 +114,92 @@ describe("a delivery attempt", () => {
     });
     expect(outcome).toMatchObject({ ok: false, status: null, error: "no answer within 300 ms" });
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+/**
+ * A name server on loopback (UDP): answers A queries with `address` (or swallows every query when `address` is null),
+ * AAAA with no answer. It counts the queries it got.
+ */
+async function startNameServer(address: string | null) {
+  const socket = createSocket("udp4");
+  const server = { queries: 0, port: 0, close: () => new Promise<void>((resolve) => socket.close(() => resolve())) };
+  socket.on("message", (query, peer) => {
+    server.queries++;
+    if (address === null) return;
+    // The question ends after its name (labels, then a zero byte) and its type and class (4 bytes).
+    let end = 12;
+    while (query[end] !== 0) end += query[end]! + 1;
+    end += 5;
+    const type = query.readUInt16BE(end - 4);
+    const answers =
+      type === 1
+        ? Buffer.from([0xc0, 0x0c, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, ...address.split(".").map(Number)])
+        : Buffer.alloc(0);
+    const header = Buffer.from(query.subarray(0, 12));
+    header.writeUInt16BE(0x8180, 2);
+    header.writeUInt16BE(1, 4);
+    header.writeUInt16BE(answers.length > 0 ? 1 : 0, 6);
+    header.writeUInt32BE(0, 8);
+    socket.send(Buffer.concat([header, query.subarray(12, end), answers]), peer.port, peer.address);
+  });
+  await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
+  server.port = socket.address().port;
+  return server;
+}
+
+describe("resolving webhook hosts (c-ares, never the thread pool)", () => {
+  it("answers while every thread of libuv's pool is busy (argon2 sign-ins share it with dns.lookup)", async () => {
+    const dns = await startNameServer("93.184.216.34");
+    try {
+      const resolve = createHostResolver({ servers: [`127.0.0.1:${dns.port}`] });
+      // Four hashes as long as this machine makes them take: the pool's four threads are all busy meanwhile.
+      let firstHashDone = Infinity;
+      const hashes = Array.from(
+        { length: 4 },
+        () =>
+          new Promise<void>((done) =>
+            pbkdf2(randomUUID(), "salt", 500_000, 32, "sha256", () => {
+              firstHashDone = Math.min(firstHashDone, Date.now());
+              done();
+            }),
+          ),
+      );
+      const resolved = await resolve("hooks.example.com");
+      const resolvedAt = Date.now();
+      expect(resolved).toEqual([{ address: "93.184.216.34", family: 4 }]);
+      // Resolved before any hash ended: it waited for no thread of the pool.
+      expect(resolvedAt).toBeLessThan(firstHashDone);
+      await Promise.all(hashes);
+    } finally {
+      await dns.close();
+    }
+  }, 60_000);
+
+  it("cancels the queries of a name server that never answers when the attempt's timeout ends", async () => {
+    const dns = await startNameServer(null);
+    try {
+      const outcome = await postWebhook("https://hooks.example.com/", {}, "{}", {
+        ...PRODUCTION,
+        timeoutMs: 300,
+        resolve: createHostResolver({ servers: [`127.0.0.1:${dns.port}`] }),
+      });
+      expect(outcome).toMatchObject({ ok: false, status: null, error: "no answer within 300 ms", timedOut: true });
+      expect(dns.queries).toBeGreaterThan(0);
+    } finally {
+      await dns.close();
+    }
+  });
+
+  it("takes localhost for loopback without asking DNS: refused under production rules, allowed in development", async () => {
+    const resolve = createHostResolver({ servers: ["127.0.0.1:9"] });
+    expect(await resolve("localhost")).toEqual([
+      { address: "127.0.0.1", family: 4 },
+      { address: "::1", family: 6 },
+    ]);
+    expect(await refusal(checkTarget("https://localhost/", PRODUCTION, resolve))).toMatch(/127\.0\.0\.1/);
+    await expect(checkTarget("http://localhost:4010/", { allowPrivate: true }, resolve)).resolves.toMatchObject({
+      address: "127.0.0.1",
+    });
   });
 });

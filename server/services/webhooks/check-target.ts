@@ -1,14 +1,60 @@
-import { lookup } from "node:dns/promises";
+import { Resolver as DnsResolver } from "node:dns/promises";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 import { badField } from "@/server/errors";
 
 export type TargetPolicy = { allowPrivate: boolean };
 
-/** Resolves a host name to every address it has (node's `dns.lookup` by default; tests pass their own). */
-export type Resolver = (host: string) => Promise<{ address: string; family: number }[]>;
+/**
+ * Resolves a host name to every address it has (`resolveHost` by default; tests pass their own). `signal` cancels
+ * the queries when the attempt gives up on them.
+ */
+export type Resolver = (host: string, signal?: AbortSignal) => Promise<{ address: string; family: number }[]>;
 
-const systemResolver: Resolver = (host) => lookup(host, { all: true, verbatim: true });
+/** How long one DNS query waits for a server, and how often it is sent (c-ares's own options). */
+const DNS_TIMEOUT_MS = 2000;
+const DNS_TRIES = 2;
+
+/**
+ * Host names are resolved by c-ares (`dns.promises.Resolver`), which queries the name servers over its own
+ * sockets on the event loop, never by `dns.lookup`: that runs getaddrinfo on libuv's thread pool (4 threads,
+ * shared with argon2's password hashing and file I/O), so a few receivers whose DNS hangs would stall sign-ins
+ * and every other delivery's lookup. Each query has a timeout and a try count, and is cancelled when the attempt
+ * gives up. c-ares does not read /etc/hosts as getaddrinfo does: `localhost` (and its subdomains, RFC 6761) is
+ * loopback without asking anyone, so it is refused under production rules as before and reachable in development.
+ * `servers` overrides the system's name servers (tests).
+ */
+export function createHostResolver({ servers }: { servers?: string[] } = {}): Resolver {
+  return async (host, signal) => {
+    const name = host.toLowerCase().replace(/\.$/, "");
+    if (name === "localhost" || name.endsWith(".localhost"))
+      return [
+        { address: "127.0.0.1", family: 4 },
+        { address: "::1", family: 6 },
+      ];
+    const resolver = new DnsResolver({ timeout: DNS_TIMEOUT_MS, tries: DNS_TRIES });
+    if (servers) resolver.setServers(servers);
+    const cancel = () => resolver.cancel();
+    signal?.addEventListener("abort", cancel, { once: true });
+    try {
+      if (signal?.aborted) throw new Error("cancelled");
+      // Both families, as getaddrinfo answers them: a name with only one of them is not refused for the other's
+      // absence, but any answer that is not public refuses the target (checkTarget).
+      const [v4, v6] = await Promise.allSettled([resolver.resolve4(name), resolver.resolve6(name)]);
+      const addresses = [
+        ...(v4.status === "fulfilled" ? v4.value.map((address) => ({ address, family: 4 })) : []),
+        ...(v6.status === "fulfilled" ? v6.value.map((address) => ({ address, family: 6 })) : []),
+      ];
+      if (addresses.length === 0) throw v4.status === "rejected" ? v4.reason : new Error(`${name} has no address`);
+      return addresses;
+    } finally {
+      signal?.removeEventListener("abort", cancel);
+    }
+  };
+}
+
+/** The system's name servers (from /etc/resolv.conf), through c-ares. */
+export const resolveHost: Resolver = createHostResolver();
 
 /** Ports a webhook may target: the web's own and the unprivileged range (never SSH, SMTP, databases' low ports…). */
 export const isAllowedPort = (port: number): boolean => port === 443 || port === 80 || (port >= 1024 && port <= 65535);
@@ -70,7 +116,8 @@ export function parseTargetUrl(raw: string, { allowPrivate }: TargetPolicy): URL
 export async function checkTarget(
   raw: string,
   policy: TargetPolicy,
-  resolve: Resolver = systemResolver,
+  resolve: Resolver = resolveHost,
+  signal?: AbortSignal,
 ): Promise<CheckedTarget> {
   const url = parseTargetUrl(raw, policy);
   const host = url.hostname.replace(/^\[|\]$/g, "");
@@ -78,7 +125,7 @@ export async function checkTarget(
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
   else {
     try {
-      addresses = await resolve(host);
+      addresses = await resolve(host, signal);
     } catch {
       throw new TargetRefused(`host ${host} does not resolve`);
     }

@@ -2,6 +2,7 @@ import type { Db } from "@/db/client";
 import { count, eq } from "drizzle-orm";
 import { accounts, webhookEndpoints } from "@/db/schema";
 import { AppError } from "@/server/errors";
+import { createDeliveryQueue } from "@/server/jobs/boss";
 import { parseInput } from "@/server/validation";
 import { accountAccess, defaultAccountId, type Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
@@ -53,6 +54,8 @@ export async function createWebhookEndpoint(
         secret: sealSecret(secret),
       })
       .returning();
+    // Its delivery queue commits with it: an event that finds the endpoint finds the queue its jobs go to.
+    await createDeliveryQueue(tx, created!.id);
     await recordAudit(tx, {
       ...audit,
       accountId,

@@ -5,7 +5,10 @@ import type { Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
 import { findEndpointForActor } from "./find-endpoint-for-actor";
 
-/** Removes the endpoint and its delivery log; jobs still queued for it find nothing to do. */
+/**
+ * Removes the endpoint and its delivery log; jobs still queued for it find nothing to do. Its delivery queue is
+ * dropped by the sweep (boss.ts `dropOrphanDeliveryQueues` says why not here).
+ */
 export async function deleteWebhookEndpoint(db: Db, actor: Actor, id: string, audit: AuditContext = {}): Promise<void> {
   await db.transaction(async (tx) => {
     const row = await findEndpointForActor(tx, actor, id, { write: true, lock: true });

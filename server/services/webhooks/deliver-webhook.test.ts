@@ -263,19 +263,34 @@ describe("webhook deliveries", () => {
 
   it("two workers share the queue: every event is delivered, each attempt by one worker", async () => {
     const options = workerOptionsFromEnv();
-    const second = await startWorker(await getDb(), { ...options, pollingSeconds: 0.5, maintenanceSeconds: 1 });
+    const second = await startWorker(await getDb(), {
+      ...options,
+      delivery: { ...options.delivery, retrySchedule: RETRIES },
+      pollingSeconds: 0.5,
+      maintenanceSeconds: 1,
+    });
     try {
       const partner = await createPartner();
       const hook = await receiver();
-      await endpointFor(partner, hook.url);
+      const endpoint = await endpointFor(partner, hook.url);
       const batch = Array.from({ length: 40 }, () => order());
       expect((await createOrders(partner, batch)).status).toBe(200);
-      await eventually(() => hook.received.length >= 40, 30_000, "40 deliveries");
+      const rows = await eventually(async () => {
+        const list = await (
+          await getDb()
+        )
+          .select()
+          .from(webhookDeliveries)
+          .where(eq(webhookDeliveries.endpointId, endpoint.id));
+        return list.length === 40 && list.every((d) => d.status === "succeeded") && list;
+      }, 60_000);
       const ids = hook.received.map((r) => r.headers["webhook-id"]);
       expect(new Set(ids).size).toBe(40);
-      expect(ids).toHaveLength(40);
+      // Each attempt POSTed at most once. (On a loaded machine the embedded database can keep this process's own
+      // receiver from answering within the 1.5 s timeout: such an attempt is retried, as a new attempt.)
+      expect(ids.length).toBeLessThanOrEqual(rows.reduce((sum, d) => sum + d.attempts, 0));
     } finally {
       await second.stop();
     }
-  });
+  }, 90_000);
 });

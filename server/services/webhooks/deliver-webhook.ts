@@ -1,5 +1,6 @@
-import { and, eq, or, sql } from "drizzle-orm";
-import type { Db, Tx } from "@/db/client";
+import { randomUUID } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import type { Db, Executor, Tx } from "@/db/client";
 import { events, webhookDeliveries, webhookEndpoints, type WebhookEndpointRow } from "@/db/schema";
 import type { DeliveryJob } from "@/server/jobs/queues";
 import { recordWebhookDelivery } from "@/server/observability/outbound-calls";
@@ -7,6 +8,7 @@ import { recordAudit } from "../audit/record-audit";
 import { TEST_EVENT_TYPE } from "../events/event-types";
 import { enqueueDeliveries } from "../events/record-events";
 import { toEventView } from "../events/to-event-view";
+import type { Resolver } from "./check-target";
 import { postWebhook, type PostOutcome } from "./post-webhook";
 import { signedHeaders, signingSecrets } from "./webhook-secret";
 
@@ -16,6 +18,8 @@ export type DeliveryOptions = {
   /** Seconds before each retry; after the last, the delivery is failed. */
   retrySchedule: readonly number[];
   now?: () => Date;
+  /** Host resolution (check-target.ts `resolveHost` unless a test gives its own). */
+  resolve?: Resolver;
 };
 
 /** An endpoint whose every attempt failed for this long is disabled. */
@@ -24,54 +28,107 @@ export const FAILING_DISABLE_MS = 5 * 24 * 60 * 60 * 1000;
 const USER_AGENT = "shipping-order-platform-webhooks/1";
 
 /**
- * One attempt of one delivery, as a pg-boss job. The attempt is claimed first (its counter moves on and the
- * job's id is written), so a stale or duplicate job does nothing. Only pg-boss's retry of this same job after its
- * worker died (the job expired with the claim still held) may make the attempt again, and it does not count it
- * twice. The HTTP call runs with no transaction open; its outcome, the next attempt's job and the endpoint's
- * health are then written together, and the claim is released with them, so that no later run of this job can
- * POST the attempt again.
+ * A claimed attempt's lease: its POST's timeout and time to read its target before and to record its outcome
+ * after. The POST is aborted `RECORD_MARGIN_MS` before the lease ends, so its outcome is written while the lease
+ * still holds; an attempt whose worker died is counted failed by the sweep only after the lease (and its grace).
+ */
+export const LEASE_MARGIN_MS = 15_000;
+const RECORD_MARGIN_MS = 5_000;
+export const attemptLeaseMs = (timeoutMs: number) => timeoutMs + LEASE_MARGIN_MS;
+
+/** What became of one job: nothing to do (stale, duplicate or gone), or the attempt it made and how it went. */
+export type DeliveryResult = { claimed: false } | { claimed: true; endpointId: string; outcome: PostOutcome };
+
+/**
+ * One attempt of one delivery, as a pg-boss job; each scheduled attempt is POSTed at most once.
+ *
+ * The claim is one UPDATE that moves `attempts` from the number the job carries to the next and writes a fresh
+ * random token (the run's fencing token, in `job_id`) and the lease's end, computed here from this worker's own
+ * timeout. A job whose attempt was already claimed does nothing but complete: a duplicate job, a job made stale
+ * by a resend, and pg-boss's retry of this very job (an expired run that may still be POSTing keeps the same job
+ * id, and pg-boss never stops it, timgit/pg-boss#555): none of them can claim again, so none of them POSTs.
+ *
+ * The POST runs with no transaction open, is skipped if the lease has run out meanwhile, and is aborted before
+ * the lease ends. Its outcome is written only while the token is still the delivery's (a resend, or the sweep
+ * after the lease ended, took the attempt over otherwise), and `complete` (the pump's: it completes the pg-boss
+ * job) runs in the same transaction. Whatever throws after the claim leaves the attempt claimed: no retry of the
+ * job can make it again; the sweep counts it failed once its lease ended and schedules the next one.
  */
 export async function deliverWebhook(
   db: Db,
   job: { id: string; data: DeliveryJob },
   options: DeliveryOptions,
-): Promise<void> {
+  {
+    complete,
+    claimed: onClaimed,
+  }: {
+    /** Completes the job; called with the transaction that records the outcome (or when there is nothing to do). */
+    complete?: (executor: Executor) => Promise<unknown>;
+    /** Called once the attempt is claimed: from then on, nothing may make this job's attempt again. */
+    claimed?: () => void;
+  } = {},
+): Promise<DeliveryResult> {
   const now = options.now ?? (() => new Date());
+  const leaseMs = attemptLeaseMs(options.timeoutMs);
+  // Taken before the claim is sent: the lease the database writes (its clock, at the claim) ends no earlier.
+  const abortAt = Date.now() + leaseMs - RECORD_MARGIN_MS;
+  const token = randomUUID();
   const [claimed] = await db
     .update(webhookDeliveries)
     .set({
-      attempts: sql`case when ${webhookDeliveries.jobId} = ${job.id} then ${webhookDeliveries.attempts} else ${webhookDeliveries.attempts} + 1 end`,
-      jobId: job.id,
+      attempts: sql`${webhookDeliveries.attempts} + 1`,
+      jobId: token,
+      leaseUntil: sql`now() + ${leaseMs} * interval '1 millisecond'`,
       lastAttemptAt: now(),
     })
     .where(
       and(
         eq(webhookDeliveries.id, job.data.deliveryId),
         eq(webhookDeliveries.status, "pending"),
-        or(eq(webhookDeliveries.attempts, job.data.attempt), eq(webhookDeliveries.jobId, job.id)),
+        eq(webhookDeliveries.attempts, job.data.attempt),
       ),
     )
     .returning();
-  if (!claimed) return;
+  if (!claimed) {
+    await complete?.(db);
+    return { claimed: false };
+  }
+  onClaimed?.();
   const [target] = await db
     .select({ event: events, endpoint: webhookEndpoints })
     .from(events)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, claimed.endpointId))
     .where(eq(events.id, claimed.eventId));
-  if (!target) return;
+  if (!target) {
+    // Deleted meanwhile (the delivery went with its endpoint or event).
+    await complete?.(db);
+    return { claimed: false };
+  }
   const { event, endpoint } = target;
   let outcome: PostOutcome;
   if (!endpoint.enabled && event.type !== TEST_EVENT_TYPE) {
     outcome = { ok: false, status: null, durationMs: 0, error: "the endpoint is disabled" };
+  } else if (Date.now() + options.timeoutMs > abortAt) {
+    // Too little of the lease is left for a whole attempt (reading the target stalled): not POSTed at all.
+    outcome = {
+      ok: false,
+      status: null,
+      durationMs: 0,
+      error: "not sent: the attempt's lease ran out before its POST",
+    };
   } else {
     const body = JSON.stringify(toEventView(event));
     const headers = {
       ...signedHeaders(event.id, body, signingSecrets(endpoint, now()), now()),
       "user-agent": USER_AGENT,
     };
-    outcome = await postWebhook(endpoint.url, headers, body, options);
+    const lease = AbortSignal.timeout(Math.max(1, abortAt - Date.now()));
+    outcome = await postWebhook(endpoint.url, headers, body, { ...options, signal: lease });
   }
-  await db.transaction((tx) => recordOutcome(tx, claimed.id, job.id, endpoint, outcome, options, now()));
+  await db.transaction(async (tx) => {
+    await recordOutcome(tx, claimed.id, token, endpoint, outcome, options, now());
+    await complete?.(tx);
+  });
   recordWebhookDelivery({
     deliveryId: claimed.id,
     endpointId: endpoint.id,
@@ -80,12 +137,13 @@ export async function deliverWebhook(
     durationMs: outcome.durationMs,
     lagMs: claimed.attempts === 1 ? now().getTime() - event.createdAt.getTime() : null,
   });
+  return { claimed: true, endpointId: endpoint.id, outcome };
 }
 
 async function recordOutcome(
   tx: Tx,
   deliveryId: string,
-  jobId: string,
+  token: string,
   endpoint: WebhookEndpointRow,
   outcome: PostOutcome,
   options: DeliveryOptions,
@@ -98,12 +156,13 @@ async function recordOutcome(
     .where(
       and(
         eq(webhookDeliveries.id, deliveryId),
-        eq(webhookDeliveries.jobId, jobId),
+        eq(webhookDeliveries.jobId, token),
         eq(webhookDeliveries.status, "pending"),
       ),
     )
     .for("update");
-  // Resent meanwhile: the attempt the resend queued owns the delivery now.
+  // Fenced off: resent meanwhile (the attempt the resend queued owns the delivery now), or the lease ended and the
+  // sweep counted this attempt failed and scheduled the next. Either way this run's outcome is no longer wanted.
   if (!delivery) return;
   const gone = outcome.status === 410;
   const retryIndex = delivery.attempts - delivery.scheduleStart - 1;
@@ -113,8 +172,9 @@ async function recordOutcome(
     .update(webhookDeliveries)
     .set({
       status: outcome.ok ? "succeeded" : retry ? "pending" : "failed",
-      // The attempt is over: released, so a late run of this job (expired, retried) finds nothing to redo.
+      // The attempt is over: its token and lease are released.
       jobId: null,
+      leaseUntil: null,
       responseStatus: outcome.status,
       durationMs: outcome.durationMs,
       lastError: outcome.error,

@@ -10,6 +10,8 @@ export type PostOutcome = {
   durationMs: number;
   /** Why there was no usable answer (refused target, connection error, timeout). */
   error: string | null;
+  /** No answer within the timeout (a receiver that hangs or is black-holed, or DNS that does not answer). */
+  timedOut?: boolean;
 };
 
 /** Enough of a receiver's answer to show in the delivery log; the rest is not read. */
@@ -24,27 +26,35 @@ export async function postWebhook(
   rawUrl: string,
   headers: Record<string, string>,
   body: string,
-  options: TargetPolicy & { timeoutMs: number; resolve?: Resolver },
+  options: TargetPolicy & { timeoutMs: number; resolve?: Resolver; signal?: AbortSignal },
 ): Promise<PostOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const noAnswer = `no answer within ${options.timeoutMs} ms`;
+  if (options.signal?.aborted) return { ok: false, status: null, durationMs: 0, error: "not sent: aborted" };
   let target;
-  // The DNS lookup counts against the attempt's timeout: a resolver that hangs must not stretch an attempt
-  // past the job's expiry (which would let another worker start the same attempt).
+  // The DNS queries count against the attempt's timeout, and are cancelled when it runs out (or the caller aborts).
+  const lookup = new AbortController();
+  const abortLookup = () => lookup.abort();
+  options.signal?.addEventListener("abort", abortLookup, { once: true });
   let lookupTimer: NodeJS.Timeout | undefined;
   try {
     target = await Promise.race([
-      checkTarget(rawUrl, options, options.resolve),
-      new Promise<null>((resolve) => (lookupTimer = setTimeout(() => resolve(null), options.timeoutMs))),
+      checkTarget(rawUrl, options, options.resolve, lookup.signal),
+      new Promise<null>((resolve) => {
+        lookupTimer = setTimeout(() => resolve(null), options.timeoutMs);
+        lookup.signal.addEventListener("abort", () => resolve(null), { once: true });
+      }),
     ]);
   } catch (error) {
     const message = error instanceof TargetRefused ? `target refused: ${error.message}` : String(error);
     return { ok: false, status: null, durationMs: elapsed(), error: message };
   } finally {
     clearTimeout(lookupTimer);
+    options.signal?.removeEventListener("abort", abortLookup);
+    lookup.abort();
   }
-  if (!target) return { ok: false, status: null, durationMs: elapsed(), error: noAnswer };
+  if (!target) return { ok: false, status: null, durationMs: elapsed(), error: noAnswer, timedOut: true };
   const remainingMs = Math.max(1, options.timeoutMs - elapsed());
   const pinned: LookupFunction = (_host, opts, callback) => {
     if (opts.all) callback(null, [{ address: target.address, family: target.family }]);
@@ -67,8 +77,15 @@ export async function postWebhook(
     });
     const timer = setTimeout(() => {
       request.destroy();
-      finish({ ok: false, status: null, error: noAnswer });
+      finish({ ok: false, status: null, error: noAnswer, timedOut: true });
     }, remainingMs);
+    // The caller's lease ends: the request is cut before it, so no answer can arrive after the attempt was given up.
+    const abort = () => {
+      request.destroy();
+      finish({ ok: false, status: null, error: noAnswer, timedOut: true });
+    };
+    options.signal?.addEventListener("abort", abort, { once: true });
+    request.on("close", () => options.signal?.removeEventListener("abort", abort));
     request.on("response", (response) => {
       const status = response.statusCode ?? 0;
       let read = 0;

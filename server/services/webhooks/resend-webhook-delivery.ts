@@ -32,7 +32,14 @@ export async function resendWebhookDelivery(db: Db, actor: Actor, id: string, au
     }
     await tx
       .update(webhookDeliveries)
-      .set({ status: "pending", nextAttemptAt: new Date(), scheduleStart: delivery.attempts })
+      // An attempt still in flight is fenced off (its token is cleared): the resend's attempt owns the delivery.
+      .set({
+        status: "pending",
+        nextAttemptAt: new Date(),
+        scheduleStart: delivery.attempts,
+        jobId: null,
+        leaseUntil: null,
+      })
       .where(eq(webhookDeliveries.id, delivery.id));
     await enqueueDeliveries(tx, [
       { deliveryId: delivery.id, attempt: delivery.attempts, endpointId: delivery.endpointId },

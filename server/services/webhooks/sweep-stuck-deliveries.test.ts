@@ -2,13 +2,13 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { getDb, queryRows, type Db } from "@/db/client";
 import { webhookDeliveries } from "@/db/schema";
-import { QUEUES, type DeliveryJob } from "@/server/jobs/queues";
+import { deliveryQueue, type DeliveryJob } from "@/server/jobs/queues";
 import { createUser } from "@/server/services/accounts/create-user";
 import { recordEvents } from "@/server/services/events/record-events";
 import { startReceiver, type Receiver } from "@/test/webhook-receiver";
 import { createWebhookEndpoint } from "./create-webhook-endpoint";
 import { deliverWebhook } from "./deliver-webhook";
-import { sweepStuckDeliveries } from "./sweep-stuck-deliveries";
+import { sweepStuckDeliveries, UNKNOWN_OUTCOME } from "./sweep-stuck-deliveries";
 
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
 
@@ -21,18 +21,21 @@ beforeAll(async () => {
 });
 afterAll(() => hook?.close());
 
-const liveJobs = (deliveryId: string) =>
-  queryRows<{ id: string; data: DeliveryJob }>(
+const liveJobs = (delivery: { id: string; endpointId: string }) =>
+  queryRows<{ id: string; data: DeliveryJob; startAfter: Date }>(
     db,
-    `select id, data from pgboss.job where name = $1 and state < 'completed' and data->>'deliveryId' = $2`,
-    [QUEUES.webhookDelivery, deliveryId],
+    `select id, data, start_after as "startAfter" from pgboss.job
+     where name = $1 and state < 'completed' and data->>'deliveryId' = $2`,
+    [deliveryQueue(delivery.endpointId), delivery.id],
   );
 
-it("re-queues a pending delivery whose job pg-boss gave up, once, and the attempt is then made", async () => {
+const SWEEP = { graceSeconds: 60, retrySchedule: [300, 1800] };
+
+async function pendingDelivery(name: string) {
   const user = await createUser(db, {
     email: `sweep-${crypto.randomUUID()}@test.example`,
     password: "correct horse battery",
-    accountName: "Sweep",
+    accountName: name,
   });
   await createWebhookEndpoint(db, { userId: user.userId, isStaff: false }, { url: hook.url });
   const [eventId] = await db.transaction((tx) =>
@@ -46,30 +49,85 @@ it("re-queues a pending delivery whose job pg-boss gave up, once, and the attemp
     ]),
   );
   const [delivery] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, eventId!));
-  const [job] = await liveJobs(delivery!.id);
+  return { eventId: eventId!, delivery: delivery! };
+}
+
+it("re-queues a pending delivery whose job pg-boss gave up, once, and the attempt is then made", async () => {
+  const { eventId, delivery } = await pendingDelivery("Sweep");
+  const [job] = await liveJobs(delivery);
   expect(job).toBeDefined();
 
   // A live job carries it: nothing to sweep, however overdue.
   await db.execute(
-    sql`update webhook_deliveries set next_attempt_at = now() - interval '1 hour' where id = ${delivery!.id}`,
+    sql`update webhook_deliveries set next_attempt_at = now() - interval '1 hour' where id = ${delivery.id}`,
   );
-  expect(await sweepStuckDeliveries(db, { graceSeconds: 60 })).toBe(0);
+  await sweepStuckDeliveries(db, SWEEP);
+  expect((await liveJobs(delivery)).map((j) => j.id)).toEqual([job!.id]);
 
   // pg-boss's retries are spent (the job ends `failed`): the delivery would stay pending with nobody to move it.
   await db.execute(sql`update pgboss.job set state = 'failed', retry_count = retry_limit where id = ${job!.id}`);
-  expect(await liveJobs(delivery!.id)).toHaveLength(0);
-  expect(await sweepStuckDeliveries(db, { graceSeconds: 60 })).toBe(1);
-  expect(await sweepStuckDeliveries(db, { graceSeconds: 60 })).toBe(0);
-  const [requeued] = await liveJobs(delivery!.id);
-  expect(requeued!.data).toMatchObject({ deliveryId: delivery!.id, attempt: 0 });
+  expect(await liveJobs(delivery)).toHaveLength(0);
+  // (The sweep is global: other test files' deliveries may share this database, so its own delivery is checked.)
+  await sweepStuckDeliveries(db, SWEEP);
+  await sweepStuckDeliveries(db, SWEEP);
+  expect(await liveJobs(delivery)).toHaveLength(1);
+  const [requeued] = await liveJobs(delivery);
+  expect(requeued!.data).toMatchObject({ deliveryId: delivery.id, attempt: 0 });
 
   await deliverWebhook(db, requeued!, { timeoutMs: 2000, allowPrivate: true, retrySchedule: [1] });
   expect(hook.received.filter((r) => r.headers["webhook-id"] === eventId)).toHaveLength(1);
-  const [after] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery!.id));
+  const [after] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id));
   expect(after).toMatchObject({ status: "succeeded", attempts: 1, jobId: null });
 });
 
 it("leaves alone a delivery that is pending but not yet overdue", async () => {
-  const before = await sweepStuckDeliveries(db, { graceSeconds: 3600 });
-  expect(before).toBe(0);
+  const { delivery } = await pendingDelivery("Sweep not due");
+  const [job] = await liveJobs(delivery);
+  await db.execute(sql`update pgboss.job set state = 'failed', retry_count = retry_limit where id = ${job!.id}`);
+  await db.execute(
+    sql`update webhook_deliveries set next_attempt_at = now() - interval '10 seconds' where id = ${delivery.id}`,
+  );
+  await sweepStuckDeliveries(db, { ...SWEEP, graceSeconds: 3600 });
+  expect(await liveJobs(delivery)).toHaveLength(0);
+});
+
+it("counts an attempt whose worker died (lease ended, no outcome) as failed and schedules the next: no re-POST now", async () => {
+  const { eventId, delivery } = await pendingDelivery("Sweep lease");
+  const [job] = await liveJobs(delivery);
+  // A worker claimed the attempt (as deliver-webhook.ts does) and died before recording anything.
+  await db.execute(sql`update pgboss.job set state = 'completed' where id = ${job!.id}`);
+  await db.execute(
+    sql`update webhook_deliveries set attempts = 1, job_id = gen_random_uuid(), last_attempt_at = now(),
+        lease_until = now() + interval '1 hour', next_attempt_at = now() - interval '1 second'
+        where id = ${delivery.id}`,
+  );
+  // Its lease still holds: the attempt may still be running somewhere.
+  await sweepStuckDeliveries(db, SWEEP);
+  expect(
+    (await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id)))[0]!.jobId,
+  ).not.toBeNull();
+  await db.execute(
+    sql`update webhook_deliveries set lease_until = now() - interval '1 second' where id = ${delivery.id}`,
+  );
+  await sweepStuckDeliveries(db, SWEEP);
+  await sweepStuckDeliveries(db, SWEEP);
+  expect(await liveJobs(delivery)).toHaveLength(1);
+  const [after] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id));
+  expect(after).toMatchObject({ status: "pending", attempts: 1, jobId: null, leaseUntil: null });
+  expect(after!.lastError).toBe(UNKNOWN_OUTCOME);
+  // The next attempt per the schedule (300 s), not at once.
+  expect(after!.nextAttemptAt!.getTime() - Date.now()).toBeGreaterThan(200_000);
+  const [next] = await liveJobs(delivery);
+  expect(next!.data).toMatchObject({ deliveryId: delivery.id, attempt: 1 });
+  expect(new Date(next!.startAfter).getTime() - Date.now()).toBeGreaterThan(200_000);
+  expect(hook.received.filter((r) => r.headers["webhook-id"] === eventId)).toHaveLength(0);
+
+  // Once the schedule is spent, the delivery fails instead.
+  await db.execute(
+    sql`update webhook_deliveries set attempts = 3, job_id = gen_random_uuid(), lease_until = now() - interval '1 second',
+        next_attempt_at = now() - interval '1 second' where id = ${delivery.id}`,
+  );
+  await sweepStuckDeliveries(db, SWEEP);
+  const [failed] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id));
+  expect(failed).toMatchObject({ status: "failed", attempts: 3, jobId: null, nextAttemptAt: null });
 });

@@ -1,41 +1,105 @@
 import type { Db } from "@/db/client";
-import { queryRows } from "@/db/client";
-import { QUEUES } from "@/server/jobs/queues";
+import { queryRows, uuidArray } from "@/db/client";
+import { DELIVERY_QUEUE_PREFIX, QUEUES } from "@/server/jobs/queues";
 import { enqueueDeliveries } from "../events/record-events";
 
+export type SweepOptions = {
+  /** How long past its schedule a delivery without a live job is left alone before the sweep re-queues it. */
+  graceSeconds: number;
+  /** The retry schedule (seconds), as deliver-webhook.ts follows it. */
+  retrySchedule: readonly number[];
+};
+
+/** What the sweep writes as the outcome of an attempt whose worker never recorded one. */
+export const UNKNOWN_OUTCOME = "the worker stopped during the attempt: its outcome is unknown";
+
 /**
- * A delivery stays `pending` only while a job is going to make its next attempt. When none will (pg-boss gave
- * the job up after its own retries, or it was lost with a database restored from a backup), the delivery would
- * wait for ever: this re-queues every pending delivery whose next attempt is overdue by more than `graceSeconds`
- * and that no live job carries. The attempt number is the delivery's current one, so a job that turns up after
- * all finds its claim taken and does nothing; at most one POST per attempt still holds.
+ * A delivery stays `pending` only while a job is going to make its next attempt, or while an attempt runs. This
+ * finishes the two ways it could wait for ever, and returns how many deliveries it moved:
+ *
+ * - An attempt claimed whose lease ended (plus the grace) without an outcome: its worker died, or lost the database
+ *   while recording. The attempt was made (or may have been), so it counts as failed (outcome unknown) and the next
+ *   is scheduled per the retry schedule, or the delivery fails when the schedule is spent. Never an immediate
+ *   re-POST: the token it carried is cleared, so a late outcome of that run is not recorded either.
+ * - No attempt running, the next one overdue, and no live job to make it (pg-boss gave the job up after its own
+ *   retries, or it was lost with a database restored from a backup): re-queued with the delivery's current attempt
+ *   number, so a job that turns up after all finds its claim taken and does nothing.
  */
-export async function sweepStuckDeliveries(db: Db, { graceSeconds }: { graceSeconds: number }): Promise<number> {
+export async function sweepStuckDeliveries(db: Db, { graceSeconds, retrySchedule }: SweepOptions): Promise<number> {
   return db.transaction(async (tx) => {
-    const stuck = await queryRows<{ id: string; attempts: number; endpointId: string }>(tx, SWEEP, [
+    const unfinished = await queryRows<{ id: string; attempts: number; scheduleStart: number; endpointId: string }>(
+      tx,
+      UNFINISHED,
+      [graceSeconds],
+    );
+    const retries = new Map<number, { deliveryId: string; attempt: number; endpointId: string }[]>();
+    const given: string[] = [];
+    for (const d of unfinished) {
+      const delay = retrySchedule[d.attempts - d.scheduleStart - 1];
+      if (delay === undefined) given.push(d.id);
+      else {
+        const list = retries.get(delay) ?? [];
+        list.push({ deliveryId: d.id, attempt: d.attempts, endpointId: d.endpointId });
+        retries.set(delay, list);
+      }
+    }
+    for (const [delay, jobs] of retries) {
+      await queryRows(tx, FINISH_UNFINISHED, [
+        uuidArray(jobs.map((j) => j.deliveryId)),
+        "pending",
+        delay,
+        UNKNOWN_OUTCOME,
+      ]);
+      await enqueueDeliveries(tx, jobs, delay);
+    }
+    if (given.length > 0) await queryRows(tx, FINISH_UNFINISHED, [uuidArray(given), "failed", null, UNKNOWN_OUTCOME]);
+
+    const stuck = await queryRows<{ id: string; attempts: number; endpointId: string }>(tx, STUCK, [
       graceSeconds,
       QUEUES.webhookDelivery,
+      DELIVERY_QUEUE_PREFIX,
     ]);
     await enqueueDeliveries(
       tx,
       stuck.map((d) => ({ deliveryId: d.id, attempt: d.attempts, endpointId: d.endpointId })),
     );
-    return stuck.length;
+    return unfinished.length + stuck.length;
   });
 }
 
-// The partial index on pending deliveries' next attempt finds the overdue few; the live jobs of one queue are
-// few too (pg-boss keeps finished ones in the same table, so the state filter comes first).
-const SWEEP = `
+// Both read the partial index on pending deliveries' next attempt (a claimed attempt's is in the past). The lease
+// already holds the claiming worker's margin; an attempt claimed by a version that wrote no lease ends, for the
+// sweep, `graceSeconds` after it began.
+const UNFINISHED = `
+  select d.id, d.attempts, d.schedule_start as "scheduleStart", d.endpoint_id as "endpointId"
+  from webhook_deliveries d
+  where d.status = 'pending' and d.next_attempt_at < now() and d.job_id is not null
+    and coalesce(d.lease_until, coalesce(d.last_attempt_at, d.next_attempt_at) + make_interval(secs => $1::int)) < now()
+  order by d.next_attempt_at
+  limit 500
+  for update of d skip locked`;
+
+const FINISH_UNFINISHED = `
+  update webhook_deliveries set
+    status = $2::webhook_delivery_status, job_id = null, lease_until = null, response_status = null,
+    duration_ms = null, last_error = $4,
+    next_attempt_at = case when $3::float8 is null then null else now() + make_interval(secs => $3::float8) end
+  where id = any($1::uuid[])`;
+
+// The live jobs of one queue are few (pg-boss keeps finished ones in the same table, so the state filter comes
+// first); a delivery's job is on its endpoint's queue, or on the legacy one if it was queued before those.
+const STUCK = `
   with stuck as (
     select d.id from webhook_deliveries d
-    where d.status = 'pending' and d.next_attempt_at < now() - make_interval(secs => $1::int)
+    where d.status = 'pending' and d.job_id is null
+      and d.next_attempt_at < now() - make_interval(secs => $1::int)
       and not exists (
         select 1 from pgboss.job j
-        where j.name = $2 and j.state < 'completed' and j.data->>'deliveryId' = d.id::text)
+        where j.name in ($2, $3 || d.endpoint_id::text) and j.state < 'completed'
+          and j.data->>'deliveryId' = d.id::text)
     order by d.next_attempt_at
     limit 500
     for update of d skip locked)
-  update webhook_deliveries w set next_attempt_at = now(), job_id = null
+  update webhook_deliveries w set next_attempt_at = now()
   from stuck where w.id = stuck.id
   returning w.id, w.attempts, w.endpoint_id as "endpointId"`;
