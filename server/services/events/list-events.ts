@@ -65,18 +65,19 @@ async function cursorPosition(db: Db, accountId: string, after: string): Promise
  * removed event (the client had read everything before the purge); older, it is gone (400).
  */
 export async function listEvents(db: Db, accountId: string, q: ListEventsQuery): Promise<EventPage> {
-  await sequenceEvents(db, accountId);
+  const sequenced = await sequenceEvents(db, accountId);
   let after: number | undefined;
   if (q.after) {
     let position = await cursorPosition(db, accountId, q.after);
-    if (position === null) {
-      // A committed event with no position yet: an id a webhook carried, committed after the sequencer above
-      // looked, or numbered by none because another sequencer of the account held its lock. Once numbered, its
-      // position is the cursor; until then nothing can follow it in the feed.
+    // A committed event with no position yet: an id a webhook carried, of a transaction that committed after the
+    // sequencer above looked (numbered now), or left unnumbered because another sequencer of the account held the
+    // lock (not waited for twice: the read stays short). Until it is numbered nothing can follow it in the feed:
+    // an empty page, and the client asks again with the same cursor.
+    if (position === null && sequenced) {
       await sequenceEvents(db, accountId);
       position = await cursorPosition(db, accountId, q.after);
-      if (position === null) return { items: [], next: null };
     }
+    if (position === null) return { items: [], next: null };
     after = position;
   }
   const rows = await db

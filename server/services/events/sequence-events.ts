@@ -23,13 +23,16 @@ import { queryRows, type Db } from "@/db/client";
  */
 
 /** The advisory lock class of the feed's sequencer (the two-key form: never shares a key with one-key locks). */
-const SEQUENCER_LOCK_CLASS = 27_100;
+export const SEQUENCER_LOCK_CLASS = 27_100;
 
 /** Events numbered per transaction: each batch is a short transaction of its own. */
 export const SEQUENCE_BATCH_SIZE = 1000;
 
-/** Batches one call runs at most; a larger backlog is numbered by the next calls (a read, the hourly purge). */
-const MAX_BATCHES = 20;
+/** Batches a read's call runs at most, so a read stays short; a larger backlog is numbered by the next calls. */
+const READ_MAX_BATCHES = 20;
+
+/** Batches the clean-up runs per account at most: all of a backlog, but never for ever behind a busy writer. */
+const ALL_MAX_BATCHES = 10_000;
 
 /** How long a sequencer waits for a lock before giving up for this time. */
 const LOCK_TIMEOUT = "1s";
@@ -40,25 +43,31 @@ const HAS_UNSEQUENCED = `
 const TAKE_LOCK = `select pg_advisory_xact_lock(${SEQUENCER_LOCK_CLASS}, hashtext($1::text))`;
 
 /**
- * Numbers the account's oldest committed unsequenced events, in the order of their transactions and, within
- * one, of their writing, with fresh values of the global sequence. The numbers are drawn once per row and paired
- * with the rows by rank, so the order does not depend on the order the executor evaluates `nextval`.
- * `position is null` is checked again in the update itself: even a writer that bypassed the lock could never
- * renumber an event.
+ * Numbers the account's oldest committed unsequenced events after a key, in the order of their transactions
+ * and, within one, of their writing, with fresh values of the global sequence. The numbers are drawn once per
+ * row and handed out in ascending order by rank, so the order does not depend on the order the executor
+ * evaluates `nextval` (an array, not a join on rank: the planner, which cannot estimate a CTE, nested-looped
+ * that join at 1,000 × 1,000 rows). `position is null` is checked again in the update itself: even a writer
+ * that bypassed the lock could never renumber an event. Answers how many rows it took and the last key, where
+ * the next batch starts: rows numbered by earlier batches stay in the partial index as dead entries until
+ * vacuum, and batches that scanned them all again would make a large backlog quadratic.
  */
 const NUMBER_BATCH = `
   with batch as (
-    select id, row_number() over (order by tx_id, seq) as n
+    select id, tx_id, seq, row_number() over (order by tx_id, seq) as n
     from (select id, tx_id, seq from events
-          where account_id = $1::uuid and position is null
+          where account_id = $1::uuid and position is null and (tx_id, seq) > ($3::xid8, $4::bigint)
           order by tx_id, seq limit $2::int) oldest),
   numbers as (
-    select p, row_number() over (order by p) as n
-    from (select nextval('event_feed_position') as p from batch) drawn)
-  update events e set position = numbers.p
-  from batch join numbers using (n)
-  where e.id = batch.id and e.position is null
-  returning 1`;
+    select array_agg(p order by p) as drawn
+    from (select nextval('event_feed_position') as p from batch) d),
+  numbered as (
+    update events e set position = numbers.drawn[batch.n]
+    from batch, numbers
+    where e.id = batch.id and e.position is null)
+  select n::int as "taken", tx_id::text as "txId", seq::text as "seq" from batch order by n desc limit 1`;
+
+type Batch = { taken: number; txId: string; seq: string };
 
 /** SQLSTATE of a lock wait that ran past `lock_timeout`. */
 const LOCK_NOT_AVAILABLE = "55P03";
@@ -78,31 +87,36 @@ function isLockTimeout(error: unknown): boolean {
 export async function sequenceEvents(
   db: Db,
   accountId: string,
-  { batchSize = SEQUENCE_BATCH_SIZE }: { batchSize?: number } = {},
+  { batchSize = SEQUENCE_BATCH_SIZE, maxBatches = READ_MAX_BATCHES }: { batchSize?: number; maxBatches?: number } = {},
 ): Promise<boolean> {
   const [check] = await queryRows<{ pending: boolean }>(db, HAS_UNSEQUENCED, [accountId]);
   if (!check?.pending) return true;
-  for (let i = 0; i < MAX_BATCHES; i++) {
-    let numbered: number;
+  // Where the next batch starts; an event of a transaction that commits meanwhile with a smaller key is left to
+  // the next call (correctness never depends on when an event is numbered).
+  let after = { txId: "0", seq: "0" };
+  for (let i = 0; i < maxBatches; i++) {
+    let batch: Batch | undefined;
     try {
-      numbered = await db.transaction(async (tx) => {
+      batch = await db.transaction(async (tx) => {
         await queryRows(tx, `set local lock_timeout = '${LOCK_TIMEOUT}'`, []);
         // Its own statement, before the numbering: the numbering's snapshot must be taken after the lock is held.
         await queryRows(tx, TAKE_LOCK, [accountId]);
-        return (await queryRows(tx, NUMBER_BATCH, [accountId, batchSize])).length;
+        const [row] = await queryRows<Batch>(tx, NUMBER_BATCH, [accountId, batchSize, after.txId, after.seq]);
+        return row;
       });
     } catch (error) {
       if (isLockTimeout(error)) return false;
       throw error;
     }
-    if (numbered < batchSize) return true;
+    if (!batch || batch.taken < batchSize) return true;
+    after = { txId: batch.txId, seq: batch.seq };
   }
   return false;
 }
 
 /**
- * Numbers the committed unsequenced events of every account (the worker's hourly clean-up runs it): an
- * account that never reads the feed keeps few unnumbered rows, and the purge may remove what it numbered.
+ * Numbers the committed unsequenced events of every account, however many (the worker's hourly clean-up runs
+ * it): an account that never reads the feed keeps few unnumbered rows, and the purge may remove what it numbered.
  */
 export async function sequenceAllEvents(db: Db): Promise<void> {
   const accounts = await queryRows<{ accountId: string }>(
@@ -110,5 +124,5 @@ export async function sequenceAllEvents(db: Db): Promise<void> {
     `select distinct account_id as "accountId" from events where position is null`,
     [],
   );
-  for (const { accountId } of accounts) await sequenceEvents(db, accountId);
+  for (const { accountId } of accounts) await sequenceEvents(db, accountId, { maxBatches: ALL_MAX_BATCHES });
 }
