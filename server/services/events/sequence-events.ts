@@ -97,13 +97,18 @@ export async function sequenceEvents(
   for (let i = 0; i < maxBatches; i++) {
     let batch: Batch | undefined;
     try {
-      batch = await db.transaction(async (tx) => {
-        await queryRows(tx, `set local lock_timeout = '${LOCK_TIMEOUT}'`, []);
-        // Its own statement, before the numbering: the numbering's snapshot must be taken after the lock is held.
-        await queryRows(tx, TAKE_LOCK, [accountId]);
-        const [row] = await queryRows<Batch>(tx, NUMBER_BATCH, [accountId, batchSize, after.txId, after.seq]);
-        return row;
-      });
+      batch = await db.transaction(
+        async (tx) => {
+          await queryRows(tx, `set local lock_timeout = '${LOCK_TIMEOUT}'`, []);
+          // Its own statement, before the numbering: the numbering's snapshot must be taken after the lock is held.
+          await queryRows(tx, TAKE_LOCK, [accountId]);
+          const [row] = await queryRows<Batch>(tx, NUMBER_BATCH, [accountId, batchSize, after.txId, after.seq]);
+          return row;
+        },
+        // Whatever the server's default: under REPEATABLE READ the lock statement would fix the snapshot before
+        // the lock is granted, and the numbering would not see the previous sequencer's numbers.
+        { isolationLevel: "read committed" },
+      );
     } catch (error) {
       if (isLockTimeout(error)) return false;
       throw error;
