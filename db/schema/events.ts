@@ -8,8 +8,10 @@ import {
   integer,
   jsonb,
   pgEnum,
+  pgSequence,
   pgTable,
   text,
+  uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
@@ -19,9 +21,15 @@ import { createdAt, id, instant } from "./columns";
 const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
 
 /**
- * Order state changes (and endpoint test pings), written in the transaction of the change. The pull feed
- * orders by (`txId`, `seq`) and shows only events of transactions older than every transaction still
- * running, so a cursor never steps over an event that commits later with a smaller number.
+ * Where the pull feed's positions come from (server/services/events/list-events.ts, `sequenceEvents`): one
+ * sequence for every account, drawn from only after the events it numbers have committed.
+ */
+export const eventFeedPosition = pgSequence("event_feed_position");
+
+/**
+ * Order state changes (and endpoint test pings), written in the transaction of the change with no feed
+ * position. The pull feed pages by `position`, given after commit by the account's sequencer in (`txId`, `seq`)
+ * order, so a cursor never steps over an event that commits later, however long its transaction ran.
  */
 export const events = pgTable(
   "events",
@@ -40,26 +48,38 @@ export const events = pgTable(
       .notNull()
       .default(sql`pg_current_xact_id()`),
     seq: bigserial("seq", { mode: "number" }).notNull(),
+    /** The event's place in its account's pull feed; null until the sequencer numbers it (after its commit). */
+    position: bigint("position", { mode: "number" }),
     createdAt: createdAt(),
   },
   (t) => [
-    index("events_account_feed_idx").on(t.accountId, t.txId, t.seq),
+    uniqueIndex("events_position_key")
+      .on(t.position)
+      .where(sql`position is not null`),
+    // The feed's read: an account's events after a position, in position order.
+    index("events_account_position_idx")
+      .on(t.accountId, t.position)
+      .where(sql`position is not null`),
+    // The sequencer's work: an account's unsequenced events in the order it numbers them.
+    index("events_unsequenced_idx")
+      .on(t.accountId, t.txId, t.seq)
+      .where(sql`position is null`),
     index("events_order_idx").on(t.orderId, t.createdAt),
     index("events_created_idx").on(t.createdAt),
   ],
 );
 
 /**
- * Per account, the newest feed event the retention purge removed. A client whose `after` cursor is exactly that
- * event read everything before the purge, so its feed continues after it; any older purged cursor is gone.
+ * Per account, the newest feed event the retention purge removed, with its feed position. A client whose `after`
+ * cursor is exactly that event read everything before the purge, so its feed continues after that position; any
+ * older purged cursor is gone.
  */
 export const eventPurgeMarks = pgTable("event_purge_marks", {
   accountId: uuid("account_id")
     .primaryKey()
     .references(() => accounts.id, { onDelete: "cascade" }),
   eventId: uuid("event_id").notNull(),
-  txId: xid8("tx_id").notNull(),
-  seq: bigint("seq", { mode: "number" }).notNull(),
+  position: bigint("position", { mode: "number" }).notNull(),
 });
 
 export const webhookEndpoints = pgTable(

@@ -30,9 +30,10 @@ export const listEventsOp = operation({
     "`shipping_order.cancelled` (`reason` `deleted` or `replaced`) and `shipping_order.courier_rejected`. Each is written in the transaction of the change " +
     "it records and carries the order exactly as `GET /shipping-orders/{id}` returned it then. Start without `after`, then pass the id of the last event " +
     "you processed as `after`; `next` is that id when more events are already waiting, else null (poll again later with the last id you have). " +
-    "An event appears once every transaction that began before it has ended, so a cursor never skips an event that commits late; a read waits up to a " +
-    "second for such transactions, and a transaction elsewhere in the database that has run longer than 5 s is not waited for (the platform's own " +
-    "transactions that write events last milliseconds), so the feed never stalls behind one. " +
+    "Following `next` you get every committed event of the account exactly once, however long the transaction that wrote it ran: an event takes its " +
+    "place in the feed when its transaction commits, after every event already shown, so none is ever skipped for committing late and none comes " +
+    "twice. A read never waits for a transaction still running, of any kind or age, so it answers at once. The id of an event a webhook delivered " +
+    "is a valid `after` too. " +
     "Events are kept 30 days. An `after` whose event retention removed still works when it was the last event removed for the account (you had read " +
     "everything before it: the feed continues after it); if later events were removed too, or the id is not an event of the account → 400 (read " +
     "again without `after`).",
