@@ -66,7 +66,7 @@ export function feedExactlyOnce(h: History): Verdict {
       else duplicates += 1;
       if (examples.length < 15)
         examples.push(
-          `${reader.name}: event ${e.id} (${e.type}, order ${e.order_id}, tx ${e.tx_id}, created ${new Date(e.created_ms).toISOString()}) read ${n} times`,
+          `${reader.name}: event ${e.id} (${e.type}, order ${e.order_id}, tx ${e.tx_id}, created ${new Date(e.created_ms).toISOString()}) read ${n} times${nearby(h.faults, e.created_ms)}`,
         );
     }
   }

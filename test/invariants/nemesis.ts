@@ -17,7 +17,11 @@ import type { Workload } from "./workload";
 
 export type Fault = { fault: string; target: string; start: number; end: number | null; detail: string };
 
+export type FaultKind = (typeof FAULTS)[number];
+
 export type NemesisContext = {
+  /** The kinds to inject (INVARIANTS_FAULTS; default all): to tell which fault shows a finding. */
+  kinds: readonly FaultKind[];
   cluster: Cluster;
   database: Database;
   workload: Workload;
@@ -25,7 +29,7 @@ export type NemesisContext = {
   random: Random;
 };
 
-const FAULTS = [
+export const FAULTS = [
   "kill-web",
   "term-web",
   "kill-worker",
@@ -51,12 +55,13 @@ export class Nemesis {
 
   /** Faults every 3-8 s until `until`; each runs in the background (they overlap), all have ended on return. */
   async run(until: () => boolean): Promise<void> {
-    const { random } = this.ctx;
+    const { random, kinds } = this.ctx;
+    if (!kinds.length) return;
     // Every kind at least once per run, in a seeded order, then seeded picks.
-    const order = [...FAULTS].sort(() => random.next() - 0.5);
+    const order = [...kinds].sort(() => random.next() - 0.5);
     let i = 0;
     while (!until()) {
-      const fault = i < order.length ? order[i]! : random.pick(FAULTS);
+      const fault = i < order.length ? order[i]! : random.pick(kinds);
       i += 1;
       this.running.push(
         this.inject(fault).catch((e: unknown) => console.log(`  nemesis ${fault} failed: ${String(e)}`)),
@@ -67,7 +72,7 @@ export class Nemesis {
     await this.otherRole?.end({ timeout: 5 });
   }
 
-  private async inject(fault: (typeof FAULTS)[number]): Promise<void> {
+  private async inject(fault: FaultKind): Promise<void> {
     const { cluster, random } = this.ctx;
     switch (fault) {
       case "kill-web":
@@ -101,7 +106,7 @@ export class Nemesis {
   private async terminateBackends(): Promise<void> {
     const { database, random } = this.ctx;
     const f = this.record("terminate-backends", database.appRole);
-    const until = Date.now() + random.int(2000, 5000);
+    const until = Date.now() + random.int(3000, 8000);
     let killed = 0;
     while (Date.now() < until) {
       const rows = await database.admin<{ pid: number; state: string }[]>`
@@ -135,12 +140,18 @@ export class Nemesis {
     const session = await database.admin.reserve();
     try {
       await session`select pg_advisory_lock(hashtextextended(${tenant.accountId}::text || ':' || ${reference}, 0))`;
-      // A batch whose transaction waits on the held reference; other creates of the account go on beside it.
-      const others = Array.from({ length: random.int(50, 150) }, () => workload.freshReference(tenant));
+      // A large batch whose transaction waits on the held reference (its insert then takes a while); other creates
+      // of the account commit beside it while the readers follow the feed, most of them right as the lock is let go.
+      const others = Array.from({ length: random.int(200, 400) }, () => workload.freshReference(tenant));
       const batch = workload.create(tenant, [reference, ...others], "batch");
       await sleep(hold);
       await session`select pg_advisory_unlock_all()`;
-      await batch;
+      const beside: Promise<unknown>[] = [];
+      for (let i = 0; i < 20; i++) {
+        beside.push(workload.create(tenant, [workload.freshReference(tenant)], "create"));
+        await sleep(random.int(20, 120));
+      }
+      await Promise.all([batch, ...beside]);
     } finally {
       session.release();
       f.end = Date.now();

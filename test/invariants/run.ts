@@ -6,6 +6,8 @@
  * Needs the production build (`npm run build`) and PostgreSQL on 127.0.0.1:5432 (user postgres). Env:
  *   INVARIANTS_SEED        the seed (default: random; always printed)
  *   INVARIANTS_DURATION_S  seconds of workload (default 150; a soak: 1800)
+ *   INVARIANTS_FAULTS      the nemesis's fault kinds, comma-separated (default all; see nemesis.ts), to tell
+ *                          which fault shows a violation
  * Exit 0 only when every invariant holds; 1 when one is violated (or the run broke); 2 without a build.
  *
  * Phases: baseline (a healthy tenant alone: its delivery lag) → pace (a burst to a 1.5 s receiver) → fairness
@@ -18,7 +20,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { AUTH_SECRET, Cluster, createDatabase, migrate, SECRETS_KEY, type Database } from "./cluster";
 import { checkAll, type History, type StoredEvent } from "./checker";
-import { Nemesis } from "./nemesis";
+import { FAULTS, Nemesis, type FaultKind } from "./nemesis";
 import { createRandom, sleep, waitUntil } from "./random";
 import { startReader, type Reader } from "./readers";
 import type { Tenant } from "./tenants";
@@ -30,7 +32,9 @@ const BASELINE_S = 20;
 const FAIRNESS_S = 30;
 const CHAOS_S = Math.max(30, DURATION_S - BASELINE_S - FAIRNESS_S);
 const SETTLE_S = 180;
-const rerun = `INVARIANTS_SEED=${seed} INVARIANTS_DURATION_S=${DURATION_S} npm run test:invariants`;
+const KINDS = (process.env.INVARIANTS_FAULTS?.split(",").filter(Boolean) ?? [...FAULTS]) as FaultKind[];
+const unknownFault = KINDS.find((k) => !FAULTS.includes(k));
+const rerun = `INVARIANTS_SEED=${seed} INVARIANTS_DURATION_S=${DURATION_S}${process.env.INVARIANTS_FAULTS ? ` INVARIANTS_FAULTS=${KINDS.join(",")}` : ""} npm run test:invariants`;
 
 const ORDER_TYPES = ["shipping_order.created", "shipping_order.status_changed", "shipping_order.cancelled"];
 const CANCELLED_ONLY = ["shipping_order.cancelled"];
@@ -40,7 +44,13 @@ function phase(name: string) {
 }
 
 async function main(): Promise<number> {
-  console.log(`invariant suite: seed ${seed}, ${DURATION_S} s of workload (rerun: ${rerun})`);
+  console.log(
+    `invariant suite: seed ${seed}, ${DURATION_S} s of workload, faults ${KINDS.join(", ") || "none"} (rerun: ${rerun})`,
+  );
+  if (unknownFault) {
+    console.log(`INVARIANTS_FAULTS: unknown fault ${unknownFault} (known: ${FAULTS.join(", ")})`);
+    return 2;
+  }
   if (!existsSync(".next/BUILD_ID")) {
     console.log("No production build (.next/BUILD_ID is missing): run `npm run build` first.");
     return 2;
@@ -186,7 +196,7 @@ async function main(): Promise<number> {
     phase(`chaos: every tenant's workload under faults, ${CHAOS_S} s`);
     const chaosEnd = Date.now() + CHAOS_S * 1000;
     const over = () => Date.now() > chaosEnd;
-    const nemesis = new Nemesis({ cluster, database, workload, tenants, random: random.fork("nemesis") });
+    const nemesis = new Nemesis({ kinds: KINDS, cluster, database, workload, tenants, random: random.fork("nemesis") });
     await Promise.all([
       nemesis.run(over),
       ...tenants.map((t) =>
