@@ -7,7 +7,7 @@ import type postgres from "postgres";
 import { RETRY_SCHEDULE, WEBHOOK_TIMEOUT_MS } from "./cluster";
 import type { Fault } from "./nemesis";
 import type { Reader } from "./readers";
-import { HEALTHY_KINDS, type Receiver } from "./receivers";
+import { HEALTHY_KINDS } from "./receivers";
 import type { Tenant } from "./tenants";
 import type { RequestRecord } from "./workload";
 
@@ -163,28 +163,29 @@ export async function postedOncePerAttempt(h: History): Promise<Verdict> {
       for (const [id, times] of byId) {
         times.sort((a, b) => a - b);
         const recorded = attempts.get(`${r.endpointId}/${id}`) ?? 0;
-        let allowed = recorded;
+        let crashes = 0;
         for (let i = 1; i < times.length; i++) {
-          const gap = times[i]! - times[i - 1]!;
-          const due = (RETRY_SCHEDULE[Math.min(i - 1, RETRY_SCHEDULE.length - 1)] ?? 0) * 1000;
-          if (gap >= due - 250) continue;
-          const crash = crashDuring(h.faults, times[i - 1]!);
-          if (crash) {
-            excused += 1;
-            allowed += 1;
+          if (crashDuring(h.faults, times[i - 1]!)) {
+            crashes += 1;
             continue;
           }
+          const gap = times[i]! - times[i - 1]!;
+          // The retry this POST is (a crash's redo of an attempt does not move the schedule on).
+          const retry = i - 1 - crashes;
+          const due = (RETRY_SCHEDULE[Math.min(retry, RETRY_SCHEDULE.length - 1)] ?? 0) * 1000;
+          if (gap >= due - 250) continue;
           early += 1;
           if (examples.length < 15)
             examples.push(
               `${r.label}: webhook-id ${id} POSTed again ${(gap / 1000).toFixed(2)} s after the previous POST (schedule: ${due / 1000} s) at ${new Date(times[i]!).toISOString()}${nearby(h.faults, times[i - 1]!)}`,
             );
         }
-        if (times.length > allowed && !(recorded === 0 && times.length === 0)) {
+        excused += Math.max(0, Math.min(crashes, times.length - recorded));
+        if (times.length > recorded + crashes) {
           excess += 1;
           if (examples.length < 15)
             examples.push(
-              `${r.label}: webhook-id ${id} POSTed ${times.length} times, ${recorded} attempts recorded (first POST ${new Date(times[0]!).toISOString()})${nearby(h.faults, times[0]!)}`,
+              `${r.label}: webhook-id ${id} POSTed ${times.length} times, ${recorded} attempts recorded (POSTs at ${times.map((t) => new Date(t).toISOString().slice(11, 23)).join(", ")})${nearby(h.faults, times[0]!)}`,
             );
         }
       }

@@ -21,7 +21,7 @@ import path from "node:path";
 import { AUTH_SECRET, Cluster, createDatabase, migrate, SECRETS_KEY, type Database } from "./cluster";
 import { checkAll, type History, type StoredEvent } from "./checker";
 import { FAULTS, Nemesis, type FaultKind } from "./nemesis";
-import { createRandom, sleep, waitUntil } from "./random";
+import { createRandom, waitUntil } from "./random";
 import { startReader, type Reader } from "./readers";
 import type { Tenant } from "./tenants";
 import { Workload } from "./workload";
