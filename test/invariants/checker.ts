@@ -394,16 +394,22 @@ export async function nothingStuck(h: History, slackSeconds = 30): Promise<Verdi
   );
 }
 
-export async function checkAll(h: History): Promise<Verdict[]> {
-  return [
-    feedExactlyOnce(h),
-    feedFresh(h),
-    deliveredAtLeastOnce(h),
-    await postedOncePerAttempt(h),
-    signaturesValid(h),
-    await allOrNothing(h),
-    fairness(h),
-    fullPace(h),
-    await nothingStuck(h),
+export async function checkAll(h: History, progress: (name: string) => void = () => {}): Promise<Verdict[]> {
+  const checks: [string, (h: History) => Verdict | Promise<Verdict>][] = [
+    ["feed exactly once", feedExactlyOnce],
+    ["feed fresh", (x) => feedFresh(x)],
+    ["delivered at least once", deliveredAtLeastOnce],
+    ["posted once per attempt", postedOncePerAttempt],
+    ["signatures", signaturesValid],
+    ["all or nothing", allOrNothing],
+    ["fairness", fairness],
+    ["full pace", fullPace],
+    ["nothing stuck", (x) => nothingStuck(x)],
   ];
+  const verdicts: Verdict[] = [];
+  for (const [name, check] of checks) {
+    progress(name);
+    verdicts.push(await check(h));
+  }
+  return verdicts;
 }

@@ -43,6 +43,7 @@ export class Nemesis {
   readonly history: Fault[] = [];
   private running: Promise<unknown>[] = [];
   private otherRole: postgres.Sql | null = null;
+  private otherRoleOpen = false;
 
   constructor(private readonly ctx: NemesisContext) {}
 
@@ -160,6 +161,9 @@ export class Nemesis {
 
   private async otherRoleTransaction(): Promise<void> {
     const { database, random } = this.ctx;
+    // One such transaction at a time (one session): a second would only queue behind the first.
+    if (this.otherRoleOpen) return;
+    this.otherRoleOpen = true;
     const hold = random.int(20_000, 30_000);
     const f = this.record("other-role-transaction", database.reportRole, `open ${hold} ms`);
     if (!this.otherRole) {
@@ -169,10 +173,14 @@ export class Nemesis {
       url.username = database.reportRole;
       this.otherRole = (await import("postgres")).default(url.toString(), { max: 1, onnotice: () => {} });
     }
-    await this.otherRole.begin(async (tx) => {
-      await tx`insert into report_scratch (at) values (now())`;
-      await sleep(hold);
-    });
-    f.end = Date.now();
+    try {
+      await this.otherRole.begin(async (tx) => {
+        await tx`insert into report_scratch (at) values (now())`;
+        await sleep(hold);
+      });
+    } finally {
+      this.otherRoleOpen = false;
+      f.end = Date.now();
+    }
   }
 }

@@ -65,6 +65,8 @@ export async function startReceiver(label: string, kind: ReceiverKind): Promise<
       sockets.add(socket);
       socket.pause(); // accepted, never read, never answered
       socket.on("error", () => {});
+      // The platform gave up long before (its timeout is seconds): let go of the descriptor in a long run.
+      setTimeout(() => socket.destroy(), 60_000).unref();
       socket.on("close", () => sockets.delete(socket));
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
