@@ -11,7 +11,7 @@
  */
 import type postgres from "postgres";
 import type { Cluster, Database } from "./cluster";
-import { sleep, type Random } from "./random";
+import { sleep, waitUntil, type Random } from "./random";
 import type { Tenant } from "./tenants";
 import type { Workload } from "./workload";
 
@@ -149,8 +149,21 @@ export class Nemesis {
       await session`select pg_advisory_lock(hashtextextended(${tenant.accountId}::text || ':' || ${reference}, 0))`;
       // A large batch whose transaction waits on the held reference (its insert then takes a while); other creates
       // of the account commit beside it while the readers follow the feed, most of them right as the lock is let go.
-      const others = Array.from({ length: random.int(200, 400) }, () => workload.freshReference(tenant));
+      const others = Array.from({ length: random.int(150, 300) }, () => workload.freshReference(tenant));
       const batch = workload.create(tenant, [reference, ...others], "batch");
+      // The batch is validated and sent to the sandbox courier before its transaction: the hold counts from when
+      // its transaction waits on the lock.
+      const waiting = await waitUntil(
+        async () => {
+          const [row] = await database.admin<{ n: number }[]>`
+          select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid
+          where l.locktype = 'advisory' and not l.granted and a.usename = ${database.appRole}`;
+          return row!.n > 0;
+        },
+        60_000,
+        50,
+      );
+      f.detail += waiting ? "" : " (the batch never waited on the lock)";
       await sleep(hold);
       await session`select pg_advisory_unlock_all()`;
       const beside: Promise<unknown>[] = [];

@@ -17,6 +17,8 @@ export type Reader = {
   errors: number;
   /** Whether the last page answered `next: null` (caught up) and when. */
   caughtUpAt: number | null;
+  /** When each read that answered `next: null` (nothing more) was sent: the feed said it had nothing else then. */
+  caughtUpReads: number[];
 };
 
 export function startReader(
@@ -35,6 +37,7 @@ export function startReader(
     cursor: null,
     errors: 0,
     caughtUpAt: null,
+    caughtUpReads: [],
   };
   const done = (async () => {
     let i = 0;
@@ -46,6 +49,7 @@ export function startReader(
       }
       const limit = random.int(1, 100);
       const query = `?limit=${limit}${reader.cursor ? `&after=${reader.cursor}` : ""}`;
+      const sent = Date.now();
       try {
         const res = await fetch(`${urls[i++ % urls.length]}/api/v2/events${query}`, {
           headers: { "x-api-key": tenant.key },
@@ -65,6 +69,7 @@ export function startReader(
         }
         if (page.items.length) reader.cursor = page.items.at(-1)!.id;
         reader.caughtUpAt = page.next === null ? now : null;
+        if (page.next === null) reader.caughtUpReads.push(sent);
         if (page.next === null) await sleep(random.int(50, 400));
       } catch {
         reader.errors += 1;
