@@ -7,7 +7,7 @@ import type postgres from "postgres";
 import { RETRY_SCHEDULE, WEBHOOK_TIMEOUT_MS } from "./cluster";
 import type { Fault } from "./nemesis";
 import type { Reader } from "./readers";
-import { HEALTHY_KINDS } from "./receivers";
+import { HEALTHY_KINDS, type Post } from "./receivers";
 import type { Tenant } from "./tenants";
 import type { RequestRecord } from "./workload";
 
@@ -208,6 +208,38 @@ export async function postedOncePerAttempt(h: History): Promise<Verdict> {
   return verdict(
     "webhooks: each scheduled attempt POSTed at most once, never before its time",
     `${excess} webhook-ids POSTed more often than recorded, ${early} early retries; ${excused} repeats excused by a SIGKILL during the attempt`,
+    examples,
+  );
+}
+
+/**
+ * (2d) A POST a healthy receiver answered 2xx well within the timeout is the delivery's last: the same webhook-id
+ * never comes again (a SIGTERM must let the attempt finish and record it; only a crash, SIGKILL, may redo it).
+ */
+export function answeredMeansDone(h: History): Verdict {
+  const examples: string[] = [];
+  let repeats = 0;
+  for (const t of h.tenants)
+    for (const r of t.receivers.filter((r) => HEALTHY_KINDS.includes(r.kind))) {
+      const byId = new Map<string, Post[]>();
+      for (const p of r.posts) byId.set(p.webhookId, [...(byId.get(p.webhookId) ?? []), p]);
+      for (const [id, posts] of byId) {
+        posts.sort((a, b) => a.at - b.at);
+        for (let i = 1; i < posts.length; i++) {
+          const previous = posts[i - 1]!;
+          const inTime = previous.answeredIn !== null && previous.answeredIn <= WEBHOOK_TIMEOUT_MS - 1000;
+          if (!inTime || crashDuring(h.faults, previous.at)) continue;
+          repeats += 1;
+          if (examples.length < 15)
+            examples.push(
+              `${r.label}: webhook-id ${id} answered 200 in ${previous.answeredIn} ms at ${new Date(previous.at).toISOString().slice(11, 23)}, POSTed again at ${new Date(posts[i]!.at).toISOString().slice(11, 23)}${nearby(h.faults, previous.at)}`,
+            );
+        }
+      }
+    }
+  return verdict(
+    "webhooks: a POST answered 2xx in time is never POSTed again (only a crash may redo it)",
+    `${repeats} repeats`,
     examples,
   );
 }
@@ -415,6 +447,7 @@ export async function checkAll(h: History, progress: (name: string) => void = ()
     ["feed fresh", (x) => feedFresh(x)],
     ["delivered at least once", deliveredAtLeastOnce],
     ["posted once per attempt", postedOncePerAttempt],
+    ["answered means done", answeredMeansDone],
     ["signatures", signaturesValid],
     ["all or nothing", allOrNothing],
     ["fairness", fairness],

@@ -21,6 +21,8 @@ export type Post = {
   eventType: string;
   orderId: string | null;
   at: number;
+  /** Milliseconds from arrival to the answer written (null: never answered). */
+  answeredIn: number | null;
   signatureOk: boolean;
 };
 
@@ -106,20 +108,24 @@ export async function startReceiver(label: string, kind: ReceiverKind): Promise<
       } catch {
         // recorded with no type: the checker reports it through the signature
       }
-      receiver.posts.push({
+      const post: Post = {
         endpoint: label,
         kind,
         webhookId: headers["webhook-id"],
         eventType,
         orderId,
         at,
+        answeredIn: null,
         signatureOk,
-      });
+      };
+      receiver.posts.push(post);
       receiver.inFlight += 1;
       receiver.maxInFlight = Math.max(receiver.maxInFlight, receiver.inFlight);
       const done = (status: number) => {
         receiver.inFlight -= 1;
-        if (!res.destroyed) res.writeHead(status).end();
+        if (res.destroyed) return;
+        res.writeHead(status).end();
+        post.answeredIn = Date.now() - at;
       };
       res.on("close", () => {
         if (hanging.delete(res)) receiver.inFlight -= 1;
