@@ -82,7 +82,7 @@ export function feedExactlyOnce(h: History): Verdict {
  * nothing more (`next: null`) while that event was still unread. (A reader merely behind a large backlog is not a
  * frozen feed: only a read claiming to be caught up counts.)
  */
-export function feedFresh(h: History, boundMs = 10_000): Verdict {
+export function feedFresh(h: History, boundMs = 15_000): Verdict {
   const answered = new Map<string, number>();
   for (const r of h.requests) {
     if (r.answered === null) continue;
