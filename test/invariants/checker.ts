@@ -34,6 +34,8 @@ export type History = {
   /** Healthy tenant's delivery lags (ms), alone and beside the hostile tenant. */
   lagAlone: number[];
   lagBeside: number[];
+  /** Processes that exited on their own during the run. */
+  unexpectedExits: { name: string; at: number; code: number | null; signal: string | null }[];
   /** The 1.5 s receiver's drain: events, seconds it took (Infinity: not drained by the deadline), max in flight. */
   pace: { events: number; seconds: number; maxInFlight: number } | null;
 };
@@ -441,6 +443,18 @@ export async function nothingStuck(h: History, slackSeconds = 30): Promise<Verdi
   );
 }
 
+/** No process exits on its own: a terminated backend or a killed neighbour must not take a process down. */
+export function noUnexpectedExit(h: History): Verdict {
+  return verdict(
+    "processes: none exits on its own",
+    `${h.unexpectedExits.length} unexpected exits`,
+    h.unexpectedExits.map(
+      (e) =>
+        `${e.name} exited (code ${e.code}, signal ${e.signal}) at ${new Date(e.at).toISOString().slice(11, 23)}${nearby(h.faults, e.at)}`,
+    ),
+  );
+}
+
 export async function checkAll(h: History, progress: (name: string) => void = () => {}): Promise<Verdict[]> {
   const checks: [string, (h: History) => Verdict | Promise<Verdict>][] = [
     ["feed exactly once", feedExactlyOnce],
@@ -453,6 +467,7 @@ export async function checkAll(h: History, progress: (name: string) => void = ()
     ["fairness", fairness],
     ["full pace", fullPace],
     ["nothing stuck", (x) => nothingStuck(x)],
+    ["no unexpected exit", noUnexpectedExit],
   ];
   const verdicts: Verdict[] = [];
   for (const [name, check] of checks) {

@@ -124,6 +124,8 @@ export type ClusterOptions = { databaseUrl: string; logDir: string; webs: number
 
 export class Cluster {
   readonly members: Member[] = [];
+  /** Processes that exited on their own (not stopped by the nemesis or the end of the run). */
+  readonly unexpectedExits: { name: string; at: number; code: number | null; signal: string | null }[] = [];
   private ports = new Map<string, number>();
   private closed = false;
 
@@ -198,6 +200,13 @@ export class Cluster {
     child.stdout!.pipe(log, { end: false });
     child.stderr!.pipe(log, { end: false });
     child.once("close", () => log.end());
+    // A supervisor's part: a process that exits on its own is recorded (a finding) and started again.
+    child.once("exit", (code, signal) => {
+      if (!m.up || m.child !== child || this.closed) return;
+      m.up = false;
+      this.unexpectedExits.push({ name: m.name, at: Date.now(), code, signal });
+      void this.restart(m).catch(() => {});
+    });
     m.child = child;
     m.starts += 1;
     if (m.role === "worker") {
@@ -252,8 +261,27 @@ export class Cluster {
     await sleep(100);
   }
 
-  async restart(m: Member): Promise<void> {
-    await this.launch(m);
+  /** Starts it again, up to 3 tries (a start can fail when its own database session is ended under it). */
+  restart(m: Member): Promise<void> {
+    // One start at a time per member (the supervisor and the quiet phase may both ask).
+    const running = this.restarting.get(m);
+    if (running) return running;
+    const started = this.startWithRetries(m).finally(() => this.restarting.delete(m));
+    this.restarting.set(m, started);
+    return started;
+  }
+
+  private restarting = new Map<Member, Promise<void>>();
+
+  private async startWithRetries(m: Member): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.launch(m);
+      } catch (error) {
+        if (attempt >= 3 || this.closed) throw error;
+        if (m.child) for (const pid of processTree(m.child.pid!)) killPid(pid, "SIGKILL");
+      }
+    }
   }
 
   /** Every child, by pid, whatever state the run ended in. */

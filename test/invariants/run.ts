@@ -261,6 +261,7 @@ async function main(): Promise<number> {
       lagAlone: lags(baseline),
       lagBeside: lags(fair),
       pace,
+      unexpectedExits: cluster.unexpectedExits,
     };
     const verdicts = await checkAll(history, (name) => console.log(`  checking: ${name}`));
     writeFileSync(
