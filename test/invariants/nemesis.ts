@@ -1,0 +1,205 @@
+/**
+ * The nemesis: a seeded schedule of faults during the chaos phase, each recorded with its start and end so a
+ * violation can be laid beside the faults around it.
+ *  - kill / term: SIGKILL or SIGTERM of a web process or a worker, restarted once it is gone;
+ *  - terminate-backends: pg_terminate_backend of the app's backends for a few seconds, first those 'idle in
+ *    transaction' (a transaction between two statements: finding 5), then any;
+ *  - hold-lock: the advisory lock persist-orders.ts takes for (account, reference), held from outside while a
+ *    batch with that reference is sent, so its transaction waits inside BEGIN for 6-8 s (finding 1);
+ *  - other-role-transaction: a role without pg_read_all_stats opens a transaction, writes a row (an xid) and
+ *    keeps it open 20-30 s (a report or migration; finding 1's frozen feed).
+ */
+import type postgres from "postgres";
+import type { Cluster, Database } from "./cluster";
+import { sleep, waitUntil, type Random } from "./random";
+import type { Tenant } from "./tenants";
+import type { Workload } from "./workload";
+
+export type Fault = { fault: string; target: string; start: number; end: number | null; detail: string };
+
+export type FaultKind = (typeof FAULTS)[number];
+
+export type NemesisContext = {
+  /** The kinds to inject (INVARIANTS_FAULTS; default all): to tell which fault shows a finding. */
+  kinds: readonly FaultKind[];
+  cluster: Cluster;
+  database: Database;
+  workload: Workload;
+  tenants: Tenant[];
+  random: Random;
+};
+
+export const FAULTS = [
+  "kill-web",
+  "term-web",
+  "kill-worker",
+  "term-worker",
+  "terminate-backends",
+  "hold-lock",
+  "other-role-transaction",
+] as const;
+
+export class Nemesis {
+  readonly history: Fault[] = [];
+  private running: Promise<unknown>[] = [];
+  private otherRole: postgres.Sql | null = null;
+  private otherRoleOpen = false;
+
+  constructor(private readonly ctx: NemesisContext) {}
+
+  private record(fault: string, target: string, detail = ""): Fault {
+    const f = { fault, target, start: Date.now(), end: null, detail };
+    this.history.push(f);
+    console.log(`  nemesis +${fault} ${target} ${detail}`);
+    return f;
+  }
+
+  /** Faults every 3-8 s until `until`; each runs in the background (they overlap), all have ended on return. */
+  async run(until: () => boolean): Promise<void> {
+    const { random, kinds } = this.ctx;
+    if (!kinds.length) return;
+    // Every kind at least once per run, in a seeded order, then seeded picks.
+    const order = [...kinds].sort(() => random.next() - 0.5);
+    let i = 0;
+    while (!until()) {
+      const fault = i < order.length ? order[i]! : random.pick(kinds);
+      i += 1;
+      this.running.push(
+        this.inject(fault).catch((e: unknown) => console.log(`  nemesis ${fault} failed: ${String(e)}`)),
+      );
+      await sleep(random.int(3000, 8000));
+    }
+    await Promise.all(this.running);
+    await this.otherRole?.end({ timeout: 5 });
+  }
+
+  private async inject(fault: FaultKind): Promise<void> {
+    const { cluster, random } = this.ctx;
+    switch (fault) {
+      case "kill-web":
+      case "term-web":
+      case "kill-worker":
+      case "term-worker": {
+        const role = fault.endsWith("web") ? "web" : "worker";
+        // Never the last web process standing: the clients need one to talk to.
+        const candidates = cluster.members.filter(
+          (m) => m.role === role && m.up && (role === "worker" || cluster.liveWebUrls().length > 1),
+        );
+        if (!candidates.length) return;
+        const m = random.pick(candidates);
+        const f = this.record(fault, m.name, `pid ${m.child?.pid}`);
+        if (fault.startsWith("kill")) await cluster.kill(m);
+        else await cluster.terminate(m);
+        await sleep(random.int(500, 3000));
+        await cluster.restart(m);
+        f.end = Date.now();
+        return;
+      }
+      case "terminate-backends":
+        return this.terminateBackends();
+      case "hold-lock":
+        return this.holdLock();
+      case "other-role-transaction":
+        return this.otherRoleTransaction();
+    }
+  }
+
+  private async terminateBackends(): Promise<void> {
+    const { database, random, workload, tenants } = this.ctx;
+    const f = this.record("terminate-backends", database.appRole);
+    const until = Date.now() + random.int(3000, 8000);
+    // Large batches beside it: their transactions spend the longest between two statements (rows built in
+    // JavaScript), which is where a terminated backend leaves the rest of the transaction to run on a new session.
+    const tenant = random.pick(tenants.filter((t) => !t.hostile));
+    const batches = Array.from({ length: 3 }, () =>
+      workload.create(
+        tenant,
+        Array.from({ length: random.int(200, 500) }, () => workload.freshReference(tenant)),
+        "batch",
+      ),
+    );
+    let killed = 0;
+    while (Date.now() < until) {
+      // One statement finds and ends them: the state read is as fresh as it can be.
+      const [{ n }] = await database.admin<{ n: number }[]>`
+        select count(*) filter (where pg_terminate_backend(pid))::int as n from pg_stat_activity
+        where usename = ${database.appRole} and datname = ${database.name} and state = 'idle in transaction'`;
+      killed += n;
+      if (random.chance(0.02)) {
+        const [any] = await database.admin<{ n: number }[]>`
+          select count(*) filter (where pg_terminate_backend(pid))::int as n from (
+            select pid from pg_stat_activity where usename = ${database.appRole} and datname = ${database.name}
+            order by random() limit 1) a`;
+        killed += any?.n ?? 0;
+      }
+    }
+    await Promise.all(batches);
+    f.end = Date.now();
+    f.detail = `${killed} backends terminated (batches beside it: ${tenant.name})`;
+  }
+
+  private async holdLock(): Promise<void> {
+    const { database, workload, tenants, random } = this.ctx;
+    const tenant = random.pick(tenants.filter((t) => !t.hostile));
+    const reference = workload.freshReference(tenant);
+    const hold = random.int(6000, 8000);
+    const f = this.record("hold-lock", tenant.name, `reference ${reference} for ${hold} ms`);
+    const session = await database.admin.reserve();
+    try {
+      await session`select pg_advisory_lock(hashtextextended(${tenant.accountId}::text || ':' || ${reference}, 0))`;
+      // A large batch whose transaction waits on the held reference (its insert then takes a while); other creates
+      // of the account commit beside it while the readers follow the feed, most of them right as the lock is let go.
+      const others = Array.from({ length: random.int(150, 300) }, () => workload.freshReference(tenant));
+      const batch = workload.create(tenant, [reference, ...others], "batch");
+      // The batch is validated and sent to the sandbox courier before its transaction: the hold counts from when
+      // its transaction waits on the lock.
+      const waiting = await waitUntil(
+        async () => {
+          const [row] = await database.admin<{ n: number }[]>`
+          select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid
+          where l.locktype = 'advisory' and not l.granted and a.usename = ${database.appRole}`;
+          return row!.n > 0;
+        },
+        60_000,
+        50,
+      );
+      f.detail += waiting ? "" : " (the batch never waited on the lock)";
+      await sleep(hold);
+      await session`select pg_advisory_unlock_all()`;
+      const beside: Promise<unknown>[] = [];
+      for (let i = 0; i < 20; i++) {
+        beside.push(workload.create(tenant, [workload.freshReference(tenant)], "create"));
+        await sleep(random.int(20, 120));
+      }
+      await Promise.all([batch, ...beside]);
+    } finally {
+      session.release();
+      f.end = Date.now();
+    }
+  }
+
+  private async otherRoleTransaction(): Promise<void> {
+    const { database, random } = this.ctx;
+    // One such transaction at a time (one session): a second would only queue behind the first.
+    if (this.otherRoleOpen) return;
+    this.otherRoleOpen = true;
+    const hold = random.int(20_000, 30_000);
+    const f = this.record("other-role-transaction", database.reportRole, `open ${hold} ms`);
+    if (!this.otherRole) {
+      await database.admin.unsafe(`create table if not exists report_scratch (id serial primary key, at timestamptz)`);
+      await database.admin.unsafe(`grant all on report_scratch, report_scratch_id_seq to "${database.reportRole}"`);
+      const url = new URL(database.url);
+      url.username = database.reportRole;
+      this.otherRole = (await import("postgres")).default(url.toString(), { max: 1, onnotice: () => {} });
+    }
+    try {
+      await this.otherRole.begin(async (tx) => {
+        await tx`insert into report_scratch (at) values (now())`;
+        await sleep(hold);
+      });
+    } finally {
+      this.otherRoleOpen = false;
+      f.end = Date.now();
+    }
+  }
+}

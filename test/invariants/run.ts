@@ -1,0 +1,324 @@
+/**
+ * `npm run test:invariants`: a seeded, randomized run of the whole platform under injected faults, checked at the
+ * end against the contract's guarantees (Jepsen: workload + nemesis + checker over a recorded history;
+ * FoundationDB: a seed decides the run and a failure prints it with the command to rerun it).
+ *
+ * Needs the production build (`npm run build`) and PostgreSQL on 127.0.0.1:5432 (user postgres). Env:
+ *   INVARIANTS_SEED        the seed (default: random; always printed)
+ *   INVARIANTS_DURATION_S  seconds of workload (default 150; a soak: 1800)
+ *   INVARIANTS_FAULTS      the nemesis's fault kinds, comma-separated (default all; see nemesis.ts), to tell
+ *                          which fault shows a violation
+ * Exit 0 only when every invariant holds; 1 when one is violated (or the run broke); 2 without a build.
+ *
+ * Phases: baseline (a healthy tenant alone: its delivery lag) → pace (a burst to a 1.5 s receiver) → fairness
+ * (the same tenant beside a hostile one: 20 endpoints, 12 hanging or black-holed, a 500-order flood) → chaos
+ * (every tenant's random workload while the nemesis injects faults) → quiet (faults stop, everything settles,
+ * polled with a deadline) → check.
+ */
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { AUTH_SECRET, Cluster, createDatabase, migrate, SECRETS_KEY, type Database } from "./cluster";
+import { checkAll, type History, type StoredEvent } from "./checker";
+import { FAULTS, Nemesis, type FaultKind } from "./nemesis";
+import { createRandom, sleep, waitUntil } from "./random";
+import { startReader, type Reader } from "./readers";
+import type { Tenant } from "./tenants";
+import { Workload } from "./workload";
+
+const seed = process.env.INVARIANTS_SEED ? Number(process.env.INVARIANTS_SEED) : Math.floor(Math.random() * 2 ** 31);
+const DURATION_S = Number(process.env.INVARIANTS_DURATION_S ?? 150);
+const BASELINE_S = 20;
+const FAIRNESS_S = 30;
+const CHAOS_S = Math.max(30, DURATION_S - BASELINE_S - FAIRNESS_S);
+const SETTLE_S = 180;
+const KINDS = (process.env.INVARIANTS_FAULTS?.split(",").filter(Boolean) ?? [...FAULTS]) as FaultKind[];
+const unknownFault = KINDS.find((k) => !FAULTS.includes(k));
+const rerun = `INVARIANTS_SEED=${seed} INVARIANTS_DURATION_S=${DURATION_S}${process.env.INVARIANTS_FAULTS ? ` INVARIANTS_FAULTS=${KINDS.join(",")}` : ""} npm run test:invariants`;
+
+const ORDER_TYPES = ["shipping_order.created", "shipping_order.status_changed", "shipping_order.cancelled"];
+const CANCELLED_ONLY = ["shipping_order.cancelled"];
+
+function phase(name: string) {
+  console.log(`\n=== ${name} (${new Date().toISOString().slice(11, 19)})`);
+}
+
+async function main(): Promise<number> {
+  console.log(
+    `invariant suite: seed ${seed}, ${DURATION_S} s of workload, faults ${KINDS.join(", ") || "none"} (rerun: ${rerun})`,
+  );
+  if (unknownFault) {
+    console.log(`INVARIANTS_FAULTS: unknown fault ${unknownFault} (known: ${FAULTS.join(", ")})`);
+    return 2;
+  }
+  if (!existsSync(".next/BUILD_ID")) {
+    console.log("No production build (.next/BUILD_ID is missing): run `npm run build` first.");
+    return 2;
+  }
+  const random = createRandom(seed);
+  const tag = `${Date.now().toString(36)}_${seed.toString(36)}`;
+  const logDir = mkdtempSync(path.join(tmpdir(), "invariants-"));
+  console.log(`logs: ${logDir}`);
+  let database: Database | null = null;
+  let cluster: Cluster | null = null;
+  const tenants: Tenant[] = [];
+  const hardStop = setTimeout(
+    () => {
+      console.log(`the run passed its hard deadline: stopping (seed ${seed}; rerun: ${rerun}; logs ${logDir})`);
+      cluster?.killAllNow();
+      process.exit(1);
+    },
+    (DURATION_S + SETTLE_S + 900) * 1000,
+  );
+  hardStop.unref();
+  for (const signal of ["SIGINT", "SIGTERM"] as const)
+    process.once(signal, () => {
+      cluster?.killAllNow();
+      process.exit(1);
+    });
+  try {
+    phase("set-up: database, tenants, processes");
+    database = await createDatabase(tag);
+    await migrate(database.url);
+    Object.assign(process.env, {
+      DATABASE_URL: database.url,
+      AUTH_SECRET,
+      SECRETS_KEY,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      LOG_LEVEL: "warn",
+    });
+    const { createTenant } = await import("./tenants");
+    const alpha = await createTenant(
+      "alpha",
+      false,
+      [{ kind: "fast" }, { kind: "slow" }, { kind: "err500", eventTypes: CANCELLED_ONLY }],
+      0.5,
+    );
+    const beta = await createTenant(
+      "beta",
+      false,
+      [{ kind: "fast" }, { kind: "slow15" }, { kind: "gone410" }, { kind: "hanging", eventTypes: CANCELLED_ONLY }],
+      0.5,
+    );
+    const gamma = await createTenant(
+      "gamma",
+      false,
+      [
+        { kind: "fast" },
+        { kind: "slow" },
+        { kind: "blackhole", eventTypes: CANCELLED_ONLY },
+        { kind: "err500", eventTypes: CANCELLED_ONLY },
+      ],
+      0.5,
+    );
+    // The hostile tenant: the most endpoints an account may have, 12 of them hanging or black-holed.
+    const hostile = await createTenant(
+      "hostile",
+      true,
+      [
+        ...Array.from({ length: 6 }, () => ({ kind: "hanging" as const })),
+        ...Array.from({ length: 6 }, () => ({ kind: "blackhole" as const })),
+        ...Array.from({ length: 8 }, () => ({ kind: "fast" as const })),
+      ],
+      60,
+    );
+    tenants.push(alpha, beta, gamma, hostile);
+    cluster = new Cluster({ databaseUrl: database.url, logDir, webs: 2, workers: 1 });
+    await cluster.start();
+    console.log(
+      `processes: ${cluster.members.map((m) => `${m.name} pid ${m.child?.pid}${m.url ? ` ${m.url}` : ""}`).join(", ")}`,
+    );
+    const workload = new Workload(cluster, tag);
+    let readersStopped = false;
+    const readers: Reader[] = [];
+    const readerRuns: Promise<void>[] = [];
+    for (const t of tenants)
+      for (let i = 1; i <= 2; i++) {
+        const { reader, done } = startReader(
+          cluster,
+          t,
+          `${t.name}-reader-${i}`,
+          random.fork(`${t.name}-reader-${i}`),
+          () => readersStopped,
+        );
+        readers.push(reader);
+        readerRuns.push(done);
+      }
+
+    phase(`baseline: ${alpha.name} alone, ${BASELINE_S} s`);
+    const baseline = { start: Date.now(), end: 0 };
+    await workload.steady(alpha, () => Date.now() > baseline.start + BASELINE_S * 1000, 250);
+    baseline.end = Date.now();
+
+    phase("pace: 120 events to the 1.5 s receiver");
+    const slow15 = beta.receivers.find((r) => r.kind === "slow15")!;
+    slow15.maxInFlight = 0;
+    const burst = await workload.create(
+      beta,
+      Array.from({ length: 120 }, () => workload.freshReference(beta)),
+      "batch",
+    );
+    const burstIds = new Set(Object.values(burst.orders));
+    const arrived = () =>
+      new Set(
+        slow15.posts
+          .filter((p) => p.eventType === "shipping_order.created" && p.orderId && burstIds.has(p.orderId))
+          .map((p) => p.orderId),
+      ).size;
+    const drained = await waitUntil(() => arrived() >= burstIds.size, 90_000, 100);
+    const pace = {
+      events: burstIds.size,
+      seconds: drained
+        ? (Math.max(...slow15.posts.filter((p) => p.orderId && burstIds.has(p.orderId)).map((p) => p.at)) -
+            (burst.answered ?? Date.now())) /
+          1000
+        : Infinity,
+      maxInFlight: slow15.maxInFlight,
+    };
+    console.log(
+      `  ${arrived()} of ${burstIds.size} arrived, ${pace.seconds.toFixed(1)} s, at most ${pace.maxInFlight} in flight`,
+    );
+
+    phase(`fairness: ${alpha.name} beside the hostile tenant, ${FAIRNESS_S} s`);
+    const fair = { start: Date.now(), end: 0 };
+    const flood = (async () => {
+      for (let i = 0; i < 10 && Date.now() < fair.start + FAIRNESS_S * 1000; i++)
+        await workload.create(
+          hostile,
+          Array.from({ length: 50 }, () => workload.freshReference(hostile)),
+          "batch",
+        );
+    })();
+    await workload.steady(alpha, () => Date.now() > fair.start + FAIRNESS_S * 1000, 250);
+    await flood;
+    fair.end = Date.now();
+
+    phase(`chaos: every tenant's workload under faults, ${CHAOS_S} s`);
+    const chaosEnd = Date.now() + CHAOS_S * 1000;
+    const over = () => Date.now() > chaosEnd;
+    const nemesis = new Nemesis({ kinds: KINDS, cluster, database, workload, tenants, random: random.fork("nemesis") });
+    await Promise.all([
+      nemesis.run(over),
+      ...tenants.map((t) =>
+        workload.run(
+          t,
+          random.fork(`workload-${t.name}`),
+          over,
+          t.hostile ? 1 : 2,
+          t.hostile ? [1000, 3000] : [150, 900],
+        ),
+      ),
+    ]);
+
+    phase(`quiet: faults stopped, settling (at most ${SETTLE_S} s)`);
+    for (const m of cluster.members) if (!m.up) await cluster.restart(m);
+    const accountIds = tenants.map((t) => t.accountId);
+    const events = await database.admin<StoredEvent[]>`
+      select id::text, account_id::text, type, order_id::text, tx_id::text, data,
+             (extract(epoch from created_at) * 1000)::float8 as created_ms
+      from events where account_id = any(${accountIds}::uuid[]) and type = any(${ORDER_TYPES})`;
+    const eventIds = events.map((e) => e.id);
+    const healthyIds = tenants.filter((t) => !t.hostile).map((t) => t.accountId);
+    const settled = await waitUntil(
+      async () => {
+        const unread = readers.some((r) => {
+          const seen = r.firstSeen;
+          return events.some((e) => e.account_id === r.accountId && !seen.has(e.id));
+        });
+        const [{ n }] = await database!.admin<{ n: number }[]>`
+          select count(*)::int as n from webhook_deliveries
+          where status = 'pending' and account_id = any(${healthyIds}::uuid[]) and event_id = any(${eventIds}::uuid[])`;
+        return !unread && n === 0;
+      },
+      SETTLE_S * 1000,
+      1000,
+    );
+    console.log(`  ${settled ? "settled" : "did not settle by the deadline"}; ${events.length} order events to check`);
+    readersStopped = true;
+    // Each reader ends after its request in flight (bounded by its own timeout); the wait is bounded too.
+    const readersDone = await Promise.race([Promise.all(readerRuns).then(() => true), sleep(30_000).then(() => false)]);
+    if (!readersDone) console.log("  a reader did not stop within 30 s (its ledger is checked as it is)");
+
+    // Lags of the healthy tenant's creates, measured at its fast receiver, alone and beside the hostile tenant.
+    const fast = alpha.receivers.find((r) => r.kind === "fast")!;
+    const arrival = new Map<string, number>();
+    for (const p of fast.posts)
+      if (p.eventType === "shipping_order.created" && p.orderId && !arrival.has(p.orderId))
+        arrival.set(p.orderId, p.at);
+    const lags = (window: { start: number; end: number }) =>
+      workload.requests
+        .filter((r) => r.tenant === alpha.name && r.started >= window.start && r.started <= window.end && r.answered)
+        .flatMap((r) => Object.values(r.orders).map((id) => Math.max(0, (arrival.get(id) ?? Infinity) - r.answered!)));
+
+    phase("check");
+    const history: History = {
+      sql: database.admin,
+      tenants,
+      requests: workload.requests,
+      readers,
+      faults: nemesis.history,
+      events,
+      lagAlone: lags(baseline),
+      lagBeside: lags(fair),
+      pace,
+      unexpectedExits: cluster.unexpectedExits,
+    };
+    const verdicts = await checkAll(history, (name) => console.log(`  checking: ${name}`));
+    writeFileSync(
+      path.join(logDir, "history.json"),
+      JSON.stringify(
+        {
+          seed,
+          faults: nemesis.history,
+          requests: workload.requests,
+          posts: tenants.flatMap((t) => t.receivers.flatMap((r) => r.posts)),
+          readers: readers.map((r) => ({ name: r.name, ids: r.ids, errors: r.errors })),
+        },
+        null,
+        1,
+      ),
+    );
+    for (const v of verdicts) {
+      console.log(`${v.holds ? "holds " : "BROKEN"} ${v.name}: ${v.summary}`);
+      for (const e of v.examples) console.log(`         - ${e}`);
+    }
+    console.log(`\nfaults injected (${nemesis.history.length}):`);
+    for (const f of nemesis.history)
+      console.log(
+        `  ${new Date(f.start).toISOString().slice(11, 23)}–${f.end ? new Date(f.end).toISOString().slice(11, 23) : "…"} ${f.fault} ${f.target} ${f.detail}`,
+      );
+    const broken = verdicts.filter((v) => !v.holds);
+    const ran = workload.requests.length;
+    console.log(`\n${verdicts.length - broken.length} passed, ${broken.length} failed`);
+    if (broken.length) {
+      console.log(`seed ${seed}: ${broken.length} invariants violated (${ran} requests). Rerun: ${rerun}`);
+      console.log(`logs and history: ${logDir} (${cluster.members.map((m) => m.logFile).join(", ")})`);
+      return 1;
+    }
+    console.log(`seed ${seed}: every invariant holds (${ran} requests, ${nemesis.history.length} faults)`);
+    return 0;
+  } catch (error) {
+    console.log(`the run broke: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    console.log(`seed ${seed}; rerun: ${rerun}; logs ${logDir}`);
+    return 1;
+  } finally {
+    await cluster?.stopAll().catch(() => cluster?.killAllNow());
+    for (const t of tenants) for (const r of t.receivers) await r.close().catch(() => {});
+    try {
+      const { closeDb } = await import("@/db/client");
+      await closeDb();
+    } catch {
+      // never opened
+    }
+    await database?.drop().catch((e: unknown) => console.log(`could not drop ${database?.name}: ${String(e)}`));
+    clearTimeout(hardStop);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
