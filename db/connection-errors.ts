@@ -1,3 +1,4 @@
+import pRetry from "p-retry";
 import { DrizzleQueryError } from "drizzle-orm";
 
 /** Codes postgres.js gives the errors it raises for its own connections (`Errors.connection`). */
@@ -51,4 +52,20 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (DRIVER_CONNECTION_CODES.has(code)) return errno === code;
   if (SOCKET_CODES.has(code)) return Object.hasOwn(error, "query") || reserveFailures.has(error);
   return SERVER_CODES.has(code) && typeof severity === "string";
+}
+
+/**
+ * Runs `work` again while it fails because the database was unreachable (isDatabaseUnavailable), with backoff,
+ * until `deadline` (epoch ms); any other error, or the deadline, ends it with that error. For writes whose
+ * content only this process knows and that must not be dropped because one backend was terminated or the
+ * database restarted: a webhook attempt's outcome, a job handed back to its queue.
+ */
+export function retryWhileUnavailable<T>(work: () => Promise<T>, deadline: number): Promise<T> {
+  return pRetry(work, {
+    retries: 20,
+    minTimeout: 100,
+    maxTimeout: 2000,
+    maxRetryTime: Math.max(0, deadline - Date.now()),
+    shouldRetry: ({ error }) => isDatabaseUnavailable(error),
+  });
 }

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type PgBoss from "pg-boss";
 import { queryRows, type Db } from "@/db/client";
+import { retryWhileUnavailable } from "@/db/connection-errors";
 import { webhookDeliveries } from "@/db/schema";
 import { enqueueDeliveries } from "@/server/services/events/record-events";
 import { deliverWebhook, type DeliveryOptions } from "@/server/services/webhooks/deliver-webhook";
@@ -28,6 +29,9 @@ export type DeliveryPump = {
 
 /** Attempts in flight at once to an endpoint whose last attempt got no answer within the timeout: one probe. */
 const SUSPECT_CAP = 1;
+
+/** How long a run that failed keeps trying to complete or fail its job while the database is unreachable. */
+const SETTLE_JOB_FOR_MS = 10_000;
 
 /** Legacy-queue jobs moved to their endpoints' queues per pass. */
 const LEGACY_BATCH = 100;
@@ -146,8 +150,13 @@ export function startDeliveryPump(boss: PgBoss, db: Db, options: DeliveryPumpOpt
         // Claimed: the attempt was (or may have been) POSTed and stays claimed under its lease; the sweep counts it
         // failed once the lease ends and schedules the next. The job is done: no pg-boss retry of it, which could
         // not claim again anyway. Not claimed (the claim itself failed): pg-boss retries the job, which makes it.
-        if (claimed) await boss.complete(job.name, job.id, { error: String(error) }).catch(() => {});
-        else await boss.fail(job.name, job.id, { message: String(error) }).catch(() => {});
+        // Both retried while the database is unreachable (the usual reason the run failed): a job left active by a
+        // failed hand-over waits for the sweep (sweep-stuck-deliveries.ts) instead of being retried at once.
+        const settleJob = () =>
+          claimed
+            ? boss.complete(job.name, job.id, { error: String(error) })
+            : boss.fail(job.name, job.id, { message: String(error) });
+        await retryWhileUnavailable(settleJob, Date.now() + SETTLE_JOB_FOR_MS).catch(() => {});
       } finally {
         settle(slot, result);
       }

@@ -107,4 +107,11 @@ Every shipping-API answer after authentication carries \`RateLimit-Limit\`, \`Ra
 - A disabled endpoint gets no new deliveries; attempts due while it is disabled are marked \`failed\` (resend them after enabling). \`test\` reaches
   disabled endpoints too. A resend starts a fresh retry schedule; \`attempts\` keeps counting.
 - Deliveries carry \`lastError\` (why an attempt got no answer). At most 4 KiB of a receiver's answer is read; only the status counts.
+- The pull feed's order follows commits, not \`created\`: an event takes its place once its transaction has committed, after every event already
+  in the feed (events of one transaction together, in the order written). It is the same order for every reader of the account.
+- Fairness: a worker runs at most 16 attempts at once for one account (\`WEBHOOK_ACCOUNT_CONCURRENCY\`) and 8 for one endpoint, and takes accounts in
+  turn, so another account's events never queue behind a flood. An endpoint is judged slow only by timeouts: after an attempt with no answer
+  within 10 s it gets one attempt at a time until one is answered; an endpoint answering slowly but in time keeps its 8.
+- A process that is killed (not stopped) during an attempt cannot know whether its POST arrived: once the attempt's lease ends (the timeout + 15 s)
+  it counts as made and failed (\`lastError\` says the outcome is unknown), and the next attempt comes on the retry schedule, never at once.
 `.trim();

@@ -100,7 +100,12 @@ export function feedFresh(h: History, boundMs = 15_000): Verdict {
       const seen = reader.firstSeen.get(e.id);
       if (seen === undefined) continue; // never read: (1) reports it
       const key = e.type === "shipping_order.created" ? `created:${e.order_id}` : `deleted:${e.order_id}`;
-      const committed = Math.max(e.created_ms, answered.get(key) ?? 0);
+      // Committed by the time its request was answered. An event whose request got no answer (its process was
+      // killed, its connection cut) has no known commit time: its transaction's start (`created`) may be many
+      // seconds earlier (a batch waiting on a held lock), so it is left to the exactly-once check above.
+      const answeredAt = answered.get(key);
+      if (answeredAt === undefined) continue;
+      const committed = Math.max(e.created_ms, answeredAt);
       // The last read that claimed to be caught up before the event was first read.
       let lastClaim = -Infinity;
       for (const t of caughtUp) {

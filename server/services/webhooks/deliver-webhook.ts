@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { retryWhileUnavailable } from "@/db/connection-errors";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, Executor, Tx } from "@/db/client";
 import { events, webhookDeliveries, webhookEndpoints, type WebhookEndpointRow } from "@/db/schema";
@@ -125,10 +126,18 @@ export async function deliverWebhook(
     const lease = AbortSignal.timeout(Math.max(1, abortAt - Date.now()));
     outcome = await postWebhook(endpoint.url, headers, body, { ...options, signal: lease });
   }
-  await db.transaction(async (tx) => {
-    await recordOutcome(tx, claimed.id, token, endpoint, outcome, options, now());
-    await complete?.(tx);
-  });
+  // The outcome is known only to this run: a backend terminated or a database restart while writing it must not
+  // turn a delivered attempt into an unknown one (the sweep would count it failed and POST the event again), so
+  // the write is retried until the lease ends. A retry after a commit whose answer was lost finds the token gone
+  // and writes nothing twice.
+  await retryWhileUnavailable(
+    () =>
+      db.transaction(async (tx) => {
+        await recordOutcome(tx, claimed.id, token, endpoint, outcome, options, now());
+        await complete?.(tx);
+      }),
+    abortAt + RECORD_MARGIN_MS - 1000,
+  );
   recordWebhookDelivery({
     deliveryId: claimed.id,
     endpointId: endpoint.id,

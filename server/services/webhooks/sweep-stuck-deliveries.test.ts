@@ -131,3 +131,30 @@ it("counts an attempt whose worker died (lease ended, no outcome) as failed and 
   const [failed] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id));
   expect(failed).toMatchObject({ status: "failed", attempts: 3, jobId: null, nextAttemptAt: null });
 });
+
+it("re-queues a delivery whose job a worker fetched and never claimed (it died, or lost the database): one POST after", async () => {
+  const { eventId, delivery } = await pendingDelivery("Sweep fetched");
+  const [job] = await liveJobs(delivery);
+  await db.execute(
+    sql`update webhook_deliveries set next_attempt_at = now() - interval '1 hour' where id = ${delivery.id}`,
+  );
+  // Fetched a moment ago: the worker may still claim it, so the sweep leaves it alone.
+  await db.execute(sql`update pgboss.job set state = 'active', started_on = now() where id = ${job!.id}`);
+  await sweepStuckDeliveries(db, SWEEP);
+  expect((await liveJobs(delivery)).map((j) => j.id)).toEqual([job!.id]);
+
+  // Fetched longer ago than the grace and still unclaimed: its worker is gone (pg-boss would wait for its expiry).
+  await db.execute(sql`update pgboss.job set started_on = now() - interval '2 minutes' where id = ${job!.id}`);
+  await sweepStuckDeliveries(db, SWEEP);
+  const jobs = await liveJobs(delivery);
+  expect(jobs).toHaveLength(2);
+  const requeued = jobs.find((j) => j.id !== job!.id)!;
+  expect(requeued.data).toMatchObject({ deliveryId: delivery.id, attempt: 0 });
+
+  // Both jobs run (the old one turned up after all): only one of them can claim the attempt.
+  const options = { timeoutMs: 2000, allowPrivate: true, retrySchedule: [1] };
+  await Promise.all([deliverWebhook(db, requeued, options), deliverWebhook(db, job!, options)]);
+  expect(hook.received.filter((r) => r.headers["webhook-id"] === eventId)).toHaveLength(1);
+  const [after] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id));
+  expect(after).toMatchObject({ status: "succeeded", attempts: 1, jobId: null });
+});

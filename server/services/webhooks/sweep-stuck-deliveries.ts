@@ -87,7 +87,10 @@ const FINISH_UNFINISHED = `
   where id = any($1::uuid[])`;
 
 // The live jobs of one queue are few (pg-boss keeps finished ones in the same table, so the state filter comes
-// first); a delivery's job is on its endpoint's queue, or on the legacy one if it was queued before those.
+// first); a delivery's job is on its endpoint's queue, or on the legacy one if it was queued before those. A job
+// fetched (active) longer ago than the grace without its attempt being claimed is not live: its worker died
+// between the fetch and the claim, or lost the database and could not hand it back, and pg-boss would wait for its
+// expiry. A second job for the same attempt is harmless: only one of them can claim it.
 const STUCK = `
   with stuck as (
     select d.id from webhook_deliveries d
@@ -96,6 +99,7 @@ const STUCK = `
       and not exists (
         select 1 from pgboss.job j
         where j.name in ($2, $3 || d.endpoint_id::text) and j.state < 'completed'
+          and (j.state <> 'active' or j.started_on > now() - make_interval(secs => $1::int))
           and j.data->>'deliveryId' = d.id::text)
     order by d.next_attempt_at
     limit 500
