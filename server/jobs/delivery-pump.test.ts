@@ -215,6 +215,46 @@ describe("full pace for a slow receiver", () => {
   }, 120_000);
 });
 
+describe("caps across processes", () => {
+  it("two processes keep at most 8 attempts in flight to one slow receiver, and reach 8", async () => {
+    const slow = await startReceiver();
+    slow.answer = () => new Promise((resolve) => setTimeout(() => resolve(200), 1000));
+    const a = await account("Two processes");
+    const endpoint = await createWebhookEndpoint(db, a.actor, { url: `${slow.base}/shared` });
+    await events(a.accountId, 40);
+    // Two "processes": each its own connections, pg-boss and pump, sharing only the database.
+    const otherClient = postgres(cluster.url, { max: 10, onnotice: () => {} });
+    const otherDb = drizzle({ client: otherClient, schema }) as unknown as Db;
+    const caps = { deliveryConcurrency: 16, deliveryPerAccount: 16, deliveryPerEndpoint: 8 };
+    const first = await worker(caps);
+    const base = workerOptionsFromEnv();
+    const second = await startWorker(otherDb, {
+      ...base,
+      pollingSeconds: 0.5,
+      maintenanceSeconds: 1,
+      ...caps,
+      delivery: { ...base.delivery, retrySchedule: [60] },
+    });
+    try {
+      const rows = await eventually(async () => {
+        const list = await deliveriesOf(endpoint.id);
+        return list.every((d) => d.status === "succeeded") && list;
+      }, 90_000);
+      expect(rows).toHaveLength(40);
+      // Each event POSTed once, in its first attempt (a refused claim spends none), never more than 8 at once
+      // between the two processes, and at some point 8 (full pace).
+      expect(slow.hits).toHaveLength(40);
+      expect(rows.every((d) => d.attempts === 1)).toBe(true);
+      expect(Math.max(...slow.hits.map((h) => h.openAtArrival))).toBe(8);
+    } finally {
+      await first.stop();
+      await second.stop();
+      await otherClient.end({ timeout: 5 });
+      await slow.close();
+    }
+  }, 120_000);
+});
+
 describe("one POST per scheduled attempt", () => {
   const options: DeliveryOptions = { timeoutMs: 10_000, allowPrivate: true, retrySchedule: [60] };
 
