@@ -255,6 +255,44 @@ describe("caps across processes", () => {
   }, 120_000);
 });
 
+describe("the claim under the endpoint's cap", () => {
+  it("of 12 attempts claimed at once against a cap of 8, 8 are made and 4 refused unwritten", async () => {
+    const receiver = await startReceiver();
+    let release = () => {};
+    const held = new Promise<number>((resolve) => (release = () => resolve(200)));
+    receiver.answer = () => held;
+    const a = await account("Racing claims");
+    const endpoint = await createWebhookEndpoint(db, a.actor, { url: `${receiver.base}/race` });
+    await events(a.accountId, 12);
+    const rows = await deliveriesOf(endpoint.id);
+    const jobs = await jobsOf(rows.map((d) => d.id));
+    expect(jobs).toHaveLength(12);
+    const options: DeliveryOptions = { timeoutMs: 10_000, allowPrivate: true, retrySchedule: [60] };
+    try {
+      // As many processes racing for one endpoint: every claim at once, on separate connections.
+      const results: Awaited<ReturnType<typeof deliverWebhook>>[] = [];
+      const runs = jobs.map((job) =>
+        deliverWebhook(db, { id: job.id, data: job.data }, options, { endpointCap: 8 }).then((r) => {
+          results.push(r);
+          return r;
+        }),
+      );
+      await eventually(() => results.length + receiver.hits.length >= 12, 30_000, "every claim to be made or refused");
+      expect(receiver.hits).toHaveLength(8);
+      expect(results.filter((r) => !r.claimed && r.refused)).toHaveLength(4);
+      // A refused claim wrote nothing: its attempt is still to make, with no token or lease.
+      const waiting = (await deliveriesOf(endpoint.id)).filter((d) => d.jobId === null);
+      expect(waiting).toHaveLength(4);
+      expect(waiting.every((d) => d.attempts === 0 && d.status === "pending" && d.leaseUntil === null)).toBe(true);
+      release();
+      expect((await Promise.all(runs)).filter((r) => r.claimed)).toHaveLength(8);
+    } finally {
+      release();
+      await receiver.close();
+    }
+  }, 60_000);
+});
+
 describe("one POST per scheduled attempt", () => {
   const options: DeliveryOptions = { timeoutMs: 10_000, allowPrivate: true, retrySchedule: [60] };
 
