@@ -34,7 +34,7 @@ const SUSPECT_CAP = 1;
 
 /**
  * Seconds before a job whose claim was refused (its endpoint had its cap claimed by other processes meanwhile) is
- * due again: long enough not to spin on the endpoint, short next to an attempt's ~1 s at full pace.
+ * due again: long enough not to spin on the endpoint, about as long as one slow receiver's answer.
  */
 const REFUSED_DELAY_SECONDS = 1;
 
@@ -65,8 +65,9 @@ type Slot = { endpointId: string; accountId: string };
  * still fetch past the endpoint cap, so the claim itself counts the endpoint's live claims under a lock of the
  * endpoint's and refuses the one past the cap (deliver-webhook.ts); the refused job is handed back unsent, due again
  * after `REFUSED_DELAY_SECONDS`, with no attempt spent. (The account cap is kept by `share` alone: a race can pass it
- * by what two processes fetch at once, for as long as those attempts last.) So a flood of one account's events, or any number of its endpoints that hang,
- * holds at most `perAccount` slots and never sits ahead of another account's jobs in a queue.
+ * by what two processes fetch at once, for as long as those attempts last.) So a flood of one account's events, or
+ * any number of its endpoints that hang, holds at most `perAccount` slots and never sits ahead of another account's
+ * jobs in a queue.
  *
  * Slowness is judged by timeouts, never by time spent waiting in the queue: an endpoint whose last attempt got
  * no answer within the timeout (it hangs, or is black-holed) is given one attempt at a time (a probe) until an
@@ -148,8 +149,9 @@ export function startDeliveryPump(boss: PgBoss, db: Db, options: DeliveryPumpOpt
   };
 
   /**
-   * A job fetched that this process will not run (it is stopping): back on its queue, unsent, with the same attempt
-   * number, and completed in the same transaction, so no attempt is spent and no pg-boss retry count either.
+   * A job fetched that this process will not run (it is stopping, or its claim was refused at the endpoint's cap):
+   * back on its queue, unsent, with the same attempt number (due after `delaySeconds`), and completed in the same
+   * transaction, so no attempt is spent and no pg-boss retry count either.
    */
   const handBack = (job: PgBoss.Job<DeliveryJob>, endpointId: string, delaySeconds = 0) =>
     db.transaction(async (tx) => {
