@@ -170,6 +170,11 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_waiting_idx")
       .on(t.endpointId, t.nextAttemptAt)
       .where(sql`status = 'pending' and job_id is null`),
+    // Per endpoint, its attempts claimed (running, or their worker died before the lease ended): few at any time.
+    // The caps across processes count them (delivery-pump.ts `READY`, deliver-webhook.ts `LIVE_CLAIMS`).
+    index("webhook_deliveries_claimed_idx")
+      .on(t.endpointId, t.accountId, t.leaseUntil)
+      .where(sql`status = 'pending' and job_id is not null`),
   ],
 );
 

@@ -215,6 +215,84 @@ describe("full pace for a slow receiver", () => {
   }, 120_000);
 });
 
+describe("caps across processes", () => {
+  it("two processes keep at most 8 attempts in flight to one slow receiver, and reach 8", async () => {
+    const slow = await startReceiver();
+    slow.answer = () => new Promise((resolve) => setTimeout(() => resolve(200), 1000));
+    const a = await account("Two processes");
+    const endpoint = await createWebhookEndpoint(db, a.actor, { url: `${slow.base}/shared` });
+    await events(a.accountId, 40);
+    // Two "processes": each its own connections, pg-boss and pump, sharing only the database.
+    const otherClient = postgres(cluster.url, { max: 10, onnotice: () => {} });
+    const otherDb = drizzle({ client: otherClient, schema }) as unknown as Db;
+    const caps = { deliveryConcurrency: 16, deliveryPerAccount: 16, deliveryPerEndpoint: 8 };
+    const first = await worker(caps);
+    const base = workerOptionsFromEnv();
+    const second = await startWorker(otherDb, {
+      ...base,
+      pollingSeconds: 0.5,
+      maintenanceSeconds: 1,
+      ...caps,
+      delivery: { ...base.delivery, retrySchedule: [60] },
+    });
+    try {
+      const rows = await eventually(async () => {
+        const list = await deliveriesOf(endpoint.id);
+        return list.every((d) => d.status === "succeeded") && list;
+      }, 90_000);
+      expect(rows).toHaveLength(40);
+      // Each event POSTed once, in its first attempt (a refused claim spends none), never more than 8 at once
+      // between the two processes, and at some point 8 (full pace).
+      expect(slow.hits).toHaveLength(40);
+      expect(rows.every((d) => d.attempts === 1)).toBe(true);
+      expect(Math.max(...slow.hits.map((h) => h.openAtArrival))).toBe(8);
+    } finally {
+      await first.stop();
+      await second.stop();
+      await otherClient.end({ timeout: 5 });
+      await slow.close();
+    }
+  }, 120_000);
+});
+
+describe("the claim under the endpoint's cap", () => {
+  it("of 12 attempts claimed at once against a cap of 8, 8 are made and 4 refused unwritten", async () => {
+    const receiver = await startReceiver();
+    let release = () => {};
+    const held = new Promise<number>((resolve) => (release = () => resolve(200)));
+    receiver.answer = () => held;
+    const a = await account("Racing claims");
+    const endpoint = await createWebhookEndpoint(db, a.actor, { url: `${receiver.base}/race` });
+    await events(a.accountId, 12);
+    const rows = await deliveriesOf(endpoint.id);
+    const jobs = await jobsOf(rows.map((d) => d.id));
+    expect(jobs).toHaveLength(12);
+    const options: DeliveryOptions = { timeoutMs: 10_000, allowPrivate: true, retrySchedule: [60] };
+    try {
+      // As many processes racing for one endpoint: every claim at once, on separate connections.
+      const results: Awaited<ReturnType<typeof deliverWebhook>>[] = [];
+      const runs = jobs.map((job) =>
+        deliverWebhook(db, { id: job.id, data: job.data }, options, { endpointCap: 8 }).then((r) => {
+          results.push(r);
+          return r;
+        }),
+      );
+      await eventually(() => results.length + receiver.hits.length >= 12, 30_000, "every claim to be made or refused");
+      expect(receiver.hits).toHaveLength(8);
+      expect(results.filter((r) => !r.claimed && r.refused)).toHaveLength(4);
+      // A refused claim wrote nothing: its attempt is still to make, with no token or lease.
+      const waiting = (await deliveriesOf(endpoint.id)).filter((d) => d.jobId === null);
+      expect(waiting).toHaveLength(4);
+      expect(waiting.every((d) => d.attempts === 0 && d.status === "pending" && d.leaseUntil === null)).toBe(true);
+      release();
+      expect((await Promise.all(runs)).filter((r) => r.claimed)).toHaveLength(8);
+    } finally {
+      release();
+      await receiver.close();
+    }
+  }, 60_000);
+});
+
 describe("one POST per scheduled attempt", () => {
   const options: DeliveryOptions = { timeoutMs: 10_000, allowPrivate: true, retrySchedule: [60] };
 

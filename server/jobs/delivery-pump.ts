@@ -13,9 +13,12 @@ export type DeliveryPumpOptions = {
   delivery: DeliveryOptions;
   /** Attempts this process runs at once. */
   concurrency: number;
-  /** Attempts in flight to one account's endpoints together, in this process. */
+  /** Attempts in flight to one account's endpoints together, across every process sharing the database. */
   perAccount: number;
-  /** Attempts in flight to one endpoint, in this process (while it answers; one while it times out). */
+  /**
+   * Attempts in flight to one endpoint, across every process sharing the database (while it answers; one per
+   * process while it times out).
+   */
   perEndpoint: number;
   pollingSeconds: number;
   log: (message: string, error?: unknown) => void;
@@ -33,10 +36,20 @@ const SUSPECT_CAP = 1;
 /** How long a run that failed keeps trying to complete or fail its job while the database is unreachable. */
 const SETTLE_JOB_FOR_MS = 10_000;
 
+/**
+ * Seconds before a job whose claim was refused (its endpoint had its cap claimed by other processes meanwhile) is
+ * due again: long enough not to spin on the endpoint, about as long as one slow receiver's answer.
+ */
+const REFUSED_DELAY_SECONDS = 1;
+
 /** Legacy-queue jobs moved to their endpoints' queues per pass. */
 const LEGACY_BATCH = 100;
 
-type Ready = { endpointId: string; accountId: string; ready: number };
+/**
+ * An endpoint with attempts due: how many (up to its cap), and the attempts claimed and under lease in any process,
+ * to it (`claimed`) and to its account's endpoints together (`accountClaimed`).
+ */
+type Ready = { endpointId: string; accountId: string; ready: number; claimed: number; accountClaimed: number };
 type Slot = { endpointId: string; accountId: string };
 
 /**
@@ -48,8 +61,17 @@ type Slot = { endpointId: string; accountId: string };
  * process, `perAccount` for one account's endpoints together, `perEndpoint` for one endpoint. Only then is each
  * chosen endpoint's queue fetched (pg-boss `fetch`, as many jobs as it was given slots), and each job runs at once.
  * An endpoint, or an account, at its cap is simply not fetched: its jobs stay in its queue, with no attempt spent
- * and nothing handed back and forth. So a flood of one account's events, or any number of its endpoints that hang,
- * holds at most `perAccount` slots and never sits ahead of another account's jobs in a queue.
+ * and nothing handed back and forth.
+ *
+ * The endpoint and account caps hold across every process sharing the database, not per process: `READY` also
+ * counts the attempts claimed and under lease anywhere, and `share` takes the larger of that and this process's own
+ * count (which also holds jobs fetched but not claimed yet). Two processes that read the same counts at once could
+ * still fetch past the endpoint cap, so the claim itself counts the endpoint's live claims under a lock of the
+ * endpoint's and refuses the one past the cap (deliver-webhook.ts); the refused job is handed back unsent, due again
+ * after `REFUSED_DELAY_SECONDS`, with no attempt spent. (The account cap is kept by `share` alone: a race can pass it
+ * by what two processes fetch at once, for as long as those attempts last.) So a flood of one account's events, or
+ * any number of its endpoints that hang, holds at most `perAccount` slots and never sits ahead of another account's
+ * jobs in a queue.
  *
  * Slowness is judged by timeouts, never by time spent waiting in the queue: an endpoint whose last attempt got
  * no answer within the timeout (it hangs, or is black-holed) is given one attempt at a time (a probe) until an
@@ -92,7 +114,12 @@ export function startDeliveryPump(boss: PgBoss, db: Db, options: DeliveryPumpOpt
     nextAccount = start + 1;
     const given = new Map<string, Slot & { n: number }>();
     const givenTo = (endpointId: string) => given.get(endpointId)?.n ?? 0;
-    const accountLoad = new Map(byAccount);
+    // What each account and endpoint holds: this process's own count (fetched, claimed or not) or what the database
+    // counts claimed by every process, whichever is more. The account's database count is the same on each of its rows.
+    const accountLoad = new Map<string, number>();
+    for (const [accountId, list] of accounts)
+      accountLoad.set(accountId, Math.max(byAccount.get(accountId) ?? 0, list[0]!.accountClaimed));
+    const load = (e: Ready) => Math.max(byEndpoint.get(e.endpointId) ?? 0, e.claimed);
     let progress = true;
     while (free > 0 && progress) {
       progress = false;
@@ -105,7 +132,7 @@ export function startDeliveryPump(boss: PgBoss, db: Db, options: DeliveryPumpOpt
           const index = (first + k) % endpoints.length;
           const e = endpoints[index]!;
           const n = givenTo(e.endpointId);
-          if (n >= e.ready || (byEndpoint.get(e.endpointId) ?? 0) + n >= capOf(e.endpointId)) continue;
+          if (n >= e.ready || load(e) + n >= capOf(e.endpointId)) continue;
           given.set(e.endpointId, { endpointId: e.endpointId, accountId, n: n + 1 });
           bump(accountLoad, accountId, 1);
           nextEndpoint.set(accountId, index + 1);
@@ -126,12 +153,13 @@ export function startDeliveryPump(boss: PgBoss, db: Db, options: DeliveryPumpOpt
   };
 
   /**
-   * A job fetched that this process will not run (it is stopping): back on its queue, unsent, with the same attempt
-   * number, and completed in the same transaction, so no attempt is spent and no pg-boss retry count either.
+   * A job fetched that this process will not run (it is stopping, or its claim was refused at the endpoint's cap):
+   * back on its queue, unsent, with the same attempt number (due after `delaySeconds`), and completed in the same
+   * transaction, so no attempt is spent and no pg-boss retry count either.
    */
-  const handBack = (job: PgBoss.Job<DeliveryJob>, endpointId: string) =>
+  const handBack = (job: PgBoss.Job<DeliveryJob>, endpointId: string, delaySeconds = 0) =>
     db.transaction(async (tx) => {
-      await enqueueDeliveries(tx, [{ ...job.data, endpointId }]);
+      await enqueueDeliveries(tx, [{ ...job.data, endpointId }], delaySeconds);
       await boss.complete(job.name, job.id, { handedBack: true }, { db: jobSql(tx) });
     });
 
@@ -144,7 +172,10 @@ export function startDeliveryPump(boss: PgBoss, db: Db, options: DeliveryPumpOpt
         result = await deliverWebhook(db, job, options.delivery, {
           complete: (executor) => boss.complete(job.name, job.id, { attempted: true }, { db: jobSql(executor) }),
           claimed: () => (claimed = true),
+          endpointCap: options.perEndpoint,
         });
+        // Other processes had the endpoint's cap claimed: back on its queue, unsent, due again shortly.
+        if (!result.claimed && result.refused) await handBack(job, result.endpointId, REFUSED_DELAY_SECONDS);
       } catch (error) {
         options.log(`delivery job ${job.id} failed`, error);
         // Claimed: the attempt was (or may have been) POSTed and stays claimed under its lease; the sweep counts it
@@ -263,12 +294,23 @@ export function startDeliveryPump(boss: PgBoss, db: Db, options: DeliveryPumpOpt
 // statement over it that is not about one named queue is planned over every partition (one per endpoint), tens of
 // milliseconds per poll with a hundred endpoints. The count stops at $1 (an endpoint's cap), whatever the backlog.
 // A job the count missed or a count with no job behind it (one being moved) only costs a fetch that gets less.
+// The attempts claimed and under lease, by any process, are few (bounded by the processes' concurrency) and read
+// from their own partial index (webhook_deliveries_claimed_idx), per endpoint and summed per account.
 const READY = `
-  select e.id as "endpointId", e.account_id as "accountId", due.n as ready
+  with live as (
+    select c.endpoint_id, c.account_id, count(*)::int as n
+    from webhook_deliveries c
+    where c.status = 'pending' and c.job_id is not null and c.lease_until > now()
+    group by c.endpoint_id, c.account_id),
+  by_account as (select account_id, sum(n)::int as n from live group by account_id)
+  select e.id as "endpointId", e.account_id as "accountId", due.n as ready,
+    coalesce(l.n, 0) as claimed, coalesce(a.n, 0) as "accountClaimed"
   from webhook_endpoints e
   cross join lateral (
     select count(*)::int as n from (
       select 1 from webhook_deliveries d
       where d.endpoint_id = e.id and d.status = 'pending' and d.job_id is null and d.next_attempt_at <= now()
       limit $1) waiting) due
+  left join live l on l.endpoint_id = e.id
+  left join by_account a on a.account_id = e.account_id
   where due.n > 0`;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { retryWhileUnavailable } from "@/db/connection-errors";
 import { and, eq, sql } from "drizzle-orm";
-import type { Db, Executor, Tx } from "@/db/client";
+import { queryRows, type Db, type Executor, type Tx } from "@/db/client";
 import { events, webhookDeliveries, webhookEndpoints, type WebhookEndpointRow } from "@/db/schema";
 import type { DeliveryJob } from "@/server/jobs/queues";
 import { recordWebhookDelivery } from "@/server/observability/outbound-calls";
@@ -37,8 +37,18 @@ export const LEASE_MARGIN_MS = 15_000;
 const RECORD_MARGIN_MS = 5_000;
 export const attemptLeaseMs = (timeoutMs: number) => timeoutMs + LEASE_MARGIN_MS;
 
-/** What became of one job: nothing to do (stale, duplicate or gone), or the attempt it made and how it went. */
-export type DeliveryResult = { claimed: false } | { claimed: true; endpointId: string; outcome: PostOutcome };
+/**
+ * What became of one job: nothing to do (stale, duplicate or gone), refused because its endpoint had its cap of
+ * attempts claimed already (nothing written, the job not completed: the caller hands it back), or the attempt it
+ * made and how it went.
+ */
+export type DeliveryResult =
+  | { claimed: false; refused?: false }
+  | { claimed: false; refused: true; endpointId: string }
+  | { claimed: true; endpointId: string; outcome: PostOutcome };
+
+/** The advisory lock class of an endpoint's claims (the two-key form: never shares a key with one-key locks). */
+export const ENDPOINT_CLAIM_LOCK_CLASS = 27_200;
 
 /**
  * One attempt of one delivery, as a pg-boss job; each scheduled attempt is POSTed at most once.
@@ -62,11 +72,17 @@ export async function deliverWebhook(
   {
     complete,
     claimed: onClaimed,
+    endpointCap,
   }: {
     /** Completes the job; called with the transaction that records the outcome (or when there is nothing to do). */
     complete?: (executor: Executor) => Promise<unknown>;
     /** Called once the attempt is claimed: from then on, nothing may make this job's attempt again. */
     claimed?: () => void;
+    /**
+     * Attempts to one endpoint claimed at once, by every process sharing the database: the claim is refused (nothing
+     * written, the job left to the caller) when the endpoint has that many claimed and under lease. No cap if unset.
+     */
+    endpointCap?: number;
   } = {},
 ): Promise<DeliveryResult> {
   const now = options.now ?? (() => new Date());
@@ -74,22 +90,45 @@ export async function deliverWebhook(
   // Taken before the claim is sent: the lease the database writes (its clock, at the claim) ends no earlier.
   const abortAt = Date.now() + leaseMs - RECORD_MARGIN_MS;
   const token = randomUUID();
-  const [claimed] = await db
-    .update(webhookDeliveries)
-    .set({
-      attempts: sql`${webhookDeliveries.attempts} + 1`,
-      jobId: token,
-      leaseUntil: sql`now() + ${leaseMs} * interval '1 millisecond'`,
-      lastAttemptAt: now(),
-    })
-    .where(
-      and(
-        eq(webhookDeliveries.id, job.data.deliveryId),
-        eq(webhookDeliveries.status, "pending"),
-        eq(webhookDeliveries.attempts, job.data.attempt),
-      ),
-    )
-    .returning();
+  const claimAttempt = async (executor: Executor) => {
+    const [row] = await executor
+      .update(webhookDeliveries)
+      .set({
+        attempts: sql`${webhookDeliveries.attempts} + 1`,
+        jobId: token,
+        leaseUntil: sql`now() + ${leaseMs} * interval '1 millisecond'`,
+        lastAttemptAt: now(),
+      })
+      .where(
+        and(
+          eq(webhookDeliveries.id, job.data.deliveryId),
+          eq(webhookDeliveries.status, "pending"),
+          eq(webhookDeliveries.attempts, job.data.attempt),
+        ),
+      )
+      .returning();
+    return row ?? null;
+  };
+  const claim =
+    endpointCap === undefined
+      ? await claimAttempt(db)
+      : await db.transaction(async (tx) => {
+          // The endpoint's claims are serialized by a transaction-scoped lock (no session state: PgBouncer in
+          // transaction mode), so the count below sees every claim committed before this one and no other can commit
+          // until this one does: processes racing for one endpoint cannot make cap + 1. The lock is taken in a
+          // statement of its own, before the count's (a statement's snapshot is taken when it starts).
+          const [row] = await queryRows<{ endpointId: string }>(tx, LOCK_ENDPOINT, [job.data.deliveryId]);
+          if (!row) return null;
+          const [live] = await queryRows<{ n: number; claimable: boolean }>(tx, LIVE_CLAIMS, [
+            row.endpointId,
+            job.data.deliveryId,
+            job.data.attempt,
+          ]);
+          if (live!.claimable && live!.n >= endpointCap) return { refused: true as const, endpointId: row.endpointId };
+          return claimAttempt(tx);
+        });
+  if (claim && "refused" in claim) return { claimed: false, refused: true, endpointId: claim.endpointId };
+  const claimed = claim;
   if (!claimed) {
     await complete?.(db);
     return { claimed: false };
@@ -229,3 +268,18 @@ async function recordOutcome(
     });
   }
 }
+
+// The lock's key is the endpoint's; a delivery's endpoint never changes, so it is read with the lock in one statement.
+const LOCK_ENDPOINT = `
+  select d.endpoint_id as "endpointId", pg_advisory_xact_lock(${ENDPOINT_CLAIM_LOCK_CLASS}, hashtext(d.endpoint_id::text))
+  from webhook_deliveries d where d.id = $1::uuid`;
+
+// Attempts claimed and still under lease (an expired lease's worker is gone: the sweep finishes that attempt), read
+// from the partial index on claimed deliveries; and whether this job's attempt is still there to claim (a stale job
+// is not refused, it completes as before).
+const LIVE_CLAIMS = `
+  select
+    (select count(*)::int from webhook_deliveries c
+     where c.endpoint_id = $1::uuid and c.status = 'pending' and c.job_id is not null and c.lease_until > now()) as n,
+    exists (select 1 from webhook_deliveries d
+            where d.id = $2::uuid and d.status = 'pending' and d.attempts = $3::int) as claimable`;

@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_deliveries_claimed_idx" ON "webhook_deliveries" USING btree ("endpoint_id","account_id","lease_until") WHERE status = 'pending' and job_id is not null;
