@@ -48,11 +48,13 @@ export const DELIVERY_QUEUE_PREFIX = "webhook-delivery.";
 export const deliveryQueue = (endpointId: string) => `${DELIVERY_QUEUE_PREFIX}${endpointId}`;
 
 /**
- * The job's expiry no longer guards anything: an attempt is fenced by its own token and lease (deliver-webhook.ts),
- * so an expired job that pg-boss retries finds its attempt already claimed and only completes. It is kept long, so
- * that pg-boss does not retry a job whose attempt is still within its lease.
+ * The job's expiry no longer guards the one-POST rule: an attempt is fenced by its own token and lease
+ * (deliver-webhook.ts), so an expired job that pg-boss retries finds its attempt already claimed and only completes.
+ * What it does guard is a job fetched by a worker that died before claiming it (or that lost the database and could
+ * not fail it back): pg-boss retries it once expired, so its delivery waits a minute or two, not a quarter of an hour.
+ * A run claims within milliseconds of its fetch and completes its job within its lease (the default timeout + 15 s).
  */
-const DELIVERY_JOB_EXPIRY_SECONDS = 15 * 60;
+const DELIVERY_JOB_EXPIRY_SECONDS = 60;
 
 /** The options of every endpoint's delivery queue (and of the legacy one). */
 export const deliveryQueueOptions = (name: string): PgBoss.Queue => ({

@@ -86,21 +86,26 @@ const FINISH_UNFINISHED = `
     next_attempt_at = case when $3::float8 is null then null else now() + make_interval(secs => $3::float8) end
   where id = any($1::uuid[])`;
 
-// The live jobs of one queue are few (pg-boss keeps finished ones in the same table, so the state filter comes
-// first); a delivery's job is on its endpoint's queue, or on the legacy one if it was queued before those. A job
-// fetched (active) longer ago than the grace without its attempt being claimed is not live: its worker died
-// between the fetch and the claim, or lost the database and could not hand it back, and pg-boss would wait for its
-// expiry. A second job for the same attempt is harmless: only one of them can claim it.
+// Overdue deliveries are found per endpoint, not one by one: the deliveries of an endpoint that hangs are due and
+// wait in its queue by the thousand (its cap holds them back), and a lookup of each one's job in pg-boss's table
+// (one partition per endpoint, no index on the job's data) ran into the statement timeout, while the 500 oldest it
+// looked at were always those waiting ones. An endpoint whose queue holds no live job at all while it has overdue
+// deliveries has lost their jobs (pg-boss gave them up after its retries: a worker that died after fetching is
+// handled by pg-boss's own expiry, see queues.ts). Its queue name is a parameter of the correlated lookup, so
+// PostgreSQL prunes the partitions at run time and reads only that endpoint's. Jobs still on the legacy queue are
+// moved by the pump within a poll: while any is live, the sweep waits.
 const STUCK = `
-  with stuck as (
+  with late as (
+    select distinct d.endpoint_id from webhook_deliveries d
+    where d.status = 'pending' and d.job_id is null and d.next_attempt_at < now() - make_interval(secs => $1::int)),
+  orphaned as (
+    select late.endpoint_id from late
+    where not exists (select 1 from pgboss.job j where j.name = $3 || late.endpoint_id::text and j.state < 'completed')
+      and not exists (select 1 from pgboss.job j where j.name = $2 and j.state < 'completed')),
+  stuck as (
     select d.id from webhook_deliveries d
-    where d.status = 'pending' and d.job_id is null
-      and d.next_attempt_at < now() - make_interval(secs => $1::int)
-      and not exists (
-        select 1 from pgboss.job j
-        where j.name in ($2, $3 || d.endpoint_id::text) and j.state < 'completed'
-          and (j.state <> 'active' or j.started_on > now() - make_interval(secs => $1::int))
-          and j.data->>'deliveryId' = d.id::text)
+    join orphaned o on o.endpoint_id = d.endpoint_id
+    where d.status = 'pending' and d.job_id is null and d.next_attempt_at < now() - make_interval(secs => $1::int)
     order by d.next_attempt_at
     limit 500
     for update of d skip locked)
