@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import { closeDb, getDb } from "@/db/client";
 import { migrate } from "@/db/migrate";
 import { env } from "@/server/env";
+import { startWithRetry } from "@/server/jobs/start-with-retry";
 import { startWorker, workerOptionsFromEnv } from "@/server/jobs/worker";
 import { refreshJobsWaiting, refreshPoolStats } from "@/server/observability/jobs-waiting";
 import { logger } from "@/server/observability/logger";
@@ -9,9 +10,18 @@ import { metrics } from "@/server/observability/metrics";
 
 // A dedicated worker (`npm run worker`): the same jobs the web processes run unless WORKER=off. Any number
 // may run against one PostgreSQL database.
-await migrate();
-const db = await getDb();
-const worker = await startWorker(db, workerOptionsFromEnv());
+// A backend terminated during start-up (the migration's session, pg-boss's start) is retried, a few times, rather
+// than ending the process with an uncaught CONNECTION_CLOSED (start-with-retry.ts).
+const options = workerOptionsFromEnv();
+const { db, worker } = await startWithRetry(
+  "worker",
+  async () => {
+    await migrate();
+    const db = await getDb();
+    return { db, worker: await startWorker(db, options) };
+  },
+  { attempts: 10, delayMs: 2000, log: (message, error) => options.log(message, error) },
+);
 logger.info("worker: running (webhook deliveries, tracking, event clean-up)");
 console.log("worker: running (webhook deliveries, tracking, event clean-up)");
 

@@ -63,6 +63,22 @@ const MAX_TRACKING_BATCHES_PER_TICK = 20;
  * is kept once in the database.
  */
 export async function startWorker(db: Db, options: WorkerOptions): Promise<RunningWorker> {
+  // A start that fails part-way (its backend terminated after pg-boss started) stops what it started: its caller
+  // retries (web-process.ts, start-with-retry.ts), and a pg-boss left running would poll and supervise beside the
+  // next one.
+  const started: Started = {};
+  try {
+    return await start(db, options, started);
+  } catch (error) {
+    await started.pump?.stop(0).catch(() => {});
+    await started.boss?.stop({ graceful: false, wait: true, close: false, timeout: 1000 }).catch(() => {});
+    throw error;
+  }
+}
+
+type Started = { boss?: PgBoss; pump?: DeliveryPump };
+
+async function start(db: Db, options: WorkerOptions, started: Started): Promise<RunningWorker> {
   let stopping = false;
   let wake = () => {};
   const boss = new PgBoss({
@@ -73,6 +89,7 @@ export async function startWorker(db: Db, options: WorkerOptions): Promise<Runni
     maintenanceIntervalSeconds: options.maintenanceSeconds,
   });
   boss.on("error", (error: unknown) => options.log("pg-boss error", error));
+  started.boss = boss;
   await boss.start();
   for (const queue of QUEUE_OPTIONS) await boss.createQueue(queue.name, queue);
   await ensureDeliveryQueues(db);
@@ -92,6 +109,7 @@ export async function startWorker(db: Db, options: WorkerOptions): Promise<Runni
     pollingSeconds: options.pollingSeconds,
     log: options.log,
   });
+  started.pump = pump;
   await boss.work(
     QUEUES.trackingTick,
     polling,

@@ -120,7 +120,14 @@ export type Member = {
   logFile: string;
 };
 
-export type ClusterOptions = { databaseUrl: string; logDir: string; webs: number; workers: number };
+export type ClusterOptions = {
+  databaseUrl: string;
+  logDir: string;
+  webs: number;
+  workers: number;
+  /** DATABASE_POOL_MAX of every process (default: the app's own, 10). */
+  poolMax?: number;
+};
 
 export class Cluster {
   readonly members: Member[] = [];
@@ -184,6 +191,10 @@ export class Cluster {
       // Expired jobs (a killed worker's) come back within the run rather than a minute later.
       WORKER_MAINTENANCE_SECONDS: "10",
       LOG_LEVEL: "warn",
+      // A small pool (INVARIANTS_POOL_MAX) keeps every connection busy under load, so postgres.js reconnects a
+      // reserved connection whose backend was terminated at once, for a waiting query, while its transaction's
+      // body is still running: the window of finding 5 (half a transaction), rarely reached with 10 connections.
+      ...(this.options.poolMax ? { DATABASE_POOL_MAX: String(this.options.poolMax) } : {}),
     };
   }
 

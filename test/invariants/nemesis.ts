@@ -2,8 +2,10 @@
  * The nemesis: a seeded schedule of faults during the chaos phase, each recorded with its start and end so a
  * violation can be laid beside the faults around it.
  *  - kill / term: SIGKILL or SIGTERM of a web process or a worker, restarted once it is gone;
- *  - terminate-backends: pg_terminate_backend of the app's backends for a few seconds, first those 'idle in
- *    transaction' (a transaction between two statements: finding 5), then any;
+ *  - terminate-backends: pg_terminate_backend of the app's backends in bursts for a few seconds, those 'idle in
+ *    transaction' (a transaction between two statements: finding 5), now and then any, beside large batches and
+ *    enough small creates to keep every pool busy (INVARIANTS_POOL_MAX=2 or 3; README: why finding 5 still does
+ *    not show);
  *  - hold-lock: the advisory lock persist-orders.ts takes for (account, reference), held from outside while a
  *    batch with that reference is sent, so its transaction waits inside BEGIN for 6-8 s (finding 1);
  *  - other-role-transaction: a role without pg_read_all_stats opens a transaction, writes a row (an xid) and
@@ -118,8 +120,18 @@ export class Nemesis {
         "batch",
       ),
     );
+    // And many small creates at once, so no connection of a process's pool is idle (with INVARIANTS_POOL_MAX at 2
+    // or 3): postgres.js then reconnects a terminated reserved connection at once for a waiting query (index.js
+    // `onclose`, or `handler` finding no open connection), while the transaction that reserved it may still be in
+    // its body; a statement of the body written to that new session would run there in autocommit (finding 5).
+    // Bursts with pauses between them let the pools reconnect and fill again, so each burst meets transactions in
+    // their bodies rather than waiting to begin.
+    const load = Array.from({ length: 24 }, async () => {
+      while (Date.now() < until) await workload.create(tenant, [workload.freshReference(tenant)], "create");
+    });
     let killed = 0;
     while (Date.now() < until) {
+      await sleep(random.int(100, 600));
       // One statement finds and ends them: the state read is as fresh as it can be.
       const [{ n }] = await database.admin<{ n: number }[]>`
         select count(*) filter (where pg_terminate_backend(pid))::int as n from pg_stat_activity
@@ -133,7 +145,7 @@ export class Nemesis {
         killed += any?.n ?? 0;
       }
     }
-    await Promise.all(batches);
+    await Promise.all([...batches, ...load]);
     f.end = Date.now();
     f.detail = `${killed} backends terminated (batches beside it: ${tenant.name})`;
   }

@@ -32,9 +32,11 @@ const BASELINE_S = 20;
 const FAIRNESS_S = 30;
 const CHAOS_S = Math.max(30, DURATION_S - BASELINE_S - FAIRNESS_S);
 const SETTLE_S = 180;
+/** The app's pool size in every process (INVARIANTS_POOL_MAX; default the app's 10): 2-3 shows finding 5. */
+const POOL_MAX = process.env.INVARIANTS_POOL_MAX ? Number(process.env.INVARIANTS_POOL_MAX) : undefined;
 const KINDS = (process.env.INVARIANTS_FAULTS?.split(",").filter(Boolean) ?? [...FAULTS]) as FaultKind[];
 const unknownFault = KINDS.find((k) => !FAULTS.includes(k));
-const rerun = `INVARIANTS_SEED=${seed} INVARIANTS_DURATION_S=${DURATION_S}${process.env.INVARIANTS_FAULTS ? ` INVARIANTS_FAULTS=${KINDS.join(",")}` : ""} npm run test:invariants`;
+const rerun = `INVARIANTS_SEED=${seed} INVARIANTS_DURATION_S=${DURATION_S}${process.env.INVARIANTS_FAULTS ? ` INVARIANTS_FAULTS=${KINDS.join(",")}` : ""}${POOL_MAX ? ` INVARIANTS_POOL_MAX=${POOL_MAX}` : ""} npm run test:invariants`;
 
 const ORDER_TYPES = ["shipping_order.created", "shipping_order.status_changed", "shipping_order.cancelled"];
 const CANCELLED_ONLY = ["shipping_order.cancelled"];
@@ -123,7 +125,7 @@ async function main(): Promise<number> {
       60,
     );
     tenants.push(alpha, beta, gamma, hostile);
-    cluster = new Cluster({ databaseUrl: database.url, logDir, webs: 2, workers: 1 });
+    cluster = new Cluster({ databaseUrl: database.url, logDir, webs: 2, workers: 1, poolMax: POOL_MAX });
     await cluster.start();
     console.log(
       `processes: ${cluster.members.map((m) => `${m.name} pid ${m.child?.pid}${m.url ? ` ${m.url}` : ""}`).join(", ")}`,
