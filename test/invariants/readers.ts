@@ -12,6 +12,7 @@ export type Reader = {
   accountId: string;
   /** Every id returned, in order (duplicates kept: they are a violation). */
   ids: string[];
+  /** Per event id, when the read that first returned it was sent. */
   firstSeen: Map<string, number>;
   cursor: string | null;
   errors: number;
@@ -65,7 +66,8 @@ export function startReader(
         const now = Date.now();
         for (const e of page.items) {
           reader.ids.push(e.id);
-          if (!reader.firstSeen.has(e.id)) reader.firstSeen.set(e.id, now);
+          // When the read that first returned it was sent: that read is not one that answered without it.
+          if (!reader.firstSeen.has(e.id)) reader.firstSeen.set(e.id, sent);
         }
         if (page.items.length) reader.cursor = page.items.at(-1)!.id;
         reader.caughtUpAt = page.next === null ? now : null;

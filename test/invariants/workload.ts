@@ -59,12 +59,15 @@ export class Workload {
     return `${t.name.toUpperCase()}-${this.tag}-${this.counter}`;
   }
 
-  /** Sends until answered (any status but a network error, 5xx, 409 in progress or 429), within `deadlineMs`. */
+  /**
+   * Sends until answered (any status but a network error, 5xx, 409 in progress or 429), within `deadlineMs`. The
+   * body is read here too: a process killed while sending it cut the answer, which counts as no answer (retried).
+   */
   private async send(
     record: RequestRecord,
     init: (url: string) => Promise<Response>,
     deadlineMs = 60_000,
-  ): Promise<Response | null> {
+  ): Promise<{ ok: boolean; body: string } | null> {
     this.requests.push(record);
     const deadline = Date.now() + deadlineMs;
     while (Date.now() < deadline) {
@@ -76,14 +79,14 @@ export class Workload {
       record.tries += 1;
       try {
         const res = await init(urls[record.tries % urls.length]!);
+        const body = await res.text();
         if (res.status >= 500 || res.status === 409 || res.status === 429) {
-          await res.arrayBuffer();
           await sleep(res.status === 429 ? 1000 : 250);
           continue;
         }
         record.status = res.status;
         record.answered = Date.now();
-        return res;
+        return { ok: res.ok, body };
       } catch {
         await sleep(250);
       }
@@ -123,7 +126,7 @@ export class Workload {
         }),
       );
       if (res?.ok) {
-        const answer = (await res.json()) as {
+        const answer = JSON.parse(res.body) as {
           items: { id: string; referenceNumber: string }[];
           failed: { referenceNumber: string }[];
         };
@@ -132,7 +135,7 @@ export class Workload {
           this.liveOf(t).set(item.referenceNumber, item.id);
         }
         record.failed = answer.failed.map((f) => f.referenceNumber);
-      } else if (res) await res.arrayBuffer();
+      }
     } finally {
       for (const r of references) this.busy.delete(r);
     }
@@ -160,14 +163,13 @@ export class Workload {
       failed: [],
     };
     try {
-      const res = await this.send(record, (url) =>
+      await this.send(record, (url) =>
         fetch(`${url}/api/v2/shipping-orders/${id}`, {
           method: "DELETE",
           headers: { "x-api-key": t.key },
           signal: AbortSignal.timeout(45_000),
         }),
       );
-      await res?.arrayBuffer();
     } finally {
       this.busy.delete(reference);
     }
