@@ -31,7 +31,7 @@ const DURATION_S = Number(process.env.INVARIANTS_DURATION_S ?? 150);
 const BASELINE_S = 20;
 const FAIRNESS_S = 30;
 const CHAOS_S = Math.max(30, DURATION_S - BASELINE_S - FAIRNESS_S);
-const SETTLE_S = 180;
+const SETTLE_S = 240;
 /** The app's pool size in every process (INVARIANTS_POOL_MAX; default the app's 10): 2-3 shows finding 5. */
 const POOL_MAX = process.env.INVARIANTS_POOL_MAX ? Number(process.env.INVARIANTS_POOL_MAX) : undefined;
 const KINDS = (process.env.INVARIANTS_FAULTS?.split(",").filter(Boolean) ?? [...FAULTS]) as FaultKind[];
