@@ -5,11 +5,11 @@
  * pg_stat_activity (finding 1's frozen feed). Every child is tracked by pid and killed by pid at the end.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, readdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { createWriteStream } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import postgres from "postgres";
+import { descendants as processTree, freePort } from "../../bench/lib/servers";
 import { sleep, waitUntil } from "./random";
 
 const ADMIN_URL = process.env.INVARIANTS_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -65,38 +65,6 @@ export async function migrate(databaseUrl: string): Promise<void> {
   await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/migrate.ts"], {
     env: { ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET, SECRETS_KEY, NODE_ENV: "production" },
   });
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) out.push(Number(entry));
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return out;
-}
-
-/** A process and all its descendants (Next's CLI may fork the server). */
-export function processTree(pid: number): number[] {
-  const all = [pid];
-  for (let i = 0; i < all.length; i++) all.push(...childrenOf(all[i]!));
-  return all;
 }
 
 const killPid = (pid: number, signal: NodeJS.Signals) => {
