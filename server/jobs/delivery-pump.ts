@@ -40,7 +40,7 @@ const SETTLE_JOB_FOR_MS = 10_000;
  * Seconds before a job whose claim was refused (its endpoint had its cap claimed by other processes meanwhile) is
  * due again: long enough not to spin on the endpoint, about as long as one slow receiver's answer.
  */
-const REFUSED_DELAY_SECONDS = 1;
+const REFUSED_DELAY_SECONDS = 0.5;
 
 /** Legacy-queue jobs moved to their endpoints' queues per pass. */
 const LEGACY_BATCH = 100;
@@ -155,11 +155,12 @@ export function startDeliveryPump(boss: PgBoss, db: Db, options: DeliveryPumpOpt
   /**
    * A job fetched that this process will not run (it is stopping, or its claim was refused at the endpoint's cap):
    * back on its queue, unsent, with the same attempt number (due after `delaySeconds`), and completed in the same
-   * transaction, so no attempt is spent and no pg-boss retry count either.
+   * transaction, so no attempt is spent and no pg-boss retry count either. It goes back ahead of the jobs queued
+   * after it (a higher priority): a refused claim costs its event `delaySeconds`, never its place in the line.
    */
   const handBack = (job: PgBoss.Job<DeliveryJob>, endpointId: string, delaySeconds = 0) =>
     db.transaction(async (tx) => {
-      await enqueueDeliveries(tx, [{ ...job.data, endpointId }], delaySeconds);
+      await enqueueDeliveries(tx, [{ ...job.data, endpointId }], delaySeconds, { ahead: true });
       await boss.complete(job.name, job.id, { handedBack: true }, { db: jobSql(tx) });
     });
 

@@ -143,7 +143,8 @@ export function deliveredAtLeastOnce(h: History): Verdict {
   for (const t of healthy(h))
     for (const r of t.receivers.filter((r) => HEALTHY_KINDS.includes(r.kind))) {
       const got = new Set(r.posts.map((p) => p.webhookId));
-      for (const e of h.events.filter((e) => e.account_id === t.accountId)) {
+      const subscribed = (type: string) => r.eventTypes === null || r.eventTypes.includes(type);
+      for (const e of h.events.filter((e) => e.account_id === t.accountId && subscribed(e.type))) {
         total += 1;
         if (got.has(e.id)) continue;
         lost += 1;

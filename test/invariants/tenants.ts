@@ -13,6 +13,8 @@ import { startReceiver, type Receiver, type ReceiverKind } from "./receivers";
 export type Tenant = {
   name: string;
   hostile: boolean;
+  /** Takes the faults' large batches only (nemesis.ts `bulkTenant`), no random workload of its own. */
+  bulk?: boolean;
   accountId: string;
   userId: string;
   key: string;

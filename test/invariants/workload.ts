@@ -175,14 +175,14 @@ export class Workload {
     }
   }
 
-  /** One random step for a tenant: mostly single creates, some batches, replacements and deletes. */
-  async step(t: Tenant, random: Random): Promise<void> {
+  /** One random step for a tenant: mostly single creates, some batches (of 2 to `maxBatch`), replacements and deletes. */
+  async step(t: Tenant, random: Random, maxBatch: number): Promise<void> {
     const roll = random.next();
     if (roll < 0.5) await this.create(t, [this.freshReference(t)], "create");
     else if (roll < 0.65)
       await this.create(
         t,
-        Array.from({ length: random.int(2, 25) }, () => this.freshReference(t)),
+        Array.from({ length: random.int(2, maxBatch) }, () => this.freshReference(t)),
         "batch",
       );
     else if (roll < 0.85) {
@@ -192,12 +192,17 @@ export class Workload {
   }
 
   /** `clients` loops of steps for a tenant until `until`, each pausing `pauseMs` between steps. */
-  async run(t: Tenant, random: Random, until: () => boolean, clients: number, pauseMs: [number, number]) {
+  async run(
+    t: Tenant,
+    random: Random,
+    until: () => boolean,
+    { clients, pauseMs, maxBatch }: { clients: number; pauseMs: [number, number]; maxBatch: number },
+  ) {
     await Promise.all(
       Array.from({ length: clients }, async (_, i) => {
         const r = random.fork(`client-${i}`);
         while (!until()) {
-          await this.step(t, r);
+          await this.step(t, r, maxBatch);
           await sleep(r.int(pauseMs[0], pauseMs[1]));
         }
       }),

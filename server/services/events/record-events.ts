@@ -96,6 +96,7 @@ export function enqueueDeliveries(
   executor: Executor,
   jobs: (DeliveryJob & { endpointId: string })[],
   delaySeconds = 0,
+  { ahead = false }: { ahead?: boolean } = {},
 ): Promise<void> {
   return enqueueJobs(
     executor,
@@ -103,6 +104,11 @@ export function enqueueDeliveries(
       name: deliveryQueue(data.endpointId),
       data,
       ...(delaySeconds > 0 ? { startAfter: String(delaySeconds) } : {}),
+      // pg-boss fetches by priority, then age: a job handed back unsent goes ahead of those queued after it.
+      ...(ahead ? { priority: HANDED_BACK_PRIORITY } : {}),
     })),
   );
 }
+
+/** The priority of a delivery job handed back unsent (the pump's `handBack`): it keeps its place in the line. */
+export const HANDED_BACK_PRIORITY = 1;
