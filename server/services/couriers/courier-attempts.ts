@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import {
   courierAttempts,
@@ -130,6 +130,8 @@ export async function finishRecovery(
   attemptId: string,
   token: number,
   state: "recovered" | "given_up",
+  /** The answers the claim acted on: answers handed over since (handOverAnswers) make it retry instead. */
+  answersSeen?: AttemptAnswer[] | null,
 ): Promise<boolean> {
   const rows = await db
     .update(courierAttempts)
@@ -139,6 +141,11 @@ export async function finishRecovery(
         eq(courierAttempts.id, attemptId),
         eq(courierAttempts.state, "recovering"),
         eq(courierAttempts.recoveries, token),
+        answersSeen === undefined
+          ? undefined
+          : answersSeen === null
+            ? isNull(courierAttempts.answers)
+            : sql`${courierAttempts.answers} = ${JSON.stringify(answersSeen)}::jsonb`,
       ),
     )
     .returning({ id: courierAttempts.id });
@@ -157,6 +164,28 @@ export async function retryRecoveryLater(db: Executor, attemptId: string, token:
         eq(courierAttempts.recoveries, token),
       ),
     );
+}
+
+/**
+ * The original request found its attempt claimed by recovery after the courier answered: its answers are handed to
+ * the claim (unless recovery recorded its own), so the recovery adopts or cancels them. False when the attempt is
+ * settled already (recovery finished without them): then the request cancels what no order holds.
+ */
+export async function handOverAnswers(
+  db: Executor,
+  attemptId: string,
+  answers: AttemptAnswer[],
+  unknownOrders: UnknownOrder[],
+): Promise<boolean> {
+  const rows = await db
+    .update(courierAttempts)
+    .set({
+      answers: sql`coalesce(${courierAttempts.answers}, ${JSON.stringify(answers)}::jsonb)`,
+      unknownOrders: sql`coalesce(${courierAttempts.unknownOrders}, ${JSON.stringify(unknownOrders)}::jsonb)`,
+    })
+    .where(and(eq(courierAttempts.id, attemptId), eq(courierAttempts.state, "recovering")))
+    .returning({ id: courierAttempts.id });
+  return rows.length > 0;
 }
 
 /** Terminal attempts older than this are purged (they are a record only). */

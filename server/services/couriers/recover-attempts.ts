@@ -48,7 +48,17 @@ export type RecoveryHooks = { beforeStore?: (attemptId: string) => Promise<void>
  */
 export async function recoverAttempts(
   db: Db,
-  { now = new Date(), limit = 20, hooks = {} }: { now?: Date; limit?: number; hooks?: RecoveryHooks } = {},
+  {
+    now = new Date(),
+    limit = 20,
+    hooks = {},
+    accountId,
+  }: {
+    now?: Date;
+    limit?: number;
+    hooks?: RecoveryHooks;
+    /** Tests: one account's attempts only. */ accountId?: string;
+  } = {},
 ): Promise<RecoveryReport> {
   const report: RecoveryReport = { attempts: 0, adopted: 0, cancelled: 0, unknown: 0 };
   await purgeSettledAttempts(db, now).catch((err: unknown) =>
@@ -63,6 +73,7 @@ export async function recoverAttempts(
       where id in (select id from courier_attempts
         where recover_after <= ${now.toISOString()}::timestamptz
           and state in ('open', 'unknown', 'abandoned', 'recovering')
+          ${accountId ? sql`and account_id = ${accountId}::uuid` : sql``}
         order by recover_after limit ${limit} for update skip locked)
       returning id`),
   );
@@ -257,9 +268,7 @@ async function recoverOne(
     );
 
   const abandoned = attempt.claimedFrom === "abandoned";
-  let cancel = new Set<number>(
-    abandoned ? found.keys() : await retriedSince(db, attempt, [...found.keys()]),
-  );
+  let cancel = new Set<number>(abandoned ? found.keys() : await retriedSince(db, attempt, [...found.keys()]));
   await hooks.beforeStore?.(attempt.id);
   let cancelled = 0;
   for (let round = 0; ; round++) {
@@ -379,7 +388,7 @@ async function store(
     async (tx: Tx) => {
       const retried = await retriedSince(tx, attempt, adopt);
       if (retried.size > 0) throw new SlotsTaken(retried);
-      if (!(await finishRecovery(tx, attempt.id, attempt.recoveries, "recovered")))
+      if (!(await finishRecovery(tx, attempt.id, attempt.recoveries, "recovered", attempt.answers)))
         throw new AttemptTakenOver(attempt.id, "recovering");
       // The refused attempts the request recorded for these orders: their outcome is known now (kept, as counted).
       const mine = eq(refusedAttempts.courierAttemptId, attempt.id);

@@ -11,11 +11,12 @@ import {
   abandonAttempt,
   AttemptTakenOver,
   closeAbandonedAttempt,
+  handOverAnswers,
   recordAnswers,
   recordAttempt,
   settleAttempt,
 } from "../couriers/courier-attempts";
-import type { UnknownOrder } from "@/db/schema";
+import { parcels, type AttemptAnswer, type UnknownOrder } from "@/db/schema";
 import { cancelShipments, createAtCourier } from "../couriers/create-at-courier";
 import { toShipmentRequest } from "../couriers/shipment-request";
 import { AppError } from "@/server/errors";
@@ -197,20 +198,8 @@ async function createValidated(
   try {
     // The courier's answer, written the moment it arrived: recovery adopts from it without asking the courier.
     if (attemptId && (outcomes.some((o) => o.ok) || unknownOrders.length > 0)) {
-      const answers = outcomes.flatMap((o, index) =>
-        o.ok
-          ? [
-              {
-                index,
-                referenceNumber: o.referenceNumber,
-                shippingNumbers: o.shippingNumbers,
-                trackingUrl: o.trackingUrl,
-                courierData: o.courierData,
-              },
-            ]
-          : [],
-      );
-      if (!(await recordAnswers(db, attemptId, answers, unknownOrders))) throw new AttemptTakenOver(attemptId, "open");
+      if (!(await recordAnswers(db, attemptId, answersOf(outcomes), unknownOrders)))
+        throw new AttemptTakenOver(attemptId, "open");
     }
     stored = await persistOrders(
       db,
@@ -234,8 +223,23 @@ async function createValidated(
       },
     );
   } catch (error) {
-    if (error instanceof AttemptTakenOver)
+    if (error instanceof AttemptTakenOver) {
+      // Recovery claimed the attempt: it gets the answers; if it finished without them, what no order holds goes.
+      const answers = answersOf(outcomes);
+      if (!(await handOverAnswers(db, attemptId!, answers, unknownOrders))) {
+        const held = await heldShippingNumbers(
+          db,
+          answers.flatMap((a) => a.shippingNumbers),
+        );
+        await cancelShipments(
+          db,
+          courier,
+          settings,
+          outcomes.filter((o) => o.ok && o.shippingNumbers.every((n) => !held.has(n))),
+        );
+      }
       return takenOver(db, origin, courier, profile.id, command, valid, outcomes, resultIds, attemptId!);
+    }
     // Nothing was stored: the courier must not keep shipments nobody will ever see. Only while the attempt is still
     // this request's (open → abandoned): once recovery has claimed it, the shipments are recovery's to adopt or
     // cancel (it may have adopted them already). Should a cancel fail, recovery cancels what is left.
@@ -316,6 +320,31 @@ async function takenOver(
 }
 
 const outcomeUnknown = true as const;
+
+/** The courier's shipments of a create, as an attempt records them (by the order's index). */
+const answersOf = (outcomes: readonly CreateOutcome[]): AttemptAnswer[] =>
+  outcomes.flatMap((o, index) =>
+    o.ok
+      ? [
+          {
+            index,
+            referenceNumber: o.referenceNumber,
+            shippingNumbers: o.shippingNumbers,
+            trackingUrl: o.trackingUrl,
+            courierData: o.courierData,
+          },
+        ]
+      : [],
+  );
+
+async function heldShippingNumbers(db: Db, numbers: string[]): Promise<Set<string>> {
+  if (numbers.length === 0) return new Set();
+  const rows = await db
+    .select({ n: parcels.shippingNumber })
+    .from(parcels)
+    .where(inArray(parcels.shippingNumber, numbers));
+  return new Set(rows.map((r) => r.n));
+}
 
 /** Whether storing failed because a shipping number is stored already (parcels' unique shipping number). */
 function reusedShippingNumber(error: unknown): boolean {
