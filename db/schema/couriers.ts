@@ -93,7 +93,9 @@ export const courierAttempts = pgTable(
   },
   (t) => [
     index("courier_attempts_recover_after_idx").on(t.recoverAfter),
-    index("courier_attempts_closed_at_idx").on(t.closedAt).where(sql`closed_at is not null`),
+    index("courier_attempts_closed_at_idx")
+      .on(t.closedAt)
+      .where(sql`closed_at is not null`),
   ],
 );
 

@@ -13,8 +13,7 @@ export function uniqueReferenceBatches(references: readonly string[], size: numb
   const repeats = Math.max(0, ...[...groups.values()].map((g) => g.length));
   if (repeats <= 1) {
     const slices: number[][] = [];
-    for (let i = 0; i < references.length; i += max)
-      slices.push(references.slice(i, i + max).map((_, j) => i + j));
+    for (let i = 0; i < references.length; i += max) slices.push(references.slice(i, i + max).map((_, j) => i + j));
     return slices;
   }
   const count = Math.max(Math.ceil(references.length / max), repeats);

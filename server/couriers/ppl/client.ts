@@ -120,7 +120,8 @@ async function exchange(url: string, init: RequestInit, signal: AbortSignal): Pr
     return { status: response.status, headers: response.headers, body };
   } catch (error) {
     // The cause tells a request that may have arrived (a timeout, a cut connection) from one never sent (callPpl).
-    if (signal.aborted) throw new CourierError("COURIER_TIMEOUT", "PPL did not answer in time.", null, { cause: error });
+    if (signal.aborted)
+      throw new CourierError("COURIER_TIMEOUT", "PPL did not answer in time.", null, { cause: error });
     throw new CourierError("COURIER_UNAVAILABLE", `PPL could not be reached (${(error as Error).name}).`, null, {
       cause: error,
     });

@@ -47,15 +47,13 @@ export async function createAtCourier(
           ? error
           : new CourierError("COURIER_UNAVAILABLE", `${courier.capabilities.name} could not be reached.`);
       const code = e.code === "COURIER_CANNOT_CANCEL" ? "COURIER_UNAVAILABLE" : e.code;
-      return chunk.map(
-        (): CreateOutcome => ({
-          ok: false,
-          code,
-          message: e.message,
-          field: e.field,
-          ...(e.outcomeUnknown ? { outcomeUnknown: true as const } : {}),
-        }),
-      );
+      return chunk.map((): CreateOutcome => ({
+        ok: false,
+        code,
+        message: e.message,
+        field: e.field,
+        ...(e.outcomeUnknown ? { outcomeUnknown: true as const } : {}),
+      }));
     }
   });
   const outcomes: CreateOutcome[] = [];
