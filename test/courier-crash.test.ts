@@ -170,7 +170,12 @@ describe("a create killed between the courier's answer and the commit", () => {
       ),
     )[0]!.n;
     expect(created).toBe(2);
-    expect(await count("courier_attempts")).toBe(0);
+    // The attempt stays as a record, settled: no later recovery claims it.
+    const states = await db
+      .select({ state: schema.courierAttempts.state })
+      .from(schema.courierAttempts)
+      .where(eq(schema.courierAttempts.accountId, accountId));
+    expect(states).toEqual([{ state: "recovered" }]);
     // A second recovery finds nothing: adopted once.
     expect((await recoverAttempts(db, { now: later })).attempts).toBe(0);
   }, 120_000);

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { PDFDocument } from "pdf-lib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as create from "@/app/api/v2/couriers/[courier_id]/shipping-orders/route";
@@ -16,6 +16,7 @@ import { courierAttempts, labelFiles, refusedAttempts, shippingOrders } from "@/
 import { startFakePacketa } from "@/server/couriers/packeta/fake-server";
 import { startFakePpl } from "@/server/couriers/ppl/fake-server";
 import { pplCourier } from "@/server/couriers/ppl/adapter";
+import { packetaCourier } from "@/server/couriers/packeta/adapter";
 import { recoverAttempts } from "@/server/services/couriers/recover-attempts";
 import { toShipmentRequest } from "@/server/services/couriers/shipment-request";
 import { orderRequestSchema } from "@/server/services/shipping-orders/order-request";
@@ -80,6 +81,19 @@ async function profileFor(
   expect(response.status, await response.clone().text()).toBe(201);
   return readJson(response);
 }
+
+/** The states of an account's courier attempts (settled ones stay, as a record). */
+const attemptStates = async (accountId: string) =>
+  (
+    await (
+      await getDb()
+    )
+      .select({ state: courierAttempts.state })
+      .from(courierAttempts)
+      .where(eq(courierAttempts.accountId, accountId))
+  )
+    .map((a) => a.state)
+    .sort();
 
 const packetaOrder = (overrides: Record<string, unknown> = {}) =>
   order({ PickupPoint: "4321", InsurancePrice: 1000, ...overrides });
@@ -209,7 +223,7 @@ describe("real couriers: create, labels, tracking and cancel with Packeta", () =
     expect(last.xml).toContain("<note>Ring twice</note>");
     expect(last.xml).toContain("<cod>499.00</cod>");
     // No attempt is left once the orders are stored.
-    expect(await db.select().from(courierAttempts).where(eq(courierAttempts.accountId, partner.accountId))).toEqual([]);
+    expect(new Set(await attemptStates(partner.accountId))).toEqual(new Set(["closed"]));
 
     const [first] = body.items;
     const labelCalls = () => packeta.requests.filter((r) => r.operation.startsWith("packet")).length;
@@ -310,10 +324,35 @@ describe("real couriers: create, labels, tracking and cancel with Packeta", () =
     expect(attempt).toMatchObject({ code: "COURIER_REJECTED", courier: "packeta" });
 
     packeta.setMode("5xx");
-    expect((await outcome(packetaOrder()))[0]?.code).toBe("COURIER_UNAVAILABLE");
+    const unavailable = await outcome(packetaOrder());
+    expect(unavailable[0]?.code).toBe("COURIER_UNAVAILABLE");
+    expect(unavailable[0]).not.toHaveProperty("outcomeUnknown");
+    // An aborted createPacket (sent, never answered): Packeta may have registered it.
     packeta.setMode("hang");
-    expect((await outcome(packetaOrder()))[0]?.code).toBe("COURIER_TIMEOUT");
+    const hung = await outcome(packetaOrder({ ReferenceNumber: "HUNG-1" }));
+    expect(hung).toEqual([
+      { referenceNumber: "HUNG-1", code: "COURIER_TIMEOUT", message: expect.any(String), outcomeUnknown: true },
+    ]);
     packeta.setMode("ok");
+    const [unknownAttempt] = await db
+      .select()
+      .from(refusedAttempts)
+      .where(and(eq(refusedAttempts.accountId, partner.accountId), eq(refusedAttempts.referenceNumber, "HUNG-1")));
+    expect(unknownAttempt).toMatchObject({ code: "COURIER_TIMEOUT", outcomeUnknown: true });
+    const events = await readJson<{ items: { type: string; data: Record<string, unknown> }[] }>(
+      await as(partner)(feed.GET, "/api/v2/events?limit=100"),
+    );
+    expect(
+      events.items.find((e) => e.type === "shipping_order.courier_rejected" && e.data.referenceNumber === "HUNG-1")
+        ?.data,
+    ).toMatchObject({ code: "COURIER_TIMEOUT", outcomeUnknown: true });
+    // The attempt stays open for recovery (not closed with the refusal); Packeta has no lookup by reference, so
+    // recovery settles it as unresolved and the refused attempt keeps saying "outcome unknown".
+    expect(await attemptStates(partner.accountId)).toContain("unknown");
+    expect(await recoverAttempts(db, { accountId: partner.accountId })).toMatchObject({ attempts: 1, unknown: 1 });
+    expect(await attemptStates(partner.accountId)).not.toContain("unknown");
+    const [still] = await db.select().from(refusedAttempts).where(eq(refusedAttempts.id, unknownAttempt!.id));
+    expect(still!.outcomeUnknown).toBe(true);
 
     await call(profileItem.PATCH, `/api/v2/private/courier-profiles/${profile.id}`, {
       method: "PATCH",
@@ -325,7 +364,7 @@ describe("real couriers: create, labels, tracking and cancel with Packeta", () =
     expect(auth[0]?.code).toBe("COURIER_AUTH_FAILED");
     expect(JSON.stringify(auth)).not.toContain("e".repeat(32));
     expect(await db.select().from(shippingOrders).where(eq(shippingOrders.accountId, partner.accountId))).toEqual([]);
-    expect(await db.select().from(courierAttempts).where(eq(courierAttempts.accountId, partner.accountId))).toEqual([]);
+    expect((await attemptStates(partner.accountId)).filter((s) => s !== "closed" && s !== "recovered")).toEqual([]);
   });
 });
 
@@ -371,9 +410,7 @@ describe("real couriers: edges", () => {
       expect(stored.map((r) => r.ref)).not.toContain("TWIN-1");
       // The twin's packet was cancelled with it: nothing of the failed create is left at the courier.
       expect(twin.requests.filter((r) => r.operation === "cancelPacket")).toHaveLength(1);
-      expect(await db.select().from(courierAttempts).where(eq(courierAttempts.accountId, partner.accountId))).toEqual(
-        [],
-      );
+      expect(await attemptStates(partner.accountId)).toEqual(["closed", "closed"]);
     } finally {
       process.env.COURIER_PACKETA_URL = packeta.url;
       await twin.close();
@@ -520,6 +557,124 @@ describe("real couriers: tracking by workers", () => {
 });
 
 describe("real couriers: no orphan shipments", () => {
+  /** A PPL batch still InProcess when the create's time runs out: the answer is unknown, the attempt stays open. */
+  async function unknownPplCreate(partner: Partner, reference: string) {
+    await profileFor(partner, "ppl", { clientId: PPL_ID, clientSecret: PPL_SECRET, timeoutMs: 1000 });
+    // More reads of the batch InProcess than the create makes within its second (at most about 5).
+    ppl.setPendingPolls(12);
+    try {
+      const response = await post(partner, "ppl", order({ ReferenceNumber: reference }));
+      expect(response.status).toBe(200);
+      return await readJson<Created>(response);
+    } finally {
+      ppl.setPendingPolls(0);
+    }
+  }
+  const settleRecovery = (accountId: string) =>
+    pollUntil(
+      async () => {
+        await recoverAttempts(await getDb(), { accountId, now: new Date(Date.now() + 10 * 60_000) });
+        return attemptStates(accountId);
+      },
+      (states) => !states.includes("recovering") && !states.includes("unknown"),
+      { timeoutMs: 30_000, intervalMs: 0 },
+    );
+
+  it("answers a PPL batch still in process as outcomeUnknown, keeps the attempt, and recovery adopts the shipment", async () => {
+    const db = await getDb();
+    const partner = await createPartner();
+    const reference = `INPROC-${Date.now()}`;
+    const created = await unknownPplCreate(partner, reference);
+    expect(created.items).toEqual([]);
+    expect(created.failed).toEqual([
+      { referenceNumber: reference, code: "COURIER_TIMEOUT", message: expect.any(String), outcomeUnknown: true },
+    ]);
+    expect(await attemptStates(partner.accountId)).toEqual(["unknown"]);
+    const [refused] = await db.select().from(refusedAttempts).where(eq(refusedAttempts.accountId, partner.accountId));
+    expect(refused).toMatchObject({ outcomeUnknown: true, code: "COURIER_TIMEOUT" });
+
+    expect(await settleRecovery(partner.accountId)).toEqual(["recovered"]);
+    const orders = await db
+      .select({ id: shippingOrders.id, ref: shippingOrders.referenceNumber })
+      .from(shippingOrders)
+      .where(eq(shippingOrders.accountId, partner.accountId));
+    expect(orders.map((o) => o.ref)).toEqual([reference]);
+    const view = await readJson<{ shippingNumber: string[] }>(
+      await as(partner)(orderItem.GET, `/api/v2/shipping-orders/${orders[0]!.id}`, { params: { id: orders[0]!.id } }),
+    );
+    expect(ppl.shipment(view.shippingNumber[0]!)).toMatchObject({ referenceId: reference, phase: "Order" });
+    const [settled] = await db.select().from(refusedAttempts).where(eq(refusedAttempts.id, refused!.id));
+    expect(settled).toMatchObject({ outcomeUnknown: false, message: expect.stringContaining("Recovered") });
+    const events = await readJson<{ items: { type: string; data: { shippingOrder?: { referenceNumber: string } } }[] }>(
+      await as(partner)(feed.GET, "/api/v2/events?limit=100"),
+    );
+    expect(events.items.filter((e) => e.type === "shipping_order.created")).toHaveLength(1);
+  });
+
+  it("cancels the unknown shipment when the partner created the reference again meanwhile, and leaves the retry alone", async () => {
+    const db = await getDb();
+    const partner = await createPartner();
+    const reference = `RETRY-${Date.now()}`;
+    await unknownPplCreate(partner, reference);
+    const lost = ppl.requests.filter((r) => r.method === "POST" && r.path === "/shipment/batch").at(-1)!;
+    expect(JSON.stringify(lost.body)).toContain(reference);
+    const retry = await readJson<Created>(await post(partner, "ppl", order({ ReferenceNumber: reference })));
+    expect(retry.items).toHaveLength(1);
+    const kept = retry.items[0]!.shippingNumber[0]!;
+
+    expect(await settleRecovery(partner.accountId)).toEqual(["closed", "recovered"]);
+    const live = await db
+      .select({ id: shippingOrders.id })
+      .from(shippingOrders)
+      .where(and(eq(shippingOrders.accountId, partner.accountId), sql`deleted_at is null`));
+    expect(live.map((o) => o.id)).toEqual([retry.items[0]!.id]);
+    expect(ppl.shipment(kept)!.phase).toBe("Order");
+    const cancels = ppl.requests.filter((r) => r.path.endsWith("/cancel")).map((r) => r.path);
+    expect(cancels).not.toContain(`/shipment/${kept}/cancel`);
+    const orphan = [...cancels].reverse().find((p) => ppl.shipment(p.split("/")[2]!)?.referenceId === reference);
+    expect(orphan, "the unknown shipment was cancelled at PPL").toBeDefined();
+    expect(ppl.shipment(orphan!.split("/")[2]!)!.phase).toBe("Canceled");
+  });
+
+  it("the original request that finds its attempt claimed by recovery stores nothing and cancels nothing recovery adopted", async () => {
+    const db = await getDb();
+    const partner = await createPartner();
+    await profileFor(partner, "ppl", { clientId: PPL_ID, clientSecret: PPL_SECRET, timeoutMs: 20_000 });
+    const reference = `RACE-${Date.now()}`;
+    // PPL registers at the POST and keeps the batch InProcess for a while: the original request is still polling
+    // when recovery (taking its process for dead) claims the attempt, finds the shipment by reference and adopts it.
+    ppl.setPendingPolls(9);
+    const original = post(partner, "ppl", order({ ReferenceNumber: reference }));
+    let originalDone = false;
+    void original.then(() => (originalDone = true));
+    const posted = await pollUntil(
+      async () => ppl.requests.some((r) => r.path === "/shipment/batch" && JSON.stringify(r.body).includes(reference)),
+      (seen) => seen,
+    );
+    ppl.setPendingPolls(0);
+    expect(posted).toBe(true);
+    const report = await recoverAttempts(db, { accountId: partner.accountId, now: new Date(Date.now() + 3_600_000) });
+    expect(originalDone, "recovery ran while the original request was still waiting for PPL").toBe(false);
+    expect(report).toMatchObject({ attempts: 1, adopted: 1 });
+    const answer = await readJson<Created>(await original);
+    expect(answer.items).toEqual([]);
+    expect(answer.failed).toEqual([
+      { referenceNumber: reference, code: "COURIER_TIMEOUT", message: expect.any(String), outcomeUnknown: true },
+    ]);
+    const orders = await db
+      .select({ id: shippingOrders.id })
+      .from(shippingOrders)
+      .where(eq(shippingOrders.accountId, partner.accountId));
+    expect(orders).toHaveLength(1);
+    const view = await readJson<{ shippingNumber: string[] }>(
+      await as(partner)(orderItem.GET, `/api/v2/shipping-orders/${orders[0]!.id}`, { params: { id: orders[0]!.id } }),
+    );
+    // The adopted order's shipment is still PPL's: the original request did not cancel it.
+    expect(ppl.shipment(view.shippingNumber[0]!)!.phase).toBe("Order");
+    expect(ppl.requests.filter((r) => r.path === `/shipment/${view.shippingNumber[0]}/cancel`)).toEqual([]);
+    expect(await attemptStates(partner.accountId)).toEqual(["recovered"]);
+  });
+
   it("adopts a shipment whose answer was recorded but whose commit never happened, with its created event", async () => {
     const db = await getDb();
     const partner = await createPartner();
@@ -550,7 +705,7 @@ describe("real couriers: no orphan shipments", () => {
           },
         ])}::jsonb,
         now() - interval '1 minute')`);
-    const report = await recoverAttempts(db);
+    const report = await recoverAttempts(db, { accountId: partner.accountId });
     expect(report).toMatchObject({ adopted: 1, cancelled: 0 });
     const rows = await db
       .select({ ref: shippingOrders.referenceNumber })
@@ -565,7 +720,7 @@ describe("real couriers: no orphan shipments", () => {
         (e) => e.type === "shipping_order.created" && e.data.shippingOrder?.referenceNumber === "ORPHAN-1",
       ),
     ).toHaveLength(1);
-    expect(await db.select().from(courierAttempts).where(eq(courierAttempts.accountId, partner.accountId))).toEqual([]);
+    expect(new Set(await attemptStates(partner.accountId))).toEqual(new Set(["closed", "recovered"]));
   });
 
   it("looks an unanswered attempt up at PPL by reference and adopts what PPL registered", async () => {
@@ -602,7 +757,7 @@ describe("real couriers: no orphan shipments", () => {
       ],
       recoverAfter: new Date(Date.now() - 60_000),
     });
-    const report = await recoverAttempts(db);
+    const report = await recoverAttempts(db, { accountId: partner.accountId });
     expect(report).toMatchObject({ adopted: 1, cancelled: 0 });
     const [adopted] = await db
       .select({ id: shippingOrders.id })
@@ -613,21 +768,32 @@ describe("real couriers: no orphan shipments", () => {
     );
     expect(view.shippingNumber).toEqual(registered!.ok ? registered!.shippingNumbers : []);
     // Recovering again finds nothing to do.
-    expect((await recoverAttempts(db)).attempts).toBe(0);
+    expect((await recoverAttempts(db, { accountId: partner.accountId })).attempts).toBe(0);
   });
 
-  it("cancels the shipments of a request that failed after the courier answered", async () => {
+  it("cancels the shipments of an abandoned request, never a shipment that a live order holds", async () => {
     const db = await getDb();
     const partner = await createPartner();
     const profile = await profileFor(partner, "packeta", { apiPassword: PASSWORD, sender: "my-shop" });
     const created = await readJson<Created>(
       await post(partner, "packeta", packetaOrder({ ReferenceNumber: "GONE-1" })),
     );
-    const [row] = await db
+    const [live] = await db
       .select({ data: shippingOrders.courierData })
       .from(shippingOrders)
       .where(eq(shippingOrders.id, created.items[0]!.id));
-    await db.insert(courierAttempts).values({
+    // A packet of a request that failed after Packeta answered (nothing stored): registered at Packeta directly.
+    const request = toShipmentRequest(
+      orderRequestSchema.parse(packetaOrder({ ReferenceNumber: "GONE-2" })),
+      "PICKUP_POINT",
+    );
+    const [orphan] = await packetaCourier.createShipments(
+      [request],
+      { apiPassword: PASSWORD, sender: "my-shop" },
+      { signal: AbortSignal.timeout(5000), timeoutMs: 5000, now: () => new Date(), allocateNumbers: async () => [] },
+    );
+    if (!orphan?.ok) throw new Error("Packeta did not register the orphan");
+    const attemptOf = (answers: object[]) => ({
       accountId: partner.accountId,
       courier: "packeta",
       courierProfileId: profile.id,
@@ -638,18 +804,33 @@ describe("real couriers: no orphan shipments", () => {
           referenceSource: "api",
           sourceIdentifier: "default",
           service: "PICKUP_POINT",
-          request: { referenceNumber: "GONE-2" },
+          request: request as unknown as Record<string, unknown>,
         },
       ],
-      answers: [{ referenceNumber: "GONE-2", shippingNumbers: ["Z999"], trackingUrl: null, courierData: row!.data }],
-      abandoned: true,
+      answers: answers as never,
+      state: "abandoned" as const,
       recoverAfter: new Date(Date.now() - 60_000),
     });
-    const report = await recoverAttempts(db);
-    expect(report).toMatchObject({ adopted: 0, cancelled: 1 });
+    // One abandoned attempt answered the orphan; another (a corrupt record) names the live order's packet.
+    await db.insert(courierAttempts).values(attemptOf([{ index: 0, ...orphan, ok: undefined }]));
+    await db.insert(courierAttempts).values(
+      attemptOf([
+        {
+          index: 0,
+          referenceNumber: "GONE-2",
+          shippingNumbers: created.items[0]!.shippingNumber,
+          trackingUrl: null,
+          courierData: live!.data,
+        },
+      ]),
+    );
+    const report = await recoverAttempts(db, { accountId: partner.accountId });
+    expect(report).toMatchObject({ attempts: 2, adopted: 0, cancelled: 1 });
     const cancelled = packeta.requests
       .filter((r) => r.operation === "cancelPacket")
       .map((r) => String(r.body.packetId));
-    expect(cancelled).toContain((row!.data.packetIds as string[])[0]);
+    expect(cancelled).toContain((orphan.courierData.packetIds as string[])[0]);
+    expect(cancelled).not.toContain((live!.data.packetIds as string[])[0]);
+    expect(await attemptStates(partner.accountId)).toEqual(["closed", "recovered", "recovered"]);
   });
 });

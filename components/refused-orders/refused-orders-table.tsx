@@ -66,6 +66,15 @@ export function RefusedOrdersTable({ accountId, canCreate }: { accountId: string
                   <span>
                     <Badge tone="red">{codeLabel[r.code] ?? r.code}</Badge>
                   </span>
+                  {r.outcomeUnknown ? (
+                    <span className="text-xs text-slate-700">
+                      <span className="font-medium text-slate-900">Outcome unknown:</span> {r.courierName} had the
+                      request and never answered; it may have registered the order.{" "}
+                      {r.courier === "ppl"
+                        ? "The platform asks PPL within 5 minutes and creates or cancels it; check again before sending it again."
+                        : `Check in ${r.courierName}'s client section whether a packet with reference ${r.referenceNumber} exists (cancel it there, or keep it) before sending it again.`}
+                    </span>
+                  ) : null}
                   <span className="text-xs break-words text-slate-600">{r.message}</span>
                   {r.field ? (
                     <span className="text-xs text-slate-600">

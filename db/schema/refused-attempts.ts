@@ -1,4 +1,4 @@
-import { index, json, pgTable, text, uuid, varchar } from "drizzle-orm/pg-core";
+import { boolean, index, json, pgTable, text, uuid, varchar } from "drizzle-orm/pg-core";
 import { accounts, users } from "./accounts";
 import { apiKeys } from "./api-keys";
 import { createdAt, id } from "./columns";
@@ -29,6 +29,13 @@ export const refusedAttempts = pgTable(
     /** The request field the courier named (`Recipient.Zip`), when it named one. */
     field: text("field"),
     request: json("request").notNull(),
+    /**
+     * The request reached the courier and its answer never came (a timeout after sending, a cut connection): the
+     * courier may have registered it. Recovery asks the courier where it can (PPL); Packeta has no lookup.
+     */
+    outcomeUnknown: boolean("outcome_unknown").notNull().default(false),
+    /** The courier attempt it came from (no foreign key: attempts are purged), so recovery can settle it. */
+    courierAttemptId: uuid("courier_attempt_id"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -17,15 +17,53 @@ export type CourierErrorCode =
   "COURIER_REJECTED" | "COURIER_AUTH_FAILED" | "COURIER_UNAVAILABLE" | "COURIER_TIMEOUT" | "COURIER_CANNOT_CANCEL";
 
 export class CourierError extends Error {
+  /**
+   * The request may have reached the courier and its answer never came (a timeout after sending, a connection cut
+   * mid-call): for a create, the courier may have registered the shipment.
+   */
+  readonly outcomeUnknown: boolean;
   constructor(
     readonly code: CourierErrorCode,
     message: string,
     /** The request field the courier named, in the platform's (PascalCase) terms when it can be mapped, e.g. `Recipient.Zip`. */
     readonly field: string | null = null,
+    options: { outcomeUnknown?: boolean; cause?: unknown } = {},
   ) {
-    super(message);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "CourierError";
+    this.outcomeUnknown = options.outcomeUnknown ?? false;
   }
+
+  /** The same error, marked as one whose request may have reached the courier. */
+  unknownOutcome(): CourierError {
+    return this.outcomeUnknown
+      ? this
+      : new CourierError(this.code, this.message, this.field, { outcomeUnknown: true, cause: this.cause });
+  }
+}
+
+/**
+ * Whether a failed HTTP exchange may have delivered its request: anything but a failure to connect at all (refused,
+ * no such host, no route, the connect timing out). An abort (the courier timeout) counts as delivered: the request
+ * may have been sent before it.
+ */
+export function requestMayHaveArrived(error: unknown): boolean {
+  const NOT_SENT = new Set([
+    "ECONNREFUSED",
+    "ENOTFOUND",
+    "EAI_AGAIN",
+    "EHOSTUNREACH",
+    "ENETUNREACH",
+    "UND_ERR_CONNECT_TIMEOUT",
+    "ERR_INVALID_URL",
+  ]);
+  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && NOT_SENT.has(code)) return false;
+    const errors = (e as { errors?: unknown }).errors; // AggregateError of a happy-eyeballs connect
+    if (Array.isArray(errors) && errors.length > 0 && errors.every((x) => !requestMayHaveArrived(x))) return false;
+  }
+  return true;
 }
 
 export type CourierServiceInfo = { code: string; name: string; requiresPickupPoint: boolean };
@@ -51,6 +89,11 @@ export type CourierLimits = {
   createBatchSize: number;
   /** Shipments per tracking call (PPL: 50; Packeta: 1, one packetStatus per packet). */
   trackingBatchSize: number;
+  /**
+   * A create call may not carry one ReferenceNumber twice (PPL: `referenceId` is unique within a batch): a request's
+   * orders are split into as few calls as `createBatchSize` allows with each reference once per call.
+   */
+  uniqueReferencePerCall?: boolean;
 };
 
 /** A validated order as a courier sees it (every field the partner sent that a courier may map). */
@@ -97,7 +140,20 @@ export type Shipment = {
 
 export type CreateOutcome =
   | ({ ok: true } & Shipment)
-  | { ok: false; code: Exclude<CourierErrorCode, "COURIER_CANNOT_CANCEL">; message: string; field: string | null };
+  | {
+      ok: false;
+      code: Exclude<CourierErrorCode, "COURIER_CANNOT_CANCEL">;
+      message: string;
+      field: string | null;
+      /**
+       * The courier may have registered it: the request reached the courier and no answer came (or, PPL, the batch
+       * was accepted and the item was still being processed at the timeout). The platform keeps the attempt open and
+       * recovery asks the courier (`findShipments`). Absent: the courier did not register it.
+       */
+      outcomeUnknown?: true;
+      /** With `outcomeUnknown`: what finds it at the courier (PPL: `{ batchId }`), handed back to `findShipments`. */
+      recoveryHint?: Record<string, unknown>;
+    };
 
 /** A shipment the platform knows, as handed back to the adapter. */
 export type ShipmentRef = {
@@ -187,8 +243,18 @@ export interface CourierAdapter<S = Record<string, unknown>> {
   /** The cheapest authenticated call: do these credentials work? */
   checkCredentials(settings: S, ctx: CallContext): Promise<CheckResult>;
   /**
-   * Recovery: the shipment the courier registered for this request (an attempt whose answer was never committed),
-   * or null when the courier has none. Looks it up by reference at the courier where the API allows it.
+   * Recovery: the shipments the courier holds (not cancelled) for this request of an attempt whose outcome the
+   * platform never learnt, newest first; empty when it has none or cannot tell (no lookup by reference: Packeta).
+   * With `hint` (a failed outcome's `recoveryHint`) exactly that request's shipment (PPL: its batch's item); else
+   * looked up by reference where the API allows it. Throws (e.g. COURIER_TIMEOUT) when the courier cannot tell yet
+   * (a PPL batch still in process): recovery asks again.
    */
-  findShipment(request: ShipmentRequest, settings: S, ctx: CallContext): Promise<Shipment | null>;
+  findShipments(
+    request: ShipmentRequest,
+    settings: S,
+    ctx: CallContext,
+    hint: Record<string, unknown> | null,
+  ): Promise<Shipment[]>;
+  /** Whether `findShipments` can find a shipment without a hint (a lookup by reference). */
+  readonly canLookUpByReference: boolean;
 }

@@ -135,7 +135,8 @@ export const sandboxCourier: CourierAdapter<SandboxSettings> = {
   },
 
   /** The sandbox registers nothing outside the platform: an interrupted attempt left nothing behind. */
-  async findShipment() {
-    return null;
+  canLookUpByReference: false,
+  async findShipments() {
+    return [];
   },
 };

@@ -62,8 +62,14 @@ Every shipping-API answer after authentication carries \`RateLimit-Limit\`, \`Ra
 - API keys carry \`rateLimitPerMinute\` (1..100000, default 600), shown in lists and settable on create and PATCH.
 - A deleted order is cancelled with the courier, its status becomes \`CANCELLED\`, and its id answers 404 from then on; if the courier cannot cancel,
   nothing changes and the answer is 503.
-- \`failed[].code\` of create is \`COURIER_REJECTED\`, \`COURIER_AUTH_FAILED\`, \`COURIER_TIMEOUT\` or \`COURIER_UNAVAILABLE\`; \`failed[]\` keeps exactly
-  \`{ referenceNumber, code, message }\`, and a refusal that names a field ends its message with it in the request's terms, e.g. \`(Recipient.Zip)\`.
+- \`failed[].code\` of create is \`COURIER_REJECTED\`, \`COURIER_AUTH_FAILED\`, \`COURIER_TIMEOUT\` or \`COURIER_UNAVAILABLE\`; \`failed[]\` items are
+  \`{ referenceNumber, code, message }\` plus \`outcomeUnknown: true\` when the request reached the courier and its answer never came (a timeout
+  after sending, a connection cut mid-call, a PPL batch still in process at the timeout): the courier may have registered it. The same flag is on
+  the order's refused attempt and its \`shipping_order.courier_rejected\` event. The platform keeps the attempt open and asks the courier within 5
+  minutes (PPL: the batch, else a lookup by reference): it adopts the shipment as the order (a \`shipping_order.created\` event follows) or, when the
+  reference was created again meanwhile, cancels it; it never touches a shipment an order holds. Packeta has no lookup by reference: its unknown
+  outcomes stay listed as "outcome unknown" for the partner to check in Packeta. A refusal that names a field ends its message with it in the
+  request's terms, e.g. \`(Recipient.Zip)\`.
 
 ## Real couriers (Packeta, PPL): decisions where the contract is silent
 - Where the platform calls them is the operator's choice (\`COURIER_PACKETA_URL\`, \`COURIER_PPL_URL\`, \`COURIER_PPL_TEST_URL\`), never a profile's.

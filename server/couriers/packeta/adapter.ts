@@ -255,6 +255,8 @@ export const packetaCourier: CourierAdapter<PacketaSettings> = {
         code: e.code === "COURIER_CANNOT_CANCEL" ? "COURIER_REJECTED" : e.code,
         message: e.message,
         field: e.field,
+        // A call that may have reached Packeta unanswered: its packets may exist (no id to cancel them by).
+        ...(packets.some((p) => "error" in p && p.error.outcomeUnknown) ? { outcomeUnknown: true as const } : {}),
       };
     });
     // Best effort, in parallel through the limiter: a cancel that fails is not retried, the order fails either way.
@@ -329,8 +331,13 @@ export const packetaCourier: CourierAdapter<PacketaSettings> = {
     }
   },
 
-  /** Packeta's API has no lookup of packets by the e-shop's number: recovery cancels nothing it cannot find. */
-  async findShipment(_request: ShipmentRequest): Promise<Shipment | null> {
-    return null;
+  /**
+   * Packeta's API (packeta.wsdl) has no lookup of packets by the e-shop's number: `packetInfo`, `packetStatus` and
+   * `packetTracking` take a packet id, which an unanswered `createPacket(s)` never gave. Recovery finds nothing; an
+   * unknown outcome stays listed among the refused attempts as "outcome unknown" for the partner to check.
+   */
+  canLookUpByReference: false,
+  async findShipments(): Promise<Shipment[]> {
+    return [];
   },
 };

@@ -1,5 +1,5 @@
 import { XMLBuilder, XMLParser } from "fast-xml-parser";
-import { CourierError } from "../adapter";
+import { CourierError, requestMayHaveArrived } from "../adapter";
 
 /** Packeta's REST endpoint, chosen by the operator (never a partner): read at call time. */
 export const packetaUrl = (): string => process.env.COURIER_PACKETA_URL ?? "https://www.zasilkovna.cz/api/rest";
@@ -62,10 +62,23 @@ export async function callPacketa(
       signal,
     });
   } catch (error) {
-    if (signal.aborted) throw new CourierError("COURIER_TIMEOUT", "Packeta did not answer in time.");
-    throw new CourierError("COURIER_UNAVAILABLE", `Packeta could not be reached (${(error as Error).name}).`);
+    // Sent but unanswered (a timeout, a cut connection): Packeta may have acted on it.
+    const outcomeUnknown = signal.aborted || requestMayHaveArrived(error);
+    if (signal.aborted)
+      throw new CourierError("COURIER_TIMEOUT", "Packeta did not answer in time.", null, { outcomeUnknown });
+    throw new CourierError("COURIER_UNAVAILABLE", `Packeta could not be reached (${(error as Error).name}).`, null, {
+      outcomeUnknown,
+    });
   }
-  const text = await response.text().catch(() => "");
+  const text = await response.text().catch(() => {
+    // The answer was cut (or timed out) while read: Packeta had the request.
+    throw new CourierError(
+      signal.aborted ? "COURIER_TIMEOUT" : "COURIER_UNAVAILABLE",
+      signal.aborted ? "Packeta did not answer in time." : "Packeta's answer was cut off.",
+      null,
+      { outcomeUnknown: true },
+    );
+  });
   if (!response.ok) throw new CourierError("COURIER_UNAVAILABLE", `Packeta answered HTTP ${response.status}.`);
   const parsed = parser.parse(text) as {
     response?: {

@@ -39,6 +39,7 @@ import {
   type PplShipmentInfo,
 } from "./mapping";
 import { pplSettings, type PplSettings } from "./settings";
+import { uniqueReferenceBatches } from "../unique-batches";
 
 /** At most this many calls in flight per profile (its client id): the contract's bound. */
 const IN_FLIGHT_PER_PROFILE = 8;
@@ -69,11 +70,12 @@ function courierErrorOf(error: unknown, problemCode: CourierErrorCode = "COURIER
 }
 
 type Failure = Extract<CreateOutcome, { ok: false }>;
-const failure = (e: CourierError): Failure => ({
+const failure = (e: CourierError, recoveryHint?: Record<string, unknown>): Failure => ({
   ok: false,
   code: e.code === "COURIER_CANNOT_CANCEL" ? "COURIER_REJECTED" : e.code,
   message: e.message,
   field: e.field,
+  ...(e.outcomeUnknown ? { outcomeUnknown: true as const, ...(recoveryHint ? { recoveryHint } : {}) } : {}),
 });
 
 /** The batch id: the last segment of the `Location` answered to `POST /shipment/batch`. */
@@ -81,7 +83,11 @@ function batchIdOf(location: string | null): string {
   const id = location
     ? decodeURIComponent(new URL(location, "http://x").pathname.split("/").filter(Boolean).at(-1) ?? "")
     : "";
-  if (!id) throw new CourierError("COURIER_UNAVAILABLE", "PPL answered the batch without its location.");
+  // PPL accepted the batch (201) but did not say where it is: it may hold the shipments; a lookup by reference finds them.
+  if (!id)
+    throw new CourierError("COURIER_UNAVAILABLE", "PPL answered the batch without its location.", null, {
+      outcomeUnknown: true,
+    });
   return id;
 }
 
@@ -143,7 +149,8 @@ const settled = (item: PplBatchItem | undefined): boolean =>
 
 /**
  * Reads the batch until every order's item is `Complete` or `Error`, backing off from 100 ms to 1 s. A 5xx or a 404
- * while polling does not end it (the batch exists at PPL); refused credentials or the courier timeout do.
+ * while polling does not end it (the batch exists at PPL); refused credentials or the courier timeout do. Items are
+ * keyed by `referenceId`, which is unique within a batch (createShipments never sends one twice in a batch).
  */
 async function pollBatch(
   settings: PplSettings,
@@ -182,24 +189,26 @@ function outcomeOf(
   batchId: string,
   stop: CourierError | null,
 ): CreateOutcome {
-  if (item?.importState === "Complete") {
-    const shippingNumbers = shippingNumbersOf(item);
-    return {
-      ok: true,
-      referenceNumber: request.referenceNumber,
-      shippingNumbers,
-      trackingUrl: shippingNumbers[0] ? pplTrackingUrl(shippingNumbers[0]) : null,
-      courierData: { batchId, labelUrls: labelUrlsOf(item) },
-    };
-  }
+  if (item?.importState === "Complete") return { ok: true, ...shipmentOfItem(request.referenceNumber, item, batchId) };
   if (item?.importState === "Error") {
     const text = [item.errorCode, item.errorMessage].filter((t) => t && t.trim() !== "").join(" ");
     return { ok: false, code: "COURIER_REJECTED", message: `PPL: ${text || "the shipment was refused."}`, field: null };
   }
-  return failure(
-    stop ?? new CourierError("COURIER_TIMEOUT", `PPL did not finish registering the order (batch ${batchId}).`),
-  );
+  // PPL accepted the batch and had not finished this item when the platform stopped waiting: it may still register
+  // it. Unknown, with the batch to read again (recovery).
+  const e = stop ?? new CourierError("COURIER_TIMEOUT", `PPL did not finish registering the order (batch ${batchId}).`);
+  return failure(e.unknownOutcome(), { batchId });
 }
+
+const shipmentOfItem = (referenceNumber: string, item: PplBatchItem, batchId: string): Shipment => {
+  const shippingNumbers = shippingNumbersOf(item);
+  return {
+    referenceNumber,
+    shippingNumbers,
+    trackingUrl: shippingNumbers[0] ? pplTrackingUrl(shippingNumbers[0]) : null,
+    courierData: { batchId, labelUrls: labelUrlsOf(item) },
+  };
+};
 
 // ---- Labels ----
 
@@ -373,32 +382,85 @@ const lastPhaseOf = (shipment: PplShipmentInfo): string | null => {
 };
 
 /**
- * The shipment PPL holds for a reference: its parcels grouped by set (`masterShipmentNumber`), cancelled ones left
- * out; of several sets (an earlier attempt cancelled, say) the newest, i.e. the highest master number.
+ * The shipments PPL holds for a reference: its parcels grouped by set (`masterShipmentNumber`), cancelled ones left
+ * out; newest (highest master number) first.
  */
-function shipmentOfLookup(referenceNumber: string, found: readonly PplShipmentInfo[]): Shipment | null {
+function shipmentsOfLookup(referenceNumber: string, found: readonly PplShipmentInfo[]): Shipment[] {
   const sets = new Map<string, PplShipmentInfo[]>();
   for (const parcel of found) {
     if (!parcel.shipmentNumber || CANCELLED_PHASES.includes(lastPhaseOf(parcel) ?? "")) continue;
     const master = parcel.shipmentSet?.masterShipmentNumber || parcel.shipmentNumber;
     sets.set(master, [...(sets.get(master) ?? []), parcel]);
   }
-  const newest = [...sets.keys()].sort(compareShipmentNumbers).at(-1);
-  if (newest === undefined) return null;
-  const shippingNumbers = sets
-    .get(newest)!
-    .sort(
-      (a, b) =>
-        (a.shipmentSet?.shipmentInSetNumber ?? 0) - (b.shipmentSet?.shipmentInSetNumber ?? 0) ||
-        compareShipmentNumbers(a.shipmentNumber!, b.shipmentNumber!),
-    )
-    .map((p) => p.shipmentNumber!);
-  return {
-    referenceNumber,
-    shippingNumbers,
-    trackingUrl: pplTrackingUrl(shippingNumbers[0]!),
-    courierData: { batchId: null, labelUrls: [] },
-  };
+  return [...sets.keys()]
+    .sort(compareShipmentNumbers)
+    .reverse()
+    .map((master) => {
+      const shippingNumbers = sets
+        .get(master)!
+        .sort(
+          (a, b) =>
+            (a.shipmentSet?.shipmentInSetNumber ?? 0) - (b.shipmentSet?.shipmentInSetNumber ?? 0) ||
+            compareShipmentNumbers(a.shipmentNumber!, b.shipmentNumber!),
+        )
+        .map((p) => p.shipmentNumber!);
+      return {
+        referenceNumber,
+        shippingNumbers,
+        trackingUrl: pplTrackingUrl(shippingNumbers[0]!),
+        courierData: { batchId: null, labelUrls: [] },
+      };
+    });
+}
+
+/** The shipments of a reference by `GET /shipment?CustomerReferences=…` (the `CUST` external number every shipment carries). */
+async function lookUpByReference(
+  request: ShipmentRequest,
+  settings: PplSettings,
+  ctx: CallContext,
+): Promise<Shipment[]> {
+  try {
+    const response = await call(settings, ctx, {
+      method: "GET",
+      path: "/shipment",
+      query: { CustomerReferences: [request.referenceNumber], Limit: TRACKING_BATCH, Offset: 0 },
+    });
+    return shipmentsOfLookup(request.referenceNumber, shipmentsOf(response));
+  } catch (error) {
+    if (error instanceof PplProblem && error.status === 404) return [];
+    throw courierErrorOf(error);
+  }
+}
+
+/**
+ * One batch's requests, each `referenceId` at most once (the caller, create-at-courier.ts, splits them so): one
+ * `POST /shipment/batch`, then the batch read until each item is `Complete` or `Error`.
+ */
+async function createBatch(
+  requests: readonly ShipmentRequest[],
+  settings: PplSettings,
+  ctx: CallContext,
+): Promise<CreateOutcome[]> {
+  let batchId: string;
+  try {
+    const response = await call(settings, ctx, {
+      method: "POST",
+      path: "/shipment/batch",
+      json: createBatchBody(requests, settings),
+    });
+    batchId = batchIdOf(response.headers.get("location"));
+  } catch (error) {
+    if (error instanceof PplProblem) return refusedBatch(requests, error);
+    const e = courierErrorOf(error);
+    return requests.map(() => failure(e));
+  }
+  const { items, stop } = await pollBatch(
+    settings,
+    ctx,
+    batchId,
+    requests.map((r) => r.referenceNumber),
+  );
+  return requests.map((request) => outcomeOf(request, items.get(request.referenceNumber), batchId, stop));
 }
 
 const shipmentsOf = (response: PplResponse): PplShipmentInfo[] => {
@@ -427,6 +489,7 @@ export const pplCourier: CourierAdapter<PplSettings> = {
     maxInFlightPerProfile: IN_FLIGHT_PER_PROFILE,
     createBatchSize: CREATE_BATCH,
     trackingBatchSize: TRACKING_BATCH,
+    uniqueReferencePerCall: true,
   },
   settings: { schema: pplSettings, secretFields: ["clientSecret"] },
   timeoutMs: (settings) => settings.timeoutMs ?? env().COURIER_TIMEOUT_MS,
@@ -434,30 +497,28 @@ export const pplCourier: CourierAdapter<PplSettings> = {
 
   /**
    * One `POST /shipment/batch` for all the requests, then the batch read until each item is `Complete` or `Error`.
-   * Courier faults become outcomes, never exceptions.
+   * A reference repeated among the requests (one ReferenceNumber under two source pairs) goes in batches of its own
+   * (PPL's `referenceId` is unique within a batch, and items are matched by it); create-at-courier.ts already
+   * splits a request's orders so, this is the adapter's own guard. Courier faults become outcomes, never exceptions.
    */
   async createShipments(requests, settings, ctx): Promise<CreateOutcome[]> {
     if (requests.length === 0) return [];
-    let batchId: string;
-    try {
-      const response = await call(settings, ctx, {
-        method: "POST",
-        path: "/shipment/batch",
-        json: createBatchBody(requests, settings),
-      });
-      batchId = batchIdOf(response.headers.get("location"));
-    } catch (error) {
-      if (error instanceof PplProblem) return refusedBatch(requests, error);
-      const e = courierErrorOf(error);
-      return requests.map(() => failure(e));
-    }
-    const { items, stop } = await pollBatch(
-      settings,
-      ctx,
-      batchId,
+    const batches = uniqueReferenceBatches(
       requests.map((r) => r.referenceNumber),
+      requests.length,
     );
-    return requests.map((request) => outcomeOf(request, items.get(request.referenceNumber), batchId, stop));
+    const outcomes: CreateOutcome[] = [];
+    await Promise.all(
+      batches.map(async (indexes) => {
+        const answered = await createBatch(
+          indexes.map((i) => requests[i]!),
+          settings,
+          ctx,
+        );
+        indexes.forEach((index, i) => (outcomes[index] = answered[i]!));
+      }),
+    );
+    return outcomes;
   },
 
   /**
@@ -529,18 +590,31 @@ export const pplCourier: CourierAdapter<PplSettings> = {
     }
   },
 
-  /** `GET /shipment?CustomerReferences=<ReferenceNumber>` (the `CUST` external number every shipment carries). */
-  async findShipment(request, settings, ctx): Promise<Shipment | null> {
-    try {
-      const response = await call(settings, ctx, {
-        method: "GET",
-        path: "/shipment",
-        query: { CustomerReferences: [request.referenceNumber], Limit: TRACKING_BATCH, Offset: 0 },
-      });
-      return shipmentOfLookup(request.referenceNumber, shipmentsOf(response));
-    } catch (error) {
-      if (error instanceof PplProblem && error.status === 404) return null;
-      throw courierErrorOf(error);
+  /**
+   * With a batch id (`hint.batchId`, an unknown outcome of an accepted batch): the request's item of that batch
+   * (`GET /shipment/batch/{id}`, matched by its `referenceId`, unique within the batch): `Complete` → its shipment,
+   * `Error` → none, still `InProcess` → COURIER_TIMEOUT (asked again later). Without one (or a batch PPL no longer
+   * knows): `GET /shipment?CustomerReferences=<ReferenceNumber>`, every set not cancelled, newest first.
+   */
+  canLookUpByReference: true,
+  async findShipments(request, settings, ctx, hint): Promise<Shipment[]> {
+    const batchId = typeof hint?.batchId === "string" && hint.batchId !== "" ? hint.batchId : null;
+    if (batchId) {
+      let result: PplBatchResult | null = null;
+      try {
+        result = jsonOf<PplBatchResult>(
+          await call(settings, ctx, { method: "GET", path: `/shipment/batch/${encodeURIComponent(batchId)}` }),
+        );
+      } catch (error) {
+        if (!(error instanceof PplProblem && error.status === 404)) throw courierErrorOf(error);
+      }
+      if (result) {
+        const item = (result.items ?? []).find((i) => i.referenceId === request.referenceNumber);
+        if (item?.importState === "Complete") return [shipmentOfItem(request.referenceNumber, item, batchId)];
+        if (item?.importState === "Error") return [];
+        throw new CourierError("COURIER_TIMEOUT", `PPL is still registering the order (batch ${batchId}).`);
+      }
     }
+    return lookUpByReference(request, settings, ctx);
   },
 };

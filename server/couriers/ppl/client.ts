@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { CourierError } from "../adapter";
+import { CourierError, requestMayHaveArrived } from "../adapter";
 import type { PplSettings } from "./settings";
 
 /**
@@ -119,8 +119,12 @@ async function exchange(url: string, init: RequestInit, signal: AbortSignal): Pr
     const body = new Uint8Array(await response.arrayBuffer());
     return { status: response.status, headers: response.headers, body };
   } catch (error) {
-    if (signal.aborted) throw timeoutError();
-    throw new CourierError("COURIER_UNAVAILABLE", `PPL could not be reached (${(error as Error).name}).`);
+    // The cause tells a request that may have arrived (a timeout, a cut connection) from one never sent (callPpl).
+    if (signal.aborted)
+      throw new CourierError("COURIER_TIMEOUT", "PPL did not answer in time.", null, { cause: error });
+    throw new CourierError("COURIER_UNAVAILABLE", `PPL could not be reached (${(error as Error).name}).`, null, {
+      cause: error,
+    });
   }
 }
 
@@ -248,7 +252,10 @@ export async function callPpl(settings: PplSettings, signal: AbortSignal, reques
         body: request.json === undefined ? undefined : JSON.stringify(request.json),
       },
       signal,
-    );
+    ).catch((error: unknown) => {
+      // The call itself (not its token) went unanswered after it may have reached PPL: `outcomeUnknown`.
+      throw error instanceof CourierError && requestMayHaveArrived(error.cause) ? error.unknownOutcome() : error;
+    });
   let accessToken = await pplAccessToken(settings, signal);
   let response = await send(accessToken);
   if (response.status === 401) {

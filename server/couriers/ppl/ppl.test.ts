@@ -395,14 +395,56 @@ describe("the PPL adapter against the fake", () => {
     fake.setMode("hang");
     const started = Date.now();
     const outcomes = await settle(ppl.createShipments([order(), order({ referenceNumber: "B" })], settings, ctx(300)));
-    expect(outcomes.map((o) => !o.ok && o.code)).toEqual(["COURIER_TIMEOUT", "COURIER_TIMEOUT"]);
+    // The batch POST was sent and never answered: PPL may have registered it.
+    expect(outcomes.map((o) => !o.ok && [o.code, o.outcomeUnknown])).toEqual([
+      ["COURIER_TIMEOUT", true],
+      ["COURIER_TIMEOUT", true],
+    ]);
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
-  it("answers COURIER_TIMEOUT for orders still open when the batch does not finish in time", async () => {
+  it("answers an unknown outcome with the batch for orders still InProcess when the batch does not finish in time", async () => {
     fake.setPendingPolls(1000);
     const [outcome] = await settle(ppl.createShipments([order()], settings, ctx(400)));
-    expect(outcome).toMatchObject({ ok: false, code: "COURIER_TIMEOUT" });
+    expect(outcome).toMatchObject({ ok: false, code: "COURIER_TIMEOUT", outcomeUnknown: true });
+    const batchId = outcome!.ok ? null : outcome!.recoveryHint?.batchId;
+    expect(typeof batchId).toBe("string");
+    // Still in process when recovery asks: it cannot tell yet (asked again later).
+    await expect(settle(ppl.findShipments(order(), settings, ctx(), { batchId }))).rejects.toMatchObject({
+      code: "COURIER_TIMEOUT",
+    });
+    fake.setPendingPolls(0);
+  });
+
+  it("never answers an unknown outcome when PPL cannot be reached at all", async () => {
+    const closed = await startFakePpl({ clientId: settings.clientId, clientSecret: settings.clientSecret });
+    await closed.close();
+    const saved = process.env.COURIER_PPL_URL;
+    process.env.COURIER_PPL_URL = closed.url;
+    try {
+      const [outcome] = await settle(ppl.createShipments([order()], settings, ctx(2000)));
+      expect(outcome).toMatchObject({ ok: false, code: "COURIER_UNAVAILABLE" });
+      expect(outcome).not.toHaveProperty("outcomeUnknown");
+    } finally {
+      process.env.COURIER_PPL_URL = saved;
+    }
+  });
+
+  it("sends one reference under two source pairs in two batches and matches each item by its batch", async () => {
+    const before = fake.requests.filter((r) => r.method === "POST" && r.path === "/shipment/batch").length;
+    const twin = order({ referenceNumber: `TWIN-${Date.now()}` });
+    const outcomes = await settle(
+      ppl.createShipments([twin, order({ referenceNumber: "OTHER-1" }), twin], settings, ctx()),
+    );
+    expect(outcomes.every((o) => o.ok)).toBe(true);
+    const [a, , b] = outcomes.map(refOf);
+    expect(a!.shippingNumbers).not.toEqual(b!.shippingNumbers);
+    const posts = fake.requests.filter((r) => r.method === "POST" && r.path === "/shipment/batch").slice(before);
+    expect(posts).toHaveLength(2);
+    for (const post of posts) {
+      const refs = ((post.body as { shipments: { referenceId: string }[] }).shipments ?? []).map((s) => s.referenceId);
+      expect(new Set(refs).size).toBe(refs.length);
+    }
   });
 
   it("keeps at most 8 calls in flight per profile", async () => {
@@ -604,32 +646,44 @@ describe("the PPL adapter against the fake", () => {
     });
   });
 
-  it("finds a registered shipment by its reference for recovery, and null when PPL has none", async () => {
+  it("finds a registered shipment by its reference for recovery, and none when PPL has none", async () => {
     const reference = `FIND-${Date.now()}`;
     const request = order({ referenceNumber: reference, parcels: [parcel(1), parcel(2)] });
     const created = refOf((await settle(ppl.createShipments([request], settings, ctx())))[0]);
     fake.requests.length = 0;
-    const found = await settle(ppl.findShipment(request, settings, ctx()));
+    const found = await settle(ppl.findShipments(request, settings, ctx(), null));
     expect(apiCalls()[0]).toMatchObject({
       method: "GET",
       path: "/shipment",
       query: { CustomerReferences: [reference], Limit: ["50"], Offset: ["0"] },
     });
-    expect(found).toEqual({
-      referenceNumber: reference,
-      shippingNumbers: created.shippingNumbers,
-      trackingUrl: `https://www.ppl.cz/vyhledat-zasilku?shipmentId=${created.shippingNumbers[0]}`,
-      courierData: { batchId: null, labelUrls: [] },
-    });
-    expect(await settle(ppl.findShipment(order({ referenceNumber: "NEVER-SENT" }), settings, ctx()))).toBeNull();
+    expect(found).toEqual([
+      {
+        referenceNumber: reference,
+        shippingNumbers: created.shippingNumbers,
+        trackingUrl: `https://www.ppl.cz/vyhledat-zasilku?shipmentId=${created.shippingNumbers[0]}`,
+        courierData: { batchId: null, labelUrls: [] },
+      },
+    ]);
+    // With the batch it was sent in: that batch's item, with its labels.
+    const byBatch = await settle(ppl.findShipments(request, settings, ctx(), { batchId: created.courierData.batchId }));
+    expect(byBatch.map((s) => s.shippingNumbers)).toEqual([created.shippingNumbers]);
+    expect(await settle(ppl.findShipments(order({ referenceNumber: "NEVER-SENT" }), settings, ctx(), null))).toEqual(
+      [],
+    );
     await settle(ppl.cancelShipment(created, settings, ctx()));
-    expect(await settle(ppl.findShipment(request, settings, ctx()))).toBeNull();
+    expect(await settle(ppl.findShipments(request, settings, ctx(), null))).toEqual([]);
   });
 
   it("takes the courier timeout from the profile, else COURIER_TIMEOUT_MS", () => {
     expect(ppl.timeoutMs({ ...settings, timeoutMs: 2500 })).toBe(2500);
     expect(ppl.timeoutMs(settings)).toBeGreaterThan(0);
-    expect(ppl.limits).toEqual({ maxInFlightPerProfile: 8, createBatchSize: 100, trackingBatchSize: 50 });
+    expect(ppl.limits).toEqual({
+      maxInFlightPerProfile: 8,
+      createBatchSize: 100,
+      trackingBatchSize: 50,
+      uniqueReferencePerCall: true,
+    });
     expect(ppl.capabilities).toMatchObject({
       id: "ppl",
       name: "PPL",

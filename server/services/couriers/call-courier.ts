@@ -57,7 +57,9 @@ export async function callCourier<T>(
     return await Promise.race([pending, deadline]);
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error;
-    const courierError = asCourierError(error, name, controller.signal.aborted ? timedOut() : null);
+    let courierError = asCourierError(error, name, controller.signal.aborted ? timedOut() : null);
+    // A create the platform stopped waiting for (the adapter settled no outcome in time) may have reached the courier.
+    if (operation === "create" && courierError.code === "COURIER_TIMEOUT") courierError = courierError.unknownOutcome();
     outcome = courierError.code;
     if (courierError.code === "COURIER_TIMEOUT" && options.onLateResult)
       pending.then(options.onLateResult, () => undefined);

@@ -2,6 +2,7 @@ import type { Executor } from "@/db/client";
 import { CourierError, type CourierAdapter, type CreateOutcome, type ShipmentRequest } from "@/server/couriers/adapter";
 import { mapLimit } from "@/server/concurrency";
 import { logger } from "@/server/observability/logger";
+import { uniqueReferenceBatches } from "@/server/couriers/unique-batches";
 import { callCourier } from "./call-courier";
 
 /**
@@ -17,9 +18,18 @@ export async function createAtCourier(
   requests: ShipmentRequest[],
 ): Promise<CreateOutcome[]> {
   const size = Math.max(1, courier.limits.createBatchSize);
-  const chunks: ShipmentRequest[][] = [];
-  for (let i = 0; i < requests.length; i += size) chunks.push(requests.slice(i, i + size));
-  const results = await mapLimit(chunks, courier.limits.maxInFlightPerProfile, async (chunk) => {
+  // Index slices of the requests: consecutive, or (a courier that takes each reference once per call, PPL) as few
+  // calls as the batch size allows with each reference once in each.
+  const slices = courier.limits.uniqueReferencePerCall
+    ? uniqueReferenceBatches(
+        requests.map((r) => r.referenceNumber),
+        size,
+      )
+    : Array.from({ length: Math.ceil(requests.length / size) }, (_, c) =>
+        requests.slice(c * size, (c + 1) * size).map((_r, i) => c * size + i),
+      );
+  const results = await mapLimit(slices, courier.limits.maxInFlightPerProfile, async (indexes) => {
+    const chunk = indexes.map((i) => requests[i]!);
     try {
       const outcomes = await callCourier(
         db,
@@ -37,10 +47,18 @@ export async function createAtCourier(
           ? error
           : new CourierError("COURIER_UNAVAILABLE", `${courier.capabilities.name} could not be reached.`);
       const code = e.code === "COURIER_CANNOT_CANCEL" ? "COURIER_UNAVAILABLE" : e.code;
-      return chunk.map((): CreateOutcome => ({ ok: false, code, message: e.message, field: e.field }));
+      return chunk.map((): CreateOutcome => ({
+        ok: false,
+        code,
+        message: e.message,
+        field: e.field,
+        ...(e.outcomeUnknown ? { outcomeUnknown: true as const } : {}),
+      }));
     }
   });
-  return results.flat();
+  const outcomes: CreateOutcome[] = [];
+  slices.forEach((indexes, c) => indexes.forEach((index, i) => (outcomes[index] = results[c]![i]!)));
+  return outcomes;
 }
 
 /**

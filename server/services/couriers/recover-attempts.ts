@@ -1,42 +1,79 @@
 import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
-import { rowsOf, type Db } from "@/db/client";
-import { courierAttempts, parcels, shippingOrders, type AttemptAnswer, type CourierAttemptRow } from "@/db/schema";
-import type { CreateOutcome, Shipment, ShipmentRequest } from "@/server/couriers/adapter";
+import { rowsOf, type Db, type Executor, type Tx } from "@/db/client";
+import {
+  courierAttempts,
+  parcels,
+  refusedAttempts,
+  shippingOrders,
+  type AttemptOrder,
+  type CourierAttemptRow,
+  type UnknownOrder,
+} from "@/db/schema";
+import type { CourierAdapter, CreateOutcome, Shipment, ShipmentRequest } from "@/server/couriers/adapter";
 import { findCourier } from "@/server/couriers/registry";
 import { logger } from "@/server/observability/logger";
-import { persistOrders, type AcceptedOrder } from "../shipping-orders/persist-orders";
+import { persistOrders, type AcceptedOrder, type RejectedOrder } from "../shipping-orders/persist-orders";
 import type { OrderRequest } from "../shipping-orders/order-request";
 import { cancelPredecessors } from "../shipping-orders/create-shipping-orders";
+import { recordRefusedAttempts, type RefusedAttempt } from "../shipping-orders/record-refused-attempts";
 import { callCourier } from "./call-courier";
-import { closeAttempt } from "./courier-attempts";
+import { AttemptTakenOver, finishRecovery, purgeSettledAttempts, retryRecoveryLater } from "./courier-attempts";
 import { profileSettings } from "./stored-shipments";
 import { cancelShipments } from "./create-at-courier";
 
 /** A claimed attempt is this recovery's for this long; a recovery that dies leaves it to the next one after it. */
 const LEASE_MS = 10 * 60_000;
+/** A claim that could not finish (the courier failed, a PPL batch still in process) is asked again this soon. */
+const RETRY_MS = 60_000;
 /** After this many recoveries that could not finish (the courier kept failing), the attempt is given up, loudly. */
 const MAX_RECOVERIES = 50;
 
 export type RecoveryReport = { attempts: number; adopted: number; cancelled: number; unknown: number };
 
+/** Test hooks: run between deciding and acting, to drive the interleavings with the original request. */
+export type RecoveryHooks = { beforeStore?: (attemptId: string) => Promise<void> };
+
 /**
- * Finishes create attempts whose process died between the courier's answer and the commit (no orphan shipments).
- * For each order of an overdue attempt: the shipment the courier registered is the recorded answer, else the one
- * the courier finds by reference (`findShipment`). It is **adopted** (stored as the order, with its `created`
- * event, replacing an older live order of its reference as the create would have) unless the request was
- * abandoned or the partner has since created the order again, in which case it is **cancelled** at the courier.
- * The courier is called outside any transaction; adoption and closing the attempt commit together.
+ * Settles create attempts whose outcome the platform does not know (no orphan shipments): an `open` attempt whose
+ * process died between the courier's call and the commit, an `unknown` one (the original request answered
+ * `outcomeUnknown` for some orders), an `abandoned` one (the request failed after the courier answered). An attempt
+ * is claimed by a conditional move to `recovering` (so the original request can no longer settle it, and no other
+ * recovery takes it while the lease runs); then, for each order in question, the shipment the courier registered:
+ * the recorded answer, else the courier's (`findShipments`: PPL's batch, else a lookup by reference). A shipment
+ * that an order already holds (checked by shipping number) is never touched. The rest is **adopted** (stored as
+ * the order, with its `created` event, replacing an older live order of its pair as the create would have) while the
+ * order's slot is free, else (the partner has since created the reference again, or the request was abandoned)
+ * **cancelled** at the courier. The courier is called outside any transaction; adoption and the attempt's move to
+ * `recovered` commit together, and only while this claim is still the attempt's.
  */
 export async function recoverAttempts(
   db: Db,
-  { now = new Date(), limit = 20 }: { now?: Date; limit?: number } = {},
+  {
+    now = new Date(),
+    limit = 20,
+    hooks = {},
+    accountId,
+  }: {
+    now?: Date;
+    limit?: number;
+    hooks?: RecoveryHooks;
+    /** Tests: one account's attempts only. */ accountId?: string;
+  } = {},
 ): Promise<RecoveryReport> {
   const report: RecoveryReport = { attempts: 0, adopted: 0, cancelled: 0, unknown: 0 };
+  await purgeSettledAttempts(db, now).catch((err: unknown) =>
+    logger.warn({ err: String(err) }, "purging settled courier attempts failed"),
+  );
   const claimed = rowsOf<{ id: string }>(
     await db.execute(sql`
-      update courier_attempts set recover_after = ${new Date(now.getTime() + LEASE_MS).toISOString()}::timestamptz,
+      update courier_attempts set state = 'recovering',
+        claimed_from = case when state = 'recovering' then claimed_from else state end,
+        recover_after = ${new Date(now.getTime() + LEASE_MS).toISOString()}::timestamptz,
         recoveries = recoveries + 1
-      where id in (select id from courier_attempts where recover_after <= ${now.toISOString()}::timestamptz
+      where id in (select id from courier_attempts
+        where recover_after <= ${now.toISOString()}::timestamptz
+          and state in ('open', 'unknown', 'abandoned', 'recovering')
+          ${accountId ? sql`and account_id = ${accountId}::uuid` : sql``}
         order by recover_after limit ${limit} for update skip locked)
       returning id`),
   );
@@ -53,36 +90,136 @@ export async function recoverAttempts(
   for (const attempt of attempts) {
     report.attempts += 1;
     try {
-      const outcome = await recoverOne(db, attempt);
+      const outcome = await recoverOne(db, attempt, hooks);
       report.adopted += outcome.adopted;
       report.cancelled += outcome.cancelled;
       report.unknown += outcome.unknown;
     } catch (error) {
-      // The courier failed or the database did: the attempt stays, and the next recovery after the lease retries.
+      // The courier failed (or cannot tell yet) or the database did: the attempt is asked again in a minute.
       logger.warn({ attemptId: attempt.id, err: String(error) }, "courier attempt recovery failed; retried later");
       if (attempt.recoveries >= MAX_RECOVERIES) {
         logger.error({ attemptId: attempt.id, courier: attempt.courier }, "courier attempt given up after retries");
-        await closeAttempt(db, attempt.id);
-      }
+        await finishRecovery(db, attempt.id, attempt.recoveries, "given_up").catch(() => undefined);
+      } else await retryRecoveryLater(db, attempt.id, attempt.recoveries, RETRY_MS).catch(() => undefined);
     }
   }
   return report;
 }
 
-async function isKnown(db: Db, shippingNumbers: readonly string[]): Promise<boolean> {
-  if (shippingNumbers.length === 0) return false;
+/** Shipping numbers that an order (live or not) already holds: such a shipment is the platform's, never recovery's. */
+async function heldNumbers(db: Executor, numbers: readonly string[]): Promise<Set<string>> {
+  if (numbers.length === 0) return new Set();
   const rows = await db
-    .select({ id: parcels.id })
+    .select({ n: parcels.shippingNumber })
     .from(parcels)
-    .where(inArray(parcels.shippingNumber, [...shippingNumbers]))
-    .limit(1);
-  return rows.length > 0;
+    .where(inArray(parcels.shippingNumber, [...numbers]));
+  return new Set(rows.map((r) => r.n));
+}
+
+type Case = {
+  index: number;
+  /** What the request knew: the courier's recorded answer, or the hint to ask it with. */
+  answer: Shipment | null;
+  hint: Record<string, unknown> | null;
+};
+
+/** The orders of the attempt in question, by what it was claimed from. */
+function casesOf(attempt: CourierAttemptRow): Case[] {
+  const answers = attempt.answers ?? [];
+  const answerOf = (index: number): Shipment | null => {
+    // By index (one reference may occur under two source pairs); rows of an older version name only the reference.
+    const answer =
+      answers.find((a) => a.index === index) ??
+      answers.find(
+        (a) =>
+          a.index === undefined &&
+          a.referenceNumber === (attempt.orders[index]!.request as { referenceNumber?: string }).referenceNumber,
+      );
+    return answer
+      ? {
+          referenceNumber: answer.referenceNumber,
+          shippingNumbers: answer.shippingNumbers,
+          trackingUrl: answer.trackingUrl,
+          courierData: answer.courierData,
+        }
+      : null;
+  };
+  const unknown = (list: UnknownOrder[] | null) =>
+    (list ?? []).map((u): Case => ({ index: u.index, answer: null, hint: u.hint }));
+  switch (attempt.claimedFrom) {
+    case "unknown":
+      return unknown(attempt.unknownOrders);
+    case "abandoned":
+      return attempt.orders.flatMap((_, index) => {
+        const answer = answerOf(index);
+        return answer ? [{ index, answer, hint: null }] : [];
+      });
+    default: {
+      // `open`: the process died. With the answer recorded: its shipments, and its unknown orders; without: every
+      // order, asked of the courier.
+      if (attempt.answers === null)
+        return attempt.orders.map((_, index): Case => ({ index, answer: null, hint: null }));
+      return [
+        ...attempt.orders.flatMap((_, index) => {
+          const answer = answerOf(index);
+          return answer ? [{ index, answer, hint: null }] : [];
+        }),
+        ...unknown(attempt.unknownOrders),
+      ];
+    }
+  }
+}
+
+const requestOf = (o: AttemptOrder) => o.request as unknown as ShipmentRequest;
+const orderOf = (o: AttemptOrder) => o.order as unknown as OrderRequest;
+
+/** The attempt's orders whose pair has a live order created after the attempt (the partner created it again). */
+async function retriedSince(db: Executor, attempt: CourierAttemptRow, indexes: number[]): Promise<Set<number>> {
+  if (indexes.length === 0) return new Set();
+  const newer = await db
+    .select({
+      referenceNumber: shippingOrders.referenceNumber,
+      referenceSource: shippingOrders.referenceSource,
+      sourceIdentifier: shippingOrders.sourceIdentifier,
+    })
+    .from(shippingOrders)
+    .where(
+      and(
+        eq(shippingOrders.accountId, attempt.accountId),
+        isNull(shippingOrders.deletedAt),
+        inArray(
+          shippingOrders.referenceNumber,
+          indexes.map((i) => orderOf(attempt.orders[i]!).ReferenceNumber),
+        ),
+        gt(shippingOrders.createdAt, attempt.createdAt),
+      ),
+    );
+  return new Set(
+    indexes.filter((i) => {
+      const o = attempt.orders[i]!;
+      return newer.some(
+        (n) =>
+          n.referenceNumber === orderOf(o).ReferenceNumber &&
+          n.referenceSource === o.referenceSource &&
+          n.sourceIdentifier === o.sourceIdentifier,
+      );
+    }),
+  );
+}
+
+/** Thrown under the reference locks when an order's slot was taken since it was checked: cancelled instead. */
+class SlotsTaken extends Error {
+  constructor(readonly indexes: Set<number>) {
+    super("order slots taken since recovery checked them");
+  }
 }
 
 async function recoverOne(
   db: Db,
   attempt: CourierAttemptRow,
+  hooks: RecoveryHooks,
 ): Promise<{ adopted: number; cancelled: number; unknown: number }> {
+  const token = attempt.recoveries;
   const courier = findCourier(attempt.courier);
   const settings = courier ? await profileSettings(db, courier, attempt.courierProfileId) : null;
   if (!courier || !settings) {
@@ -90,81 +227,151 @@ async function recoverOne(
       { attemptId: attempt.id, courier: attempt.courier },
       "courier attempt of an unknown courier or profile",
     );
-    await closeAttempt(db, attempt.id);
+    await finishRecovery(db, attempt.id, token, "given_up");
     return { adopted: 0, cancelled: 0, unknown: attempt.orders.length };
   }
 
-  // What the courier registered for each order: the answer recorded, else what it finds by reference.
-  const found: { index: number; shipment: Shipment }[] = [];
-  let unknown = 0;
-  for (const [index, o] of attempt.orders.entries()) {
-    const request = o.request as unknown as ShipmentRequest;
-    if (attempt.answers) {
-      const answer = attempt.answers.find((a: AttemptAnswer) => a.referenceNumber === request.referenceNumber);
-      if (answer) found.push({ index, shipment: answer });
+  // What the courier registered for each order in question. Any courier failure (or a PPL batch still in process)
+  // throws before anything is acted on: the whole attempt is asked again later.
+  const found = new Map<number, Shipment>();
+  const unresolved: number[] = [];
+  const taken = new Set<string>();
+  const cases = casesOf(attempt).map((c) => c.index);
+  for (const c of casesOf(attempt)) {
+    let candidates: Shipment[];
+    if (c.answer) candidates = [c.answer];
+    else if (c.hint || courier.canLookUpByReference)
+      candidates = await callCourier(db, courier, "find", settings, (ctx) =>
+        courier.findShipments(requestOf(attempt.orders[c.index]!), settings, ctx, c.hint),
+      );
+    else {
+      unresolved.push(c.index);
       continue;
     }
-    const shipment = await callCourier(db, courier, "find", settings, (ctx) =>
-      courier.findShipment(request, settings, ctx),
+    // "Already stored?": a shipment an order holds (the partner's retry, or an adoption already made) is not ours.
+    const held = await heldNumbers(
+      db,
+      candidates.flatMap((s) => s.shippingNumbers),
     );
-    // A lookup by reference may find a shipment the platform already keeps (the partner's retry, stored): not ours.
-    if (shipment && !(await isKnown(db, shipment.shippingNumbers))) found.push({ index, shipment });
-    else unknown += 1;
+    const mine = candidates.find(
+      (s) => s.shippingNumbers.length > 0 && s.shippingNumbers.every((n) => !held.has(n) && !taken.has(n)),
+    );
+    if (mine) {
+      mine.shippingNumbers.forEach((n) => taken.add(n));
+      found.set(c.index, mine);
+    }
   }
-  if (!attempt.answers && unknown > 0)
+  if (unresolved.length > 0)
     logger.warn(
-      { attemptId: attempt.id, courier: attempt.courier, orders: unknown },
-      "courier attempt: the courier found no shipment for some orders (none registered, or no lookup by reference)",
+      { attemptId: attempt.id, courier: attempt.courier, orders: unresolved.length },
+      "courier attempt: outcome unknown and the courier has no lookup by reference; listed for the partner to check",
     );
 
-  // The partner has since created the order again (a live order newer than the attempt): ours would be a duplicate.
-  const references = found.map((f) => attempt.orders[f.index]!);
-  const newer = references.length
-    ? await db
-        .select({
-          referenceNumber: shippingOrders.referenceNumber,
-          referenceSource: shippingOrders.referenceSource,
-          sourceIdentifier: shippingOrders.sourceIdentifier,
-        })
-        .from(shippingOrders)
-        .where(
-          and(
-            eq(shippingOrders.accountId, attempt.accountId),
-            isNull(shippingOrders.deletedAt),
-            inArray(
-              shippingOrders.referenceNumber,
-              references.map((o) => (o.order as unknown as OrderRequest).ReferenceNumber),
-            ),
-            gt(shippingOrders.createdAt, attempt.createdAt),
-          ),
-        )
-    : [];
-  const retried = (o: (typeof attempt.orders)[number]) =>
-    newer.some(
-      (n) =>
-        n.referenceNumber === (o.order as unknown as OrderRequest).ReferenceNumber &&
-        n.referenceSource === o.referenceSource &&
-        n.sourceIdentifier === o.sourceIdentifier,
-    );
-  const toCancel = found.filter((f) => attempt.abandoned || retried(attempt.orders[f.index]!));
-  const toAdopt = found.filter((f) => !toCancel.includes(f));
-
-  if (toCancel.length > 0) {
-    const outcomes: CreateOutcome[] = toCancel.map((f) => ({ ok: true, ...f.shipment }));
-    if (!(await cancelShipments(db, courier, settings, outcomes)))
-      throw new Error("the courier did not cancel every shipment");
+  const abandoned = attempt.claimedFrom === "abandoned";
+  let cancel = new Set<number>(abandoned ? found.keys() : await retriedSince(db, attempt, [...found.keys()]));
+  await hooks.beforeStore?.(attempt.id);
+  let cancelled = 0;
+  for (let round = 0; ; round++) {
+    // Cancelled at the courier outside any transaction, each only if still no order holds its numbers.
+    const toCancel = [...cancel].filter((i) => found.has(i));
+    if (toCancel.length > 0) {
+      const held = await heldNumbers(
+        db,
+        toCancel.flatMap((i) => found.get(i)!.shippingNumbers),
+      );
+      const outcomes: CreateOutcome[] = toCancel
+        .filter((i) => found.get(i)!.shippingNumbers.every((n) => !held.has(n)))
+        .map((i) => ({ ok: true, ...found.get(i)! }));
+      if (!(await cancelShipments(db, courier, settings, outcomes)))
+        throw new Error("the courier did not cancel every shipment");
+      cancelled += outcomes.length;
+      toCancel.forEach((i) => found.delete(i));
+    }
+    const adopt = [...found.keys()];
+    try {
+      const none = cases.filter((i) => !unresolved.includes(i) && !adopt.includes(i) && !cancel.has(i));
+      const stored = await store(db, attempt, courier, settings, adopt, found, [...cancel], unresolved, none);
+      await cancelPredecessors(db, stored.predecessors);
+      if (adopt.length > 0)
+        logger.warn(
+          { attemptId: attempt.id, courier: attempt.courier, orders: stored.views.map((v) => v.id) },
+          "courier attempt recovered: shipments adopted as orders",
+        );
+      return { adopted: adopt.length, cancelled, unknown: unresolved.length };
+    } catch (error) {
+      if (!(error instanceof SlotsTaken) || round >= 2) throw error;
+      cancel = new Set([...cancel, ...error.indexes]);
+    }
   }
-  const accepted: AcceptedOrder[] = toAdopt.map((f) => {
-    const o = attempt.orders[f.index]!;
+}
+
+/**
+ * Adopts `adopt` and settles the attempt in one transaction, under the references' locks: each slot is checked again
+ * there (a partner's create of the same pair since the first check → SlotsTaken, cancelled instead), and the attempt
+ * moves `recovering` → `recovered` only under this claim (else AttemptTakenOver: nothing commits). The refused
+ * attempts of adopted orders go (they are orders now); those settled otherwise lose `outcomeUnknown`; orders never
+ * reported (the process died) and not resolvable are recorded as refused attempts with `outcomeUnknown`.
+ */
+async function store(
+  db: Db,
+  attempt: CourierAttemptRow,
+  courier: CourierAdapter,
+  settings: Record<string, unknown>,
+  adopt: number[],
+  found: Map<number, Shipment>,
+  cancelled: number[],
+  unresolved: number[],
+  none: number[],
+) {
+  const accepted: AcceptedOrder[] = adopt.map((i) => {
+    const o = attempt.orders[i]!;
     return {
-      order: o.order as unknown as OrderRequest,
+      order: orderOf(o),
       referenceSource: o.referenceSource,
       sourceIdentifier: o.sourceIdentifier,
       service: o.service,
-      shipment: f.shipment,
+      shipment: found.get(i)!,
     };
   });
-  const stored = await persistOrders(
+  // Orders the partner never heard of (their process died before answering) that nobody can resolve: listed.
+  const unreported = attempt.claimedFrom === "open" ? unresolved : [];
+  const message = `${courier.capabilities.name} did not answer; it may have registered the order. Check it in ${courier.capabilities.name}'s own client section before sending it again.`;
+  const rejected: RejectedOrder[] = unreported.map((i) => {
+    const o = attempt.orders[i]!;
+    return {
+      order: orderOf(o),
+      referenceSource: o.referenceSource,
+      sourceIdentifier: o.sourceIdentifier,
+      code: "COURIER_TIMEOUT",
+      message,
+      field: null,
+      outcomeUnknown: true,
+    };
+  });
+  const refused: RefusedAttempt[] = unreported.map((i) => {
+    const o = attempt.orders[i]!;
+    return {
+      raw: o.order,
+      referenceNumber: orderOf(o).ReferenceNumber,
+      referenceSource: o.referenceSource,
+      sourceIdentifier: o.sourceIdentifier,
+      validationResultId: null,
+      code: "COURIER_TIMEOUT",
+      message,
+      field: null,
+      outcomeUnknown: true,
+      courierAttemptId: attempt.id,
+    };
+  });
+  const pairOf = (i: number) => {
+    const o = attempt.orders[i]!;
+    return and(
+      eq(refusedAttempts.referenceNumber, orderOf(o).ReferenceNumber),
+      eq(refusedAttempts.referenceSource, o.referenceSource),
+      eq(refusedAttempts.sourceIdentifier, o.sourceIdentifier),
+    );
+  };
+  return persistOrders(
     db,
     {
       accountId: attempt.accountId,
@@ -177,14 +384,32 @@ async function recoverOne(
     },
     accepted,
     [],
-    [],
-    (tx) => closeAttempt(tx, attempt.id),
+    rejected,
+    async (tx: Tx) => {
+      const retried = await retriedSince(tx, attempt, adopt);
+      if (retried.size > 0) throw new SlotsTaken(retried);
+      if (!(await finishRecovery(tx, attempt.id, attempt.recoveries, "recovered", attempt.answers)))
+        throw new AttemptTakenOver(attempt.id, "recovering");
+      // The refused attempts the request recorded for these orders: their outcome is known now (kept, as counted).
+      const mine = eq(refusedAttempts.courierAttemptId, attempt.id);
+      const settle = async (indexes: number[], words: string) => {
+        for (const i of indexes)
+          await tx
+            .update(refusedAttempts)
+            .set({ outcomeUnknown: false, message: sql`${refusedAttempts.message} || ${` ${words}`}` })
+            .where(and(mine, eq(refusedAttempts.outcomeUnknown, true), pairOf(i)));
+      };
+      const name = courier.capabilities.name;
+      await settle(adopt, `Recovered: ${name} had registered it, and the order was created from it.`);
+      await settle(cancelled, `Recovered: ${name} had registered it; it was cancelled (the order was created again).`);
+      await settle(none, `Recovered: ${name} had not registered it.`);
+      await recordRefusedAttempts(
+        tx,
+        { accountId: attempt.accountId, apiKeyId: attempt.apiKeyId },
+        attempt.courier,
+        attempt.courierProfileId,
+        refused,
+      );
+    },
   );
-  await cancelPredecessors(db, stored.predecessors);
-  if (accepted.length > 0)
-    logger.warn(
-      { attemptId: attempt.id, courier: attempt.courier, orders: stored.views.map((v) => v.id) },
-      "courier attempt recovered: shipments adopted as orders",
-    );
-  return { adopted: accepted.length, cancelled: toCancel.length, unknown };
 }

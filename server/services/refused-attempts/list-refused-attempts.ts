@@ -32,6 +32,11 @@ export type RefusedAttemptSummary = {
   /** The order field the courier named (`Recipient.Zip`), when it named one. */
   field: string | null;
   validationResultId: string | null;
+  /**
+   * The request reached the courier and no answer came: the courier may have registered it (recovery settles it
+   * where the courier can be asked; Packeta cannot, so the partner checks it there).
+   */
+  outcomeUnknown: boolean;
   /** Who sent it, in words: the API key's name, or the dashboard user. */
   sentBy: string;
 };
@@ -93,6 +98,7 @@ export const toRefusedAttemptSummary = (
   message: r.message,
   field: r.field ?? null,
   validationResultId: r.validationResultId,
+  outcomeUnknown: r.outcomeUnknown,
   sentBy: keyName ? `API key “${keyName}”` : userEmail ? `${userEmail} (dashboard)` : "A removed key or user",
 });
 

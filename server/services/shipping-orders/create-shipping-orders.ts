@@ -4,10 +4,19 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { shippingOrders, type CourierProfileRow } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
-import type { CourierAdapter } from "@/server/couriers/adapter";
+import type { CourierAdapter, CreateOutcome } from "@/server/couriers/adapter";
 import { courierSettings } from "../couriers/call-courier";
 import { profileSettings } from "../couriers/stored-shipments";
-import { abandonAttempt, closeAttempt, recordAnswers, recordAttempt } from "../couriers/courier-attempts";
+import {
+  abandonAttempt,
+  AttemptTakenOver,
+  closeAbandonedAttempt,
+  handOverAnswers,
+  recordAnswers,
+  recordAttempt,
+  settleAttempt,
+} from "../couriers/courier-attempts";
+import { parcels, type AttemptAnswer, type UnknownOrder } from "@/db/schema";
 import { cancelShipments, createAtCourier } from "../couriers/create-at-courier";
 import { toShipmentRequest } from "../couriers/shipment-request";
 import { AppError } from "@/server/errors";
@@ -41,6 +50,12 @@ export const failedOrderView = z.object({
     .string()
     .describe(
       "The courier's own words where it gave any; a refusal that names a field ends with it in the request's terms, e.g. `(Recipient.Zip)`.",
+    ),
+  outcomeUnknown: z
+    .literal(true)
+    .optional()
+    .describe(
+      "Present (true) when the request reached the courier and its answer never came (a timeout after sending, a connection cut mid-call, a PPL batch still in process at the timeout): the courier may have registered it. The platform's recovery asks the courier within 5 minutes and adopts the shipment as the order (a `shipping_order.created` event follows) or, when the reference was created again meanwhile, cancels it. Packeta has no lookup: check the packet in Packeta's client section before sending the order again.",
     ),
 });
 
@@ -136,6 +151,7 @@ async function createValidated(
   const failed: CreateResponse["failed"] = [];
   const refused: RefusedAttempt[] = [];
   const rejected: RejectedOrder[] = [];
+  const unknownOrders: UnknownOrder[] = [];
   outcomes.forEach((outcome, i) => {
     const o = valid[i]!;
     if (outcome.ok)
@@ -148,9 +164,12 @@ async function createValidated(
       });
     else {
       const { code, field } = outcome;
-      // The contract's `failed` item is exactly { referenceNumber, code, message }: the message names the field.
+      // The contract's `failed` item is { referenceNumber, code, message, outcomeUnknown? }: the message names the
+      // field. An unknown outcome keeps its attempt open for recovery (settleAttempt), and says so everywhere.
       const message = field && !outcome.message.includes(field) ? `${outcome.message} (${field})` : outcome.message;
-      failed.push({ referenceNumber: o.order.ReferenceNumber, code, message });
+      const unknown = outcome.outcomeUnknown === true && attemptId !== null;
+      if (unknown) unknownOrders.push({ index: i, hint: outcome.recoveryHint ?? null });
+      failed.push({ referenceNumber: o.order.ReferenceNumber, code, message, ...(unknown ? { outcomeUnknown } : {}) });
       refused.push({
         raw: command.batch.orders[i],
         referenceNumber: o.order.ReferenceNumber,
@@ -160,6 +179,8 @@ async function createValidated(
         code,
         message,
         field,
+        outcomeUnknown: unknown,
+        courierAttemptId: attemptId,
       });
       rejected.push({
         order: o.order,
@@ -168,6 +189,7 @@ async function createValidated(
         code,
         message,
         field,
+        outcomeUnknown: unknown,
       });
     }
   });
@@ -175,23 +197,10 @@ async function createValidated(
   let stored: Awaited<ReturnType<typeof persistOrders>>;
   try {
     // The courier's answer, written the moment it arrived: recovery adopts from it without asking the courier.
-    if (attemptId && outcomes.some((o) => o.ok))
-      await recordAnswers(
-        db,
-        attemptId,
-        outcomes.flatMap((o) =>
-          o.ok
-            ? [
-                {
-                  referenceNumber: o.referenceNumber,
-                  shippingNumbers: o.shippingNumbers,
-                  trackingUrl: o.trackingUrl,
-                  courierData: o.courierData,
-                },
-              ]
-            : [],
-        ),
-      );
+    if (attemptId && (outcomes.some((o) => o.ok) || unknownOrders.length > 0)) {
+      if (!(await recordAnswers(db, attemptId, answersOf(outcomes), unknownOrders)))
+        throw new AttemptTakenOver(attemptId, "open");
+    }
     stored = await persistOrders(
       db,
       {
@@ -207,23 +216,134 @@ async function createValidated(
       [validationRecord],
       rejected,
       // Each refused attempt commits with its `courier_rejected` event, or neither is kept; the courier attempt
-      // is closed by the same commit.
+      // is settled by the same commit (first: when recovery has claimed it, nothing here is stored).
       async (tx) => {
+        if (attemptId) await settleAttempt(tx, attemptId, unknownOrders);
         await recordRefusedAttempts(tx, origin, courier.capabilities.id, profile.id, refused);
-        if (attemptId) await closeAttempt(tx, attemptId);
       },
     );
   } catch (error) {
-    // Nothing was stored: the courier must not keep shipments nobody will ever see. Should a cancel fail, the
-    // attempt stays marked abandoned and the recovery job cancels what is left.
-    if (attemptId) await abandonAttempt(db, attemptId).catch(() => undefined);
-    const cancelled = await cancelShipments(db, courier, settings, outcomes);
-    if (attemptId && cancelled) await closeAttempt(db, attemptId).catch(() => undefined);
+    if (error instanceof AttemptTakenOver) {
+      // Recovery claimed the attempt: it gets the answers; if it finished without them, what no order holds goes.
+      const answers = answersOf(outcomes);
+      if (!(await handOverAnswers(db, attemptId!, answers, unknownOrders))) {
+        const held = await heldShippingNumbers(
+          db,
+          answers.flatMap((a) => a.shippingNumbers),
+        );
+        await cancelShipments(
+          db,
+          courier,
+          settings,
+          outcomes.filter((o) => o.ok && o.shippingNumbers.every((n) => !held.has(n))),
+        );
+      }
+      return takenOver(db, origin, courier, profile.id, command, valid, outcomes, resultIds, attemptId!);
+    }
+    // Nothing was stored: the courier must not keep shipments nobody will ever see. Only while the attempt is still
+    // this request's (open → abandoned): once recovery has claimed it, the shipments are recovery's to adopt or
+    // cancel (it may have adopted them already). Should a cancel fail, recovery cancels what is left.
+    const ours = attemptId ? await abandonAttempt(db, attemptId).catch(() => false) : true;
+    if (ours) {
+      const cancelled = await cancelShipments(db, courier, settings, outcomes);
+      if (attemptId && cancelled) await closeAbandonedAttempt(db, attemptId).catch(() => undefined);
+    }
     throw reusedShippingNumber(error) ? courierReusedNumber(courier.capabilities.name, error) : error;
   }
   if (accepted.length > 0) onRecorded();
   await cancelPredecessors(db, stored.predecessors);
   return { items: stored.views.map((v, i) => ({ ...v, replaced: stored.replaced[i] ?? null })), failed };
+}
+
+/**
+ * The request took so long that recovery claimed its attempt (it took the process for dead): nothing of it is
+ * stored here, and nothing is cancelled: recovery adopts or cancels what the courier registered. Every order is
+ * answered in `failed` (what the courier registered with `outcomeUnknown`: its order follows as a
+ * `shipping_order.created` event) and kept as a refused attempt.
+ */
+async function takenOver(
+  db: Db,
+  origin: ValidationOrigin,
+  courier: CourierAdapter,
+  profileId: string,
+  command: CreateCommand,
+  valid: (ValidatedOrder & { order: OrderRequest; service: string })[],
+  outcomes: readonly CreateOutcome[],
+  resultIds: string[],
+  attemptId: string,
+): Promise<CreateResponse> {
+  const failed: CreateResponse["failed"] = [];
+  const refused: RefusedAttempt[] = [];
+  const rejected: RejectedOrder[] = [];
+  outcomes.forEach((outcome, i) => {
+    const o = valid[i]!;
+    const unknown = outcome.ok || outcome.outcomeUnknown === true;
+    const code = outcome.ok ? "COURIER_TIMEOUT" : outcome.code;
+    const field = outcome.ok ? null : outcome.field;
+    const message = outcome.ok
+      ? `${courier.capabilities.name} answered too late for this request; the platform's recovery settles the order.`
+      : field && !outcome.message.includes(field)
+        ? `${outcome.message} (${field})`
+        : outcome.message;
+    failed.push({ referenceNumber: o.order.ReferenceNumber, code, message, ...(unknown ? { outcomeUnknown } : {}) });
+    const pair = { referenceSource: o.referenceSource, sourceIdentifier: o.sourceIdentifier };
+    refused.push({
+      raw: command.batch.orders[i],
+      referenceNumber: o.order.ReferenceNumber,
+      ...pair,
+      validationResultId: resultIds[i] ?? null,
+      code,
+      message,
+      field,
+      outcomeUnknown: unknown,
+      courierAttemptId: attemptId,
+    });
+    rejected.push({ order: o.order, ...pair, code, message, field, outcomeUnknown: unknown });
+  });
+  await persistOrders(
+    db,
+    {
+      accountId: origin.accountId,
+      apiKeyId: origin.apiKeyId ?? null,
+      courier,
+      courierProfileId: profileId,
+      settings: {},
+      preventDuplicateOrders: false,
+      baseUrl: command.baseUrl,
+    },
+    [],
+    [],
+    rejected,
+    (tx) => recordRefusedAttempts(tx, origin, courier.capabilities.id, profileId, refused),
+  );
+  return { items: [], failed };
+}
+
+const outcomeUnknown = true as const;
+
+/** The courier's shipments of a create, as an attempt records them (by the order's index). */
+const answersOf = (outcomes: readonly CreateOutcome[]): AttemptAnswer[] =>
+  outcomes.flatMap((o, index) =>
+    o.ok
+      ? [
+          {
+            index,
+            referenceNumber: o.referenceNumber,
+            shippingNumbers: o.shippingNumbers,
+            trackingUrl: o.trackingUrl,
+            courierData: o.courierData,
+          },
+        ]
+      : [],
+  );
+
+async function heldShippingNumbers(db: Db, numbers: string[]): Promise<Set<string>> {
+  if (numbers.length === 0) return new Set();
+  const rows = await db
+    .select({ n: parcels.shippingNumber })
+    .from(parcels)
+    .where(inArray(parcels.shippingNumber, numbers));
+  return new Set(rows.map((r) => r.n));
 }
 
 /** Whether storing failed because a shipping number is stored already (parcels' unique shipping number). */

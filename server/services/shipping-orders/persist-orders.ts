@@ -41,6 +41,8 @@ export type RejectedOrder = {
   code: string;
   message: string;
   field?: string | null;
+  /** The courier may have registered it: the event says so (`outcomeUnknown: true`). */
+  outcomeUnknown?: boolean;
 };
 
 export type PersistContext = {
@@ -172,6 +174,7 @@ const rejectionEvent = (ctx: PersistContext, r: RejectedOrder): EventDraft => ({
     message: r.message,
     courier: ctx.courier.capabilities.id,
     courierProfile: ctx.courierProfileId,
+    ...(r.outcomeUnknown ? { outcomeUnknown: true } : {}),
   },
 });
 

@@ -14,6 +14,10 @@ export type RefusedAttempt = {
   message: string;
   /** The order field the courier named, when it named one. */
   field?: string | null;
+  /** The courier may have registered it (no answer came after the request reached it). */
+  outcomeUnknown?: boolean;
+  /** The courier attempt it came from (recovery settles an unknown outcome by it). */
+  courierAttemptId?: string | null;
 };
 
 /** Keeps every order the courier refused or did not answer, in one statement, so it can be found and sent again. */
@@ -39,6 +43,8 @@ export async function recordRefusedAttempts(
       code: a.code,
       message: a.message,
       field: a.field ?? null,
+      outcomeUnknown: a.outcomeUnknown ?? false,
+      courierAttemptId: a.courierAttemptId ?? null,
       request: a.raw === null || a.raw === undefined ? sql`'null'::json` : (a.raw as object),
     })),
   );
