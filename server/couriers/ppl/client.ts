@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { CourierError } from "../adapter";
+import { courierExchange } from "../http";
 import type { PplSettings } from "./settings";
 
 /**
@@ -112,13 +113,15 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** One HTTP exchange: the body read whole; no answer in time → COURIER_TIMEOUT, no answer at all → COURIER_UNAVAILABLE. */
+/**
+ * One HTTP exchange (API calls and the token request): no redirect followed, the body read whole up to 10 MiB; no
+ * answer in time → COURIER_TIMEOUT, no answer at all, a redirect or a larger answer → COURIER_UNAVAILABLE.
+ */
 async function exchange(url: string, init: RequestInit, signal: AbortSignal): Promise<PplResponse> {
   try {
-    const response = await fetch(url, { ...init, signal });
-    const body = new Uint8Array(await response.arrayBuffer());
-    return { status: response.status, headers: response.headers, body };
+    return await courierExchange("PPL", url, init, signal);
   } catch (error) {
+    if (error instanceof CourierError) throw error;
     if (signal.aborted) throw timeoutError();
     throw new CourierError("COURIER_UNAVAILABLE", `PPL could not be reached (${(error as Error).name}).`);
   }
