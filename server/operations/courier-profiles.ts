@@ -136,7 +136,11 @@ export const checkCourierProfileOp = operation({
       ok: ["Credentials work", { ok: true }],
       refused: [
         "Credentials refused",
-        { ok: false, code: "COURIER_AUTH_FAILED", message: "Packeta refused the API password." },
+        {
+          ok: false,
+          code: "COURIER_AUTH_FAILED",
+          message: "Packeta refused the API password: Incorrect API password.",
+        },
       ],
     }),
   },

@@ -117,7 +117,12 @@ const FIELDS: Record<string, string> = {
   zip: "Recipient.Zip",
 };
 
-export const platformField = (packetaName: string): string | null => FIELDS[packetaName] ?? null;
+/**
+ * The platform's field for a Packeta attribute. `addressId` is the pickup point, except for HOME, where it is the
+ * carrier id the profile names for the recipient's country (`settings.homeDeliveryCarriers`): `Recipient.Country`.
+ */
+export const platformField = (packetaName: string, service?: string): string | null =>
+  packetaName === "addressId" && service === "HOME" ? "Recipient.Country" : (FIELDS[packetaName] ?? null);
 
 /** Packeta's status codes as the shipping status (the contract's table); null: a code that moves nothing. */
 export function statusOfCode(code: number): ShippingStatus | null {
