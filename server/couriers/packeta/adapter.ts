@@ -270,8 +270,23 @@ export const packetaCourier: CourierAdapter<PacketaSettings> = {
     return results;
   },
 
+  /**
+   * `cancelPacket` per packet. A `CancelNotAllowedFault` for a packet Packeta already cancelled (status 11) is done,
+   * so a retried cancel succeeds; otherwise COURIER_CANNOT_CANCEL.
+   */
   async cancelShipment(shipment, settings, ctx) {
-    for (const packetId of packetIdsOf(shipment)) await call(settings, ctx, "cancelPacket", { packetId });
+    for (const packetId of packetIdsOf(shipment))
+      try {
+        await rawCall(settings, ctx, "cancelPacket", { packetId });
+      } catch (error) {
+        if (error instanceof PacketaFault && error.fault === "CancelNotAllowedFault") {
+          const status = (await call(settings, ctx, "packetStatus", { packetId }).catch(() => null)) as {
+            statusCode?: unknown;
+          } | null;
+          if (String(status?.statusCode ?? "") === "11") continue;
+        }
+        throw courierErrorOf(error);
+      }
   },
 
   /**

@@ -98,6 +98,27 @@ describe("Packeta's refusals, at the right field and in its own words", () => {
   });
 });
 
+describe("Packeta cancel", () => {
+  it("a retried cancel of packets Packeta already cancelled succeeds; a live packet it refuses stays refused", async () => {
+    const [created] = await packeta.createShipments([homeOrder({ parcels: [parcel(1), parcel(2)] })], settings, ctx());
+    if (!created?.ok) throw new Error(JSON.stringify(created));
+    const ref = { ...created, createdAt: new Date() };
+    await packeta.cancelShipment(ref, settings, ctx());
+    // Packeta's CancelNotAllowedFault for a packet in status 11 (cancelled): the retry is done, not refused.
+    fake.setMode("cancel-not-allowed");
+    try {
+      await expect(packeta.cancelShipment(ref, settings, ctx())).resolves.toBeUndefined();
+      const [live] = await packeta.createShipments([homeOrder({ referenceNumber: "HOME-LIVE" })], settings, ctx());
+      if (!live?.ok) throw new Error(JSON.stringify(live));
+      await expect(packeta.cancelShipment({ ...live, createdAt: new Date() }, settings, ctx())).rejects.toMatchObject({
+        code: "COURIER_CANNOT_CANCEL",
+      });
+    } finally {
+      fake.setMode("ok");
+    }
+  });
+});
+
 describe("Packeta labels are kept only when they are what was asked", () => {
   /** A Packeta endpoint that answers every label call `ok` with what the test says (an error page, say). */
   let labels: { url: string; answer: Record<string, string>; close: () => Promise<void> };

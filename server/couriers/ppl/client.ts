@@ -157,17 +157,12 @@ async function requestToken(base: string, settings: PplSettings, signal: AbortSi
 
 /**
  * The profile's access token: cached per (base URL, client id, secret hash) until `TOKEN_MARGIN_MS` before it expires,
- * and fetched once for all calls that need it at the same time (PPL allows 12 token requests a minute). `fresh` asks
- * PPL again whatever the cache holds (the credentials check).
+ * and fetched once for all calls (and credentials checks) that need it at the same time (PPL allows 12 token requests
+ * a minute).
  */
-export async function pplAccessToken(settings: PplSettings, signal: AbortSignal, fresh = false): Promise<string> {
+export async function pplAccessToken(settings: PplSettings, signal: AbortSignal): Promise<string> {
   const base = pplBaseUrl(settings);
   const key = tokenKey(base, settings);
-  if (fresh) {
-    const token = await requestToken(base, settings, signal);
-    tokens.set(key, token);
-    return token.accessToken;
-  }
   // A shared request runs under the signal of the call that started it: if that call's time runs out first, the
   // others (still in time) start their own request instead of failing with it.
   for (let attempt = 0; ; attempt++) {
