@@ -290,8 +290,9 @@ export const packetaCourier: CourierAdapter<PacketaSettings> = {
   },
 
   /**
-   * The labels, checked to be what was asked before the platform keeps them: ZPL (each packet's `^XA…`) or a PDF
-   * (`%PDF-`); anything else (an error page, an empty answer) is COURIER_UNAVAILABLE and asked again next time.
+   * The labels, checked to be what was asked before the platform keeps them: ZPL (each packet's answer holds a `^XA`
+   * label; it may open with `~` download commands) or a PDF (`%PDF-`); anything else (an error page, an empty answer)
+   * is COURIER_UNAVAILABLE and asked again next time.
    */
   async fetchLabel(shipment, format, settings, ctx): Promise<LabelFile> {
     const ids = packetIdsOf(shipment);
@@ -299,7 +300,7 @@ export const packetaCourier: CourierAdapter<PacketaSettings> = {
       const parts = await Promise.all(
         ids.map((packetId) => call(settings, ctx, "packetLabelZpl", { packetId, dpi: 203 }) as Promise<string>),
       );
-      if (parts.length === 0 || !parts.every((part) => String(part).trimStart().startsWith("^XA")))
+      if (parts.length === 0 || !parts.every((part) => String(part).includes("^XA")))
         throw new CourierError("COURIER_UNAVAILABLE", "Packeta answered a label that is not ZPL.");
       return { body: new TextEncoder().encode(parts.map(String).join("\n")), contentType: "text/plain; charset=utf-8" };
     }
