@@ -11,8 +11,13 @@ export function fieldPath(path: readonly PropertyKey[]): string {
   return out || "body";
 }
 
+/** One error per field; an unknown key is named by its own path (`settings.colour`), not its object's. */
 export function zodFieldErrors(error: z.ZodError): FieldError[] {
-  return error.issues.map((issue) => ({ field: fieldPath(issue.path), message: issue.message }));
+  return error.issues.flatMap((issue) =>
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => ({ field: fieldPath([...issue.path, key]), message: `unknown key "${key}"` }))
+      : [{ field: fieldPath(issue.path), message: issue.message }],
+  );
 }
 
 /** Parses input with a zod schema; failure is a 400 naming every field at fault. */

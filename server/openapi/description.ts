@@ -73,20 +73,24 @@ Every shipping-API answer after authentication carries \`RateLimit-Limit\`, \`Ra
 
 ## Real couriers (Packeta, PPL): decisions where the contract is silent
 - Where the platform calls them is the operator's choice (\`COURIER_PACKETA_URL\`, \`COURIER_PPL_URL\`, \`COURIER_PPL_TEST_URL\`), never a profile's.
+  No redirect of theirs is followed (a 3xx is \`COURIER_UNAVAILABLE\`) and at most 10 MiB of an answer is read, so credentials go only there.
 - Every create call to a real courier is recorded before it is made; the orders are stored in a short transaction after the answer. A process
   that dies in between leaves an attempt the recovery job (every minute, for attempts older than twice the timeout + 60 s) finishes: the shipment
   the courier registered (the answer recorded the moment it arrived, else PPL's lookup by reference) is adopted as the order, with its
   \`shipping_order.created\` event, unless the partner has since created that order again, in which case it is cancelled at the courier.
   Packeta has no lookup by the e-shop's number: an attempt that died before its answer was recorded cannot be found there (logged).
-- \`DELETE\`: a courier that no longer allows the cancel → 409 \`COURIER_CANNOT_CANCEL\`; one that cannot be reached → 503. A replaced order's shipment is
+- \`DELETE\`: a courier that no longer allows the cancel → 409 \`COURIER_CANNOT_CANCEL\`; one that cannot be reached → 503; a retried DELETE of a
+  shipment the courier already cancelled succeeds. A replaced order's shipment is
   cancelled after the replacement commits, with its own profile's credentials; a courier refusing it is logged (the replacement stands).
-- Labels of a real courier are fetched once per format and kept (\`label_files\`); a failure is 502 \`COURIER_UNAVAILABLE\` and nothing is kept.
+- Labels of a real courier are fetched once per format and kept (\`label_files\`) only when they are what was asked (ZPL, or a PDF; PPL's A4
+  pages A4); a failure is 502 \`COURIER_UNAVAILABLE\` and nothing is kept.
 - Tracking of a real courier is polled by the worker only (never on a read): one minute after the create, then every quarter of the time the
   shipment has sat in its state, between 1 and 30 minutes while it moves and up to 2 hours before it is handed over; a failed poll is retried
   after 1 minute, doubling to an hour. Final states (DELIVERED, RETURNED, CANCELLED) stop it. Each courier has its own job queue. An event the
   courier reports again is not stored twice; the order takes the status of the courier's newest event.
 - Packeta: \`Recipient.Name\` is split at its first space (\`name\` the first word, \`surname\` the rest; one word is the surname); for \`HOME\`,
-  \`Recipient.Street\` is split at its last token starting with a digit (\`street\` + \`houseNumber\`); \`value\` = \`InsurancePrice\`, else \`CodPrice\`, in
+  \`Recipient.Street\` is split into \`street\` + \`houseNumber\` at the house number that ends it before any comma ("Hlavní 12, byt 3" →
+  "Hlavní, byt 3" + "12"; "Náměstí Míru 1234/5 A" → "Náměstí Míru" + "1234/5A"); \`value\` = \`InsurancePrice\`, else \`CodPrice\`, in
   the order's COD currency (CZK without COD); a multi-parcel order carries COD and value on its first packet only (the recipient pays once); every
   packet carries the order's \`ReferenceNumber\` as \`number\`; one packet is \`createPacket\`, several \`createPackets\` (up to 100 packets a call, 8 calls in flight per
   profile); an order with any packet refused fails \`COURIER_REJECTED\` and its other packets are cancelled; Packeta's zone-less times are Prague

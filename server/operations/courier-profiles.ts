@@ -7,7 +7,9 @@ import {
   UpdateCourierProfileRequest,
 } from "@/server/openapi/components";
 import { ACCOUNT_ID, courierProfile, PROFILE_ID } from "@/server/openapi/examples";
+import { CHECKS_PER_PROFILE_PER_MINUTE } from "@/server/services/courier-profiles/check-courier-profile";
 import { profileRefusals, updateCourierProfileInput } from "@/server/services/courier-profiles/schemas";
+import { rateLimited } from "@/server/services/rate-limits/take-tokens";
 import { parseInput } from "@/server/validation";
 
 import { accountQuery, answer, idParams, jsonBody, thrown } from "./shared";
@@ -125,9 +127,11 @@ export const checkCourierProfileOp = operation({
   summary: "Check a profile's courier credentials",
   description:
     "Asks the courier whether the profile's credentials work, with its cheapest authenticated call (Packeta: the sender's " +
-    "return routing, which also proves `sender` exists; PPL: an access token; the sandbox: always yes). The courier's " +
-    "refusal is an answer, not an error: 200 `{ ok: false, code, message }` with the courier's words. Any member of the " +
-    "account may check (nothing changes). Takes at most the profile's courier timeout.",
+    "return routing, which also proves `sender` exists; PPL: an access token, the one cached for the profile's calls while " +
+    "it is valid; the sandbox: always yes). The courier's refusal is an answer, not an error: 200 `{ ok: false, code, message }` " +
+    "with the courier's words. Any member of the account may check (nothing changes), at most " +
+    `${CHECKS_PER_PROFILE_PER_MINUTE} times a minute per profile (429 beyond, \`Retry-After\` says when). ` +
+    "Takes at most the profile's courier timeout.",
   auth: "accessToken",
   params: profileParams,
   notFound: "Courier profile",
@@ -136,9 +140,33 @@ export const checkCourierProfileOp = operation({
       ok: ["Credentials work", { ok: true }],
       refused: [
         "Credentials refused",
-        { ok: false, code: "COURIER_AUTH_FAILED", message: "Packeta refused the API password." },
+        {
+          ok: false,
+          code: "COURIER_AUTH_FAILED",
+          message: "Packeta refused the API password: Incorrect API password.",
+        },
       ],
     }),
+  },
+  errors: {
+    429: {
+      description: `More than ${CHECKS_PER_PROFILE_PER_MINUTE} checks of the profile a minute; \`Retry-After\` says when to try again.`,
+      examples: {
+        throttled: [
+          "Too many",
+          rateLimited(
+            {
+              allowed: false,
+              limit: CHECKS_PER_PROFILE_PER_MINUTE,
+              remaining: 0,
+              resetSeconds: 60,
+              retryAfterSeconds: 10,
+            },
+            "Too many credential checks of this courier profile",
+          ),
+        ] as const,
+      },
+    },
   },
 });
 

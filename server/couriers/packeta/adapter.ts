@@ -28,21 +28,25 @@ const IN_FLIGHT_PER_PROFILE = 8;
 const limitFor = limiterPerCredential(IN_FLIGHT_PER_PROFILE);
 const limiterOf = (settings: PacketaSettings) => limitFor(settings.apiPassword);
 
-/** Packeta's refusal of packet attributes: its own words (`attribute: text`), at the first field the platform knows. */
-function rejection(attributeFaults: readonly AttributeFault[], text: string): CourierError {
+/**
+ * Packeta's refusal of packet attributes: its own words (`attribute: text`), at the first field the platform knows
+ * for the packet's service (a HOME packet's `addressId` is the carrier id the profile names for the country).
+ */
+function rejection(attributeFaults: readonly AttributeFault[], text: string, service?: string): CourierError {
   const detail = attributeFaults.map((f) => `${f.name}: ${f.fault}`).join("; ");
-  const field = attributeFaults.map((f) => platformField(f.name)).find((f) => f !== null) ?? null;
+  const field = attributeFaults.map((f) => platformField(f.name, service)).find((f) => f !== null) ?? null;
   return new CourierError("COURIER_REJECTED", `Packeta: ${detail || text}`, field);
 }
 
-/** A Packeta fault as the platform's courier error (the password is in no message). */
-function courierErrorOf(error: unknown): CourierError {
+/** A Packeta fault as the platform's courier error, with Packeta's own words (the password is in no message). */
+function courierErrorOf(error: unknown, service?: string): CourierError {
   if (error instanceof CourierError) return error;
   if (error instanceof PacketaFault) {
+    // Packeta's `string` names no secret ("Incorrect API password."): the contract wants the courier's words.
     if (error.fault === "IncorrectApiPasswordFault")
-      return new CourierError("COURIER_AUTH_FAILED", "Packeta refused the API password.");
+      return new CourierError("COURIER_AUTH_FAILED", `Packeta refused the API password: ${error.message}`);
     if (error.fault === "CancelNotAllowedFault") return new CourierError("COURIER_CANNOT_CANCEL", error.message);
-    return rejection(error.attributeFaults, error.message);
+    return rejection(error.attributeFaults, error.message, service);
   }
   return new CourierError("COURIER_UNAVAILABLE", "Packeta could not be reached.");
 }
@@ -110,16 +114,16 @@ function packetRanges(requests: readonly ShipmentRequest[]): [number, number][] 
  */
 async function createPackets(
   attributes: readonly Record<string, unknown>[],
+  services: readonly string[],
   settings: PacketaSettings,
   ctx: CallContext,
 ): Promise<{ outcomes: PacketOutcome[]; orphans: string[] }> {
-  if (attributes.length === 1) return createOnePacket(attributes[0]!, settings, ctx);
+  if (attributes.length === 1) return createOnePacket(attributes[0]!, services[0], settings, ctx);
   let answer: unknown;
   try {
-    answer = await call(settings, ctx, "createPackets", { packets: { attributes }, transaction: false });
+    answer = await rawCall(settings, ctx, "createPackets", { packets: { attributes }, transaction: false });
   } catch (error) {
-    const e = courierErrorOf(error);
-    return { outcomes: attributes.map(() => ({ error: e })), orphans: [] };
+    return { outcomes: attributes.map((_, i) => ({ error: courierErrorOf(error, services[i]) })), orphans: [] };
   }
   const results = asArray(
     typeof answer === "object" && answer
@@ -134,11 +138,11 @@ async function createPackets(
     const orphans = results.flatMap((r) => createdPacketOf(r)?.id ?? []);
     return { outcomes: attributes.map(() => ({ error: e })), orphans };
   }
-  const outcomes = results.map((result): PacketOutcome => {
+  const outcomes = results.map((result, i): PacketOutcome => {
     const created = createdPacketOf(result);
     if (created) return { created };
     const text = typeof result.fault === "string" && result.fault ? result.fault : "Packeta refused the packet.";
-    return { error: rejection(attributeFaultsOf(result.packetAttributesFault), text) };
+    return { error: rejection(attributeFaultsOf(result.packetAttributesFault), text, services[i]) };
   });
   return { outcomes, orphans: [] };
 }
@@ -149,11 +153,12 @@ async function createPackets(
  */
 async function createOnePacket(
   attributes: Record<string, unknown>,
+  service: string | undefined,
   settings: PacketaSettings,
   ctx: CallContext,
 ): Promise<{ outcomes: PacketOutcome[]; orphans: string[] }> {
   try {
-    const answer = await call(settings, ctx, "createPacket", { packetAttributes: attributes });
+    const answer = await rawCall(settings, ctx, "createPacket", { packetAttributes: attributes });
     const created = createdPacketOf({ createdPacket: answer });
     if (!created)
       return {
@@ -162,7 +167,7 @@ async function createOnePacket(
       };
     return { outcomes: [{ created }], orphans: [] };
   } catch (error) {
-    return { outcomes: [{ error: courierErrorOf(error) }], orphans: [] };
+    return { outcomes: [{ error: courierErrorOf(error, service) }], orphans: [] };
   }
 }
 
@@ -223,11 +228,12 @@ export const packetaCourier: CourierAdapter<PacketaSettings> = {
     const attributes = requests.flatMap((request) =>
       request.parcels.map((_, parcel) => packetAttributes(request, parcel, settings)),
     );
+    const services = requests.flatMap((request) => request.parcels.map(() => request.service));
     const outcomes: PacketOutcome[] = [];
     const orphans: string[] = [];
     await Promise.all(
       packetRanges(requests).map(async ([start, end]) => {
-        const answer = await createPackets(attributes.slice(start, end), settings, ctx);
+        const answer = await createPackets(attributes.slice(start, end), services.slice(start, end), settings, ctx);
         answer.outcomes.forEach((outcome, i) => (outcomes[start + i] = outcome));
         orphans.push(...answer.orphans);
       }),
@@ -266,16 +272,38 @@ export const packetaCourier: CourierAdapter<PacketaSettings> = {
     return results;
   },
 
+  /**
+   * `cancelPacket` per packet. A `CancelNotAllowedFault` for a packet Packeta already cancelled (status 11) is done,
+   * so a retried cancel succeeds; otherwise COURIER_CANNOT_CANCEL.
+   */
   async cancelShipment(shipment, settings, ctx) {
-    for (const packetId of packetIdsOf(shipment)) await call(settings, ctx, "cancelPacket", { packetId });
+    for (const packetId of packetIdsOf(shipment))
+      try {
+        await rawCall(settings, ctx, "cancelPacket", { packetId });
+      } catch (error) {
+        if (error instanceof PacketaFault && error.fault === "CancelNotAllowedFault") {
+          const status = (await call(settings, ctx, "packetStatus", { packetId }).catch(() => null)) as {
+            statusCode?: unknown;
+          } | null;
+          if (String(status?.statusCode ?? "") === "11") continue;
+        }
+        throw courierErrorOf(error);
+      }
   },
 
+  /**
+   * The labels, checked to be what was asked before the platform keeps them: ZPL (each packet's answer holds a `^XA`
+   * label; it may open with `~` download commands) or a PDF (`%PDF-`); anything else (an error page, an empty answer)
+   * is COURIER_UNAVAILABLE and asked again next time.
+   */
   async fetchLabel(shipment, format, settings, ctx): Promise<LabelFile> {
     const ids = packetIdsOf(shipment);
     if (format === "zpl") {
       const parts = await Promise.all(
         ids.map((packetId) => call(settings, ctx, "packetLabelZpl", { packetId, dpi: 203 }) as Promise<string>),
       );
+      if (parts.length === 0 || !parts.every((part) => String(part).includes("^XA")))
+        throw new CourierError("COURIER_UNAVAILABLE", "Packeta answered a label that is not ZPL.");
       return { body: new TextEncoder().encode(parts.map(String).join("\n")), contentType: "text/plain; charset=utf-8" };
     }
     const base64 =
@@ -286,7 +314,10 @@ export const packetaCourier: CourierAdapter<PacketaSettings> = {
             format: PDF_FORMATS[format],
             offset: 0,
           });
-    return { body: Buffer.from(String(base64), "base64"), contentType: "application/pdf" };
+    const body = Buffer.from(String(base64), "base64");
+    if (!body.subarray(0, 5).equals(Buffer.from("%PDF-")))
+      throw new CourierError("COURIER_UNAVAILABLE", "Packeta answered a label that is not a PDF.");
+    return { body, contentType: "application/pdf" };
   },
 
   /** `packetStatus` of the shipment's first packet (the order's state); Packeta keeps no history in this call. */

@@ -1,5 +1,6 @@
 import { XMLBuilder, XMLParser } from "fast-xml-parser";
 import { CourierError, requestMayHaveArrived } from "../adapter";
+import { courierExchange, type CourierAnswer } from "../http";
 
 /** Packeta's REST endpoint, chosen by the operator (never a partner): read at call time. */
 export const packetaUrl = (): string => process.env.COURIER_PACKETA_URL ?? "https://www.zasilkovna.cz/api/rest";
@@ -53,16 +54,23 @@ export async function callPacketa(
   parts: Record<string, unknown>,
   signal: AbortSignal,
 ): Promise<unknown> {
-  let response: Response;
+  let response: CourierAnswer;
   try {
-    response = await fetch(packetaUrl(), {
-      method: "POST",
-      headers: { "content-type": "application/xml; charset=utf-8" },
-      body: requestXml(operation, apiPassword, parts),
+    // No redirect followed, at most 10 MiB read: the password in the body goes only to the configured URL.
+    response = await courierExchange(
+      "Packeta",
+      packetaUrl(),
+      {
+        method: "POST",
+        headers: { "content-type": "application/xml; charset=utf-8" },
+        body: requestXml(operation, apiPassword, parts),
+      },
       signal,
-    });
+    );
   } catch (error) {
-    // Sent but unanswered (a timeout, a cut connection): Packeta may have acted on it.
+    // A redirect or an oversized answer (courierExchange): Packeta answered, and nothing was acted on.
+    if (error instanceof CourierError) throw error;
+    // Sent but unanswered (a timeout, a connection or an answer cut while read): Packeta may have acted on it.
     const outcomeUnknown = signal.aborted || requestMayHaveArrived(error);
     if (signal.aborted)
       throw new CourierError("COURIER_TIMEOUT", "Packeta did not answer in time.", null, { outcomeUnknown });
@@ -70,16 +78,9 @@ export async function callPacketa(
       outcomeUnknown,
     });
   }
-  const text = await response.text().catch(() => {
-    // The answer was cut (or timed out) while read: Packeta had the request.
-    throw new CourierError(
-      signal.aborted ? "COURIER_TIMEOUT" : "COURIER_UNAVAILABLE",
-      signal.aborted ? "Packeta did not answer in time." : "Packeta's answer was cut off.",
-      null,
-      { outcomeUnknown: true },
-    );
-  });
-  if (!response.ok) throw new CourierError("COURIER_UNAVAILABLE", `Packeta answered HTTP ${response.status}.`);
+  const text = new TextDecoder().decode(response.body);
+  if (response.status < 200 || response.status >= 300)
+    throw new CourierError("COURIER_UNAVAILABLE", `Packeta answered HTTP ${response.status}.`);
   const parsed = parser.parse(text) as {
     response?: {
       status?: string;

@@ -3,14 +3,15 @@ import { error, type ValidationMessage } from "@/server/services/shipping-orders
 import type { ShipmentRequest, TrackingEvent } from "../adapter";
 import type { ShippingStatus } from "@/db/schema";
 import type { PacketaSettings } from "./settings";
+import { splitStreet } from "./street";
 
 /**
  * The platform's order as Packeta packets (one per parcel) and Packeta's answers as the platform's terms.
  * Decisions the contract leaves open (also in README.md here):
  * - `Recipient.Name` is split at its first space: `name` = the first word, `surname` = the rest (a single word is the
  *   surname, which Packeta requires).
- * - For `HOME`, `Recipient.Street` is split into `street` and `houseNumber` at its last token that starts with a digit
- *   ("Dlouhá 12" → "Dlouhá", "12"); without one, the whole text is the street.
+ * - For `HOME`, `Recipient.Street` is split into `street` and `houseNumber` by `splitStreet` (street.ts: "Dlouhá 12",
+ *   "Hlavní 12, byt 3", "Náměstí Míru 1234/5 A"); without a house number, the whole text is the street.
  * - `value` (Packeta requires it) is `InsurancePrice`, else `CodPrice`, in the order's COD currency (Packeta reads
  *   `value` in `currency`); each packet of a multi-parcel order carries the order's COD and value on its first packet
  *   only, so the recipient pays once.
@@ -24,10 +25,7 @@ export function splitName(full: string): { name: string | undefined; surname: st
   return { name: words[0]!, surname: words.slice(1).join(" ") };
 }
 
-export function splitStreet(street: string): { street: string; houseNumber: string | undefined } {
-  const match = /^(.*\S)\s+(\d[\w/-]*)$/.exec(street.trim());
-  return match ? { street: match[1]!, houseNumber: match[2]! } : { street: street.trim(), houseNumber: undefined };
-}
+export { splitStreet } from "./street";
 
 /** The `packetAttributes` of the order's parcel `index`. */
 export function packetAttributes(order: ShipmentRequest, index: number, settings: PacketaSettings) {
@@ -119,7 +117,12 @@ const FIELDS: Record<string, string> = {
   zip: "Recipient.Zip",
 };
 
-export const platformField = (packetaName: string): string | null => FIELDS[packetaName] ?? null;
+/**
+ * The platform's field for a Packeta attribute. `addressId` is the pickup point, except for HOME, where it is the
+ * carrier id the profile names for the recipient's country (`settings.homeDeliveryCarriers`): `Recipient.Country`.
+ */
+export const platformField = (packetaName: string, service?: string): string | null =>
+  packetaName === "addressId" && service === "HOME" ? "Recipient.Country" : (FIELDS[packetaName] ?? null);
 
 /** Packeta's status codes as the shipping status (the contract's table); null: a code that moves nothing. */
 export function statusOfCode(code: number): ShippingStatus | null {

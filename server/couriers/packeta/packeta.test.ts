@@ -349,8 +349,12 @@ describe("the Packeta adapter against the fake", () => {
     expect(fake.requests.filter((r) => r.operation === "cancelPacket").map((r) => String(r.body.packetId))).toEqual(
       packetIdsOf(created),
     );
+    // A live packet (a cancelled one is done: see answers.test.ts).
+    const live = refOf((await packeta.createShipments([order()], settings, ctx()))[0]);
     fake.setMode("cancel-not-allowed");
-    await expect(packeta.cancelShipment(ref, settings, ctx())).rejects.toMatchObject({ code: "COURIER_CANNOT_CANCEL" });
+    await expect(packeta.cancelShipment(live, settings, ctx())).rejects.toMatchObject({
+      code: "COURIER_CANNOT_CANCEL",
+    });
   });
 
   it("fetches labels in the three formats, and tracks with the contract's status table and Packeta's text", async () => {

@@ -265,14 +265,17 @@ function rangesOf(positions: readonly number[]): { offset: number; limit: number
   return ranges;
 }
 
-async function mergePdfs(parts: readonly Uint8Array[]): Promise<Uint8Array> {
+async function mergePdfs(docs: readonly PDFDocument[]): Promise<Uint8Array> {
   const merged = await PDFDocument.create();
-  for (const part of parts) {
-    const doc = await PDFDocument.load(part);
-    for (const page of await merged.copyPages(doc, doc.getPageIndices())) merged.addPage(page);
-  }
+  for (const doc of docs) for (const page of await merged.copyPages(doc, doc.getPageIndices())) merged.addPage(page);
   return merged.save();
 }
+
+/** A4 in points (210 × 297 mm), either way round, within 3 %. */
+const isA4 = ({ width, height }: { width: number; height: number }): boolean => {
+  const [short, long] = width < height ? [width, height] : [height, width];
+  return Math.abs(short - 595.28) / 595.28 < 0.03 && Math.abs(long - 841.89) / 841.89 < 0.03;
+};
 
 const startsWith = (body: Uint8Array, prefix: string): boolean =>
   new TextDecoder().decode(body.subarray(0, 64)).trimStart().startsWith(prefix);
@@ -285,10 +288,10 @@ const retryable = (error: unknown) => {
 
 /**
  * The labels of a shipment. PPL names each parcel's label URL in the batch's answer (`labelUrl`, a bearer-token
- * GET), in the batch's format; the batch's label endpoint takes the page size and format explicitly. `pdf-a6`
- * (PPL's default) is read from the parcels' label URLs first; `pdf-a4` and `zpl` from the batch endpoint first. Each
- * falls back to the other way when the first is not available (a shipment adopted by recovery has no batch id; an
- * API without the batch endpoint has the label URLs).
+ * `GET /data/{dataGuid}` that takes no parameters), in the format the batch was created with (PDF, default size);
+ * the batch's label endpoint takes the page size and format explicitly. `pdf-a6` (PPL's default) is read from the
+ * parcels' label URLs first and falls back to the batch endpoint; `pdf-a4` and `zpl` only from the batch endpoint (a
+ * label URL cannot be asked for another format or size, so it never stands in for them).
  */
 async function readLabel(
   shipment: ShipmentRef,
@@ -301,32 +304,34 @@ async function readLabel(
     : [];
   const fromUrls = () => labelFromUrls(urls, format, settings, ctx);
   const fromBatch = () => labelFromBatch(shipment, format, settings, ctx);
-  const [first, second] = format === "pdf-a6" && urls.length > 0 ? [fromUrls, fromBatch] : [fromBatch, fromUrls];
+  if (format !== "pdf-a6" || urls.length === 0) return fromBatch();
   try {
-    return await first();
+    return await fromUrls();
   } catch (error) {
-    if (!retryable(error) || (second === fromUrls && urls.length === 0)) throw error;
-    return second();
+    if (!retryable(error)) throw error;
+    return fromBatch();
   }
 }
 
-/** Each parcel's `labelUrl` (PDF A4 and ZPL asked for by query), one file: PDFs merged, ZPL joined. */
+/** Each parcel's `labelUrl` as PPL named it (no query: PPL defines none), one PDF: PPL's default size, merged. */
 async function labelFromUrls(
   urls: readonly string[],
   format: LabelFormat,
   settings: PplSettings,
   ctx: CallContext,
 ): Promise<LabelFile> {
-  if (urls.length === 0) throw new CourierError("COURIER_UNAVAILABLE", "PPL named no label URL for this shipment.");
-  const query: Record<string, string | number> =
-    format === "zpl" ? { format: "Zpl", dpi: 203 } : format === "pdf-a4" ? { pageSize: "A4" } : {};
   const parts: Uint8Array[] = [];
   for (const absoluteUrl of urls)
-    parts.push((await call(settings, ctx, { method: "GET", path: "", absoluteUrl, query, accept: "*/*" })).body);
+    parts.push((await call(settings, ctx, { method: "GET", path: "", absoluteUrl, accept: "*/*" })).body);
   return labelFileOf(parts, format);
 }
 
-function labelFileOf(parts: readonly Uint8Array[], format: LabelFormat): Promise<LabelFile> | LabelFile {
+/**
+ * The parts of a label as one file, checked to be what was asked before the platform keeps it: ZPL (`^XA`), or a PDF
+ * whose pages are A4 for `pdf-a4` and smaller than A4 for `pdf-a6` (a default-size label is never kept as A4, nor an
+ * A4 sheet as the default).
+ */
+async function labelFileOf(parts: readonly Uint8Array[], format: LabelFormat): Promise<LabelFile> {
   if (format === "zpl") {
     if (!parts.every((p) => new TextDecoder().decode(p).includes("^XA")))
       throw new CourierError("COURIER_UNAVAILABLE", "PPL answered a label that is not ZPL.");
@@ -335,8 +340,22 @@ function labelFileOf(parts: readonly Uint8Array[], format: LabelFormat): Promise
   }
   if (!parts.every((p) => startsWith(p, "%PDF")))
     throw new CourierError("COURIER_UNAVAILABLE", "PPL answered a label that is not a PDF.");
+  const docs = await Promise.all(
+    parts.map((p) =>
+      PDFDocument.load(p).catch(() => {
+        throw new CourierError("COURIER_UNAVAILABLE", "PPL answered a label PDF that cannot be read.");
+      }),
+    ),
+  );
+  const pages = docs.flatMap((doc) => doc.getPages().map((page) => page.getSize()));
+  const a4 = format === "pdf-a4";
+  if (pages.length === 0 || !pages.every((size) => isA4(size) === a4))
+    throw new CourierError(
+      "COURIER_UNAVAILABLE",
+      `PPL answered a label whose pages are not ${a4 ? "A4" : "PPL's default size (smaller than A4)"}.`,
+    );
   if (parts.length === 1) return { body: parts[0]!, contentType: "application/pdf" };
-  return mergePdfs(parts).then((body) => ({ body, contentType: "application/pdf" }));
+  return { body: await mergePdfs(docs), contentType: "application/pdf" };
 }
 
 async function labelFromBatch(
@@ -463,6 +482,22 @@ async function createBatch(
   return requests.map((request) => outcomeOf(request, items.get(request.referenceNumber), batchId, stop));
 }
 
+/** Whether PPL lists the shipment as cancelled (its last phase `Canceled` or `Deleted`). */
+async function alreadyCancelled(shipmentNumber: string, settings: PplSettings, ctx: CallContext): Promise<boolean> {
+  try {
+    const response = await call(settings, ctx, {
+      method: "GET",
+      path: "/shipment",
+      query: { ShipmentNumbers: [shipmentNumber], Limit: 1, Offset: 0 },
+    });
+    const found = shipmentsOf(response).find((s) => s.shipmentNumber === shipmentNumber);
+    return found !== undefined && CANCELLED_PHASES.includes(lastPhaseOf(found) ?? "");
+  } catch (error) {
+    if (error instanceof PplProblem) return false;
+    throw courierErrorOf(error);
+  }
+}
+
 const shipmentsOf = (response: PplResponse): PplShipmentInfo[] => {
   const list = jsonOf<unknown>(response);
   if (!Array.isArray(list))
@@ -522,9 +557,11 @@ export const pplCourier: CourierAdapter<PplSettings> = {
   },
 
   /**
-   * `POST /shipment/{shipmentNumber}/cancel` for each parcel, the set's first parcel first. PPL's refusal of the first
-   * is COURIER_CANNOT_CANCEL; a refusal of a further parcel after the first was cancelled is taken as the set having
-   * been cancelled with it.
+   * `POST /shipment/{shipmentNumber}/cancel` for each parcel, the set's first parcel first. PPL answers 200 or a 400
+   * problem (its OpenAPI document lists no other), also for a shipment it has already cancelled: so a refusal of the
+   * first parcel is checked against the shipment's phase (`GET /shipment`), and a shipment already `Canceled` is done
+   * (a retried cancel succeeds); otherwise it is COURIER_CANNOT_CANCEL. A refusal of a further parcel after the first
+   * was cancelled is taken as the set having been cancelled with it.
    */
   async cancelShipment(shipment, settings, ctx) {
     for (const [index, shipmentNumber] of shipment.shippingNumbers.entries()) {
@@ -532,7 +569,7 @@ export const pplCourier: CourierAdapter<PplSettings> = {
         await call(settings, ctx, { method: "POST", path: `/shipment/${encodeURIComponent(shipmentNumber)}/cancel` });
       } catch (error) {
         if (error instanceof PplProblem) {
-          if (index > 0) continue;
+          if (index > 0 || (await alreadyCancelled(shipmentNumber, settings, ctx))) continue;
           throw new CourierError("COURIER_CANNOT_CANCEL", `PPL: ${error.message}`);
         }
         throw courierErrorOf(error);
@@ -579,10 +616,14 @@ export const pplCourier: CourierAdapter<PplSettings> = {
     }));
   },
 
-  /** A new token (the cache bypassed): the cheapest proof that the client credentials work. */
+  /**
+   * An access token: the cheapest proof that the client credentials work. The one cached for these credentials (base
+   * URL, client id, secret) is proof enough while it is valid, as for calls: each check asking PPL for a new one would
+   * spend PPL's ~12 token requests a minute. Changed credentials are another cache key, so they are asked at once.
+   */
   async checkCredentials(settings, ctx): Promise<CheckResult> {
     try {
-      await limiterOf(settings)(() => pplAccessToken(settings, ctx.signal, true));
+      await limiterOf(settings)(() => pplAccessToken(settings, ctx.signal));
       return { ok: true };
     } catch (error) {
       const e = courierErrorOf(error);

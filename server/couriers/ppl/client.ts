@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { CourierError, requestMayHaveArrived } from "../adapter";
+import { courierExchange } from "../http";
 import type { PplSettings } from "./settings";
 
 /**
@@ -112,13 +113,16 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** One HTTP exchange: the body read whole; no answer in time → COURIER_TIMEOUT, no answer at all → COURIER_UNAVAILABLE. */
+/**
+ * One HTTP exchange (API calls and the token request): no redirect followed, the body read whole up to 10 MiB; no
+ * answer in time → COURIER_TIMEOUT, no answer at all, a redirect or a larger answer → COURIER_UNAVAILABLE.
+ */
 async function exchange(url: string, init: RequestInit, signal: AbortSignal): Promise<PplResponse> {
   try {
-    const response = await fetch(url, { ...init, signal });
-    const body = new Uint8Array(await response.arrayBuffer());
-    return { status: response.status, headers: response.headers, body };
+    return await courierExchange("PPL", url, init, signal);
   } catch (error) {
+    // A redirect or an oversized answer (courierExchange): PPL answered; its cause is unset (known outcome).
+    if (error instanceof CourierError) throw error;
     // The cause tells a request that may have arrived (a timeout, a cut connection) from one never sent (callPpl).
     if (signal.aborted)
       throw new CourierError("COURIER_TIMEOUT", "PPL did not answer in time.", null, { cause: error });
@@ -158,17 +162,12 @@ async function requestToken(base: string, settings: PplSettings, signal: AbortSi
 
 /**
  * The profile's access token: cached per (base URL, client id, secret hash) until `TOKEN_MARGIN_MS` before it expires,
- * and fetched once for all calls that need it at the same time (PPL allows 12 token requests a minute). `fresh` asks
- * PPL again whatever the cache holds (the credentials check).
+ * and fetched once for all calls (and credentials checks) that need it at the same time (PPL allows 12 token requests
+ * a minute).
  */
-export async function pplAccessToken(settings: PplSettings, signal: AbortSignal, fresh = false): Promise<string> {
+export async function pplAccessToken(settings: PplSettings, signal: AbortSignal): Promise<string> {
   const base = pplBaseUrl(settings);
   const key = tokenKey(base, settings);
-  if (fresh) {
-    const token = await requestToken(base, settings, signal);
-    tokens.set(key, token);
-    return token.accessToken;
-  }
   // A shared request runs under the signal of the call that started it: if that call's time runs out first, the
   // others (still in time) start their own request instead of failing with it.
   for (let attempt = 0; ; attempt++) {
@@ -254,7 +253,9 @@ export async function callPpl(settings: PplSettings, signal: AbortSignal, reques
       signal,
     ).catch((error: unknown) => {
       // The call itself (not its token) went unanswered after it may have reached PPL: `outcomeUnknown`.
-      throw error instanceof CourierError && requestMayHaveArrived(error.cause) ? error.unknownOutcome() : error;
+      throw error instanceof CourierError && error.cause !== undefined && requestMayHaveArrived(error.cause)
+        ? error.unknownOutcome()
+        : error;
     });
   let accessToken = await pplAccessToken(settings, signal);
   let response = await send(accessToken);

@@ -409,6 +409,7 @@ export async function startFakePpl(options: {
       if (!shipment) return problem(400, "Bad Request", "Shipment not found.");
       if (mode === "cancel-not-allowed")
         return { status: 400, type: "application/problem+json", body: fixtureText("cancel-not-allowed.response.json") };
+      // PPL documents 200 or a 400 problem for a cancel (no 409), also for a shipment already cancelled.
       if (shipment.phase === "Canceled") return problem(400, "Bad Request", "The shipment is already cancelled.");
       // Cancelling a set's first parcel cancels the set.
       for (const s of shipments.values()) if (s.master === shipment.master || s === shipment) s.phase = "Canceled";

@@ -6,6 +6,7 @@ import { CourierError } from "@/server/couriers/adapter";
 import { findCourier } from "@/server/couriers/registry";
 import { notFound } from "@/server/errors";
 import { isUuid } from "@/server/validation";
+import { rateLimited, takeTokens } from "../rate-limits/take-tokens";
 import { accountAccess, type Actor } from "../authorization";
 import { callCourier, courierSettings } from "../couriers/call-courier";
 
@@ -22,9 +23,16 @@ export const checkResultSchema = z.union([
 export type CheckResult = z.infer<typeof checkResultSchema>;
 
 /**
+ * Checks per profile a minute, across app instances: a check asks the courier, and a refused one costs a token request
+ * of PPL's ~12 a minute per client (a working PPL profile's check reuses the cached token).
+ */
+export const CHECKS_PER_PROFILE_PER_MINUTE = 6;
+
+/**
  * `POST /private/courier-profiles/{id}/check`: asks the profile's courier whether its credentials work, with the
- * cheapest authenticated call the courier has. Any member of the account may ask (it changes nothing); unknown,
- * archived or another account's profile → 404. The courier's refusal is an answer (200, `ok: false`), not an error.
+ * cheapest authenticated call the courier has. Any member of the account may ask (it changes nothing; the contract
+ * names no role); unknown, archived or another account's profile → 404; more than `CHECKS_PER_PROFILE_PER_MINUTE`
+ * checks of one profile a minute → 429. The courier's refusal is an answer (200, `ok: false`), not an error.
  */
 export async function checkCourierProfile(db: Executor, actor: Actor, id: string): Promise<CheckResult> {
   if (!isUuid(id)) throw notFound("Courier profile");
@@ -36,6 +44,8 @@ export async function checkCourierProfile(db: Executor, actor: Actor, id: string
   const courier = findCourier(profile.courier);
   if (!courier) throw notFound("Courier profile");
   const settings = courierSettings(courier, profile.settings);
+  const limit = await takeTokens(db, `courier-check:${profile.id}`, CHECKS_PER_PROFILE_PER_MINUTE);
+  if (!limit.allowed) throw rateLimited(limit, "Too many credential checks of this courier profile");
   try {
     // A refusal is thrown inside the call, so the courier-call log line and metric say what the courier answered.
     await callCourier(db, courier, "check", settings, async (ctx) => {

@@ -19,7 +19,10 @@ import { toShippingOrderViews } from "./shipping-order-view";
  * The courier is called before the transaction, never inside one: a slow courier must not hold a row lock
  * and a connection idle in transaction (they are cut after 60 s). The transaction then locks the order and
  * removes it only if it is still live; a delete that raced this one and won answers this one 404, like the
- * lock did before. Cancelling twice with the courier is harmless (couriers treat cancel as idempotent).
+ * lock did before. A retried DELETE (the courier cancelled, the commit lost) cancels again: each adapter answers a
+ * cancel of a shipment the courier already cancelled as done, not as COURIER_CANNOT_CANCEL (PPL refuses it with a
+ * 400 like any other refusal, so its adapter reads the shipment's phase; Packeta's reads the packet's status after a
+ * CancelNotAllowedFault). The sandbox's cancel changes nothing at all.
  */
 export async function deleteShippingOrder(db: Db, accountId: string, id: string, baseUrl: string): Promise<void> {
   const order = await findLiveOrder(db, accountId, id);

@@ -63,7 +63,9 @@ describe("private API: change and delete a courier profile", () => {
       [{ name: "x".repeat(101) }, "name"],
       [{ service: "OVERNIGHT" }, "service"],
       [{ settings: { timeoutMs: -1 } }, "settings.timeoutMs"],
-      [{ courier: "other" }, "body"],
+      // An unknown key is named by its own path, not its object's (issue 28: `settings.body`).
+      [{ settings: { colour: "red" } }, "settings.colour"],
+      [{ courier: "other" }, "courier"],
     ] as const) {
       const refused = await patch(owner, profile.id, body);
       expect(refused.status, JSON.stringify(body)).toBe(400);
