@@ -8,7 +8,7 @@ import { createUser } from "@/server/services/accounts/create-user";
 
 const usage = `Usage:
   npm run admin -- user:create --email E --password P (--account NAME | --account-id ID) [--staff] [--role owner|member]
-  npm run admin -- secrets:rotate      re-encrypt every stored secret under SECRETS_KEY (set the old key as
+  npm run admin -- secrets:rotate      re-encrypt every stored secret under SECRETS_KEY, bound to its row (set the old key as
                                        SECRETS_KEY_PREVIOUS while it runs; remove it afterwards)`;
 
 async function main(): Promise<number> {

@@ -35,7 +35,7 @@ export async function checkCourierProfile(db: Executor, actor: Actor, id: string
   });
   const courier = findCourier(profile.courier);
   if (!courier) throw notFound("Courier profile");
-  const settings = courierSettings(courier, profile.settings);
+  const settings = courierSettings(courier, profile);
   try {
     // A refusal is thrown inside the call, so the courier-call log line and metric say what the courier answered.
     await callCourier(db, courier, "check", settings, async (ctx) => {

@@ -140,6 +140,8 @@ async function advanceLocked(tx: Tx, where: SQL, now: Date, limit: number, baseU
       createdAt: shippingOrders.createdAt,
       trackingUpdatedAt: shippingOrders.trackingUpdatedAt,
       settings: courierProfiles.settings,
+      profileId: courierProfiles.id,
+      profileAccountId: courierProfiles.accountId,
     })
     .from(shippingOrders)
     .innerJoin(courierProfiles, eq(courierProfiles.id, shippingOrders.courierProfileId))
@@ -156,7 +158,11 @@ async function advanceLocked(tx: Tx, where: SQL, now: Date, limit: number, baseU
       results.push({ order, result: null });
       continue;
     }
-    const settings = courierSettings(courier, order.settings);
+    const settings = courierSettings(courier, {
+      id: order.profileId,
+      accountId: order.profileAccountId,
+      settings: order.settings,
+    });
     const [result] = await courier.track([shipments.get(order.id)!], settings, {
       signal: new AbortController().signal,
       timeoutMs: courier.timeoutMs(settings),
@@ -293,10 +299,10 @@ async function pollRemoteTracking(
   if (claimed.length === 0) return 0;
   const shipments = await storedShipments(db, claimed);
   const profiles = await db
-    .select({ id: courierProfiles.id, settings: courierProfiles.settings })
+    .select({ id: courierProfiles.id, accountId: courierProfiles.accountId, settings: courierProfiles.settings })
     .from(courierProfiles)
     .where(inArray(courierProfiles.id, [...new Set(claimed.map((o) => o.courierProfileId))]));
-  const settingsOf = new Map(profiles.map((p) => [p.id, courierSettings(courier, p.settings)]));
+  const settingsOf = new Map(profiles.map((p) => [p.id, courierSettings(courier, p)]));
 
   const size = Math.max(1, courier.limits.trackingBatchSize);
   const chunks: { settings: Record<string, unknown>; orders: typeof claimed }[] = [];
