@@ -2,6 +2,7 @@ import { getToken } from "next-auth/jwt";
 import { NextResponse, type NextRequest } from "next/server";
 import { problem } from "@/server/http/problem";
 import { env } from "@/server/env";
+import { secureCookies, sessionExpired } from "@/server/auth/session-policy";
 
 /**
  * Runs before routing for the dashboard and for API paths that carry a percent sign (see `config`).
@@ -22,7 +23,8 @@ export async function proxy(request: NextRequest) {
       errors: [{ field: "path", message: "not valid percent-encoding" }],
     });
   }
-  if (await getToken({ req: request, secret: env().AUTH_SECRET })) return NextResponse.next();
+  const token = await getToken({ req: request, secret: env().AUTH_SECRET, secureCookie: secureCookies() });
+  if (token && !sessionExpired(token)) return NextResponse.next();
   const signIn = new URL("/sign-in", request.url);
   signIn.searchParams.set("callbackUrl", request.nextUrl.pathname + request.nextUrl.search);
   return NextResponse.redirect(signIn);

@@ -374,6 +374,8 @@ async function main(): Promise<void> {
         DATABASE_URL: database.url,
         AUTH_SECRET,
         SECRETS_KEY: process.env.SECRETS_KEY,
+        // Required in production; the tracking worker's status_changed events link to it.
+        PUBLIC_URL: "http://127.0.0.1:3000",
         LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
         ...(PROFILE ? { BENCH_PROFILE_DIR: PROFILE_DIR } : {}),
         ...courierEnv,

@@ -30,6 +30,7 @@ export function e2eEnvironment() {
     DATABASE_URL: database.toString(),
     AUTH_SECRET: E2E_AUTH_SECRET,
     SECRETS_KEY: "ZTJlLXNlY3JldHMta2V5LTMyLWJ5dGVzLWxvbmchISE=",
+    PUBLIC_URL: E2E_BASE_URL,
     NEXTAUTH_URL: E2E_BASE_URL,
     PORT: String(E2E_PORT),
     // The specs' webhook receivers listen on 127.0.0.1.

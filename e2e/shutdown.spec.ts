@@ -91,6 +91,7 @@ test("on SIGTERM readiness turns 503, the webhook POST and the request in flight
       PORT: String(port),
       WORKER: "on",
       WORKER_POLLING_SECONDS: "0.5",
+      PUBLIC_URL: base,
       NEXTAUTH_URL: base,
       COURIER_TIMEOUT_MS: "2000",
       // The receiver holds the POST for several seconds: well within the attempt's timeout, even on a slow machine.

@@ -5,10 +5,13 @@ import { AppError } from "@/server/errors";
 import { keyring } from "@/server/secrets/keyring";
 import { resealStoredSecrets } from "@/server/secrets/reseal-stored-secrets";
 import { createUser } from "@/server/services/accounts/create-user";
+import { setUserPassword } from "@/server/services/accounts/set-user-password";
 
 const usage = `Usage:
   npm run admin -- user:create --email E --password P (--account NAME | --account-id ID) [--staff] [--role owner|member]
-  npm run admin -- secrets:rotate      re-encrypt every stored secret under SECRETS_KEY (set the old key as
+  npm run admin -- user:password --email E --password P
+                                       set a user's password; ends every dashboard session and access token of theirs
+  npm run admin -- secrets:rotate      re-encrypt every stored secret under SECRETS_KEY, bound to its row (set the old key as
                                        SECRETS_KEY_PREVIOUS while it runs; remove it afterwards)`;
 
 async function main(): Promise<number> {
@@ -19,6 +22,17 @@ async function main(): Promise<number> {
       `secrets:rotate: every secret is sealed under key ${keyring().current.id} (re-encrypted now: ` +
         `${count.webhookEndpoints} webhook endpoints, ${count.courierProfiles} courier profiles)`,
     );
+    return 0;
+  }
+  if (command === "user:password") {
+    const { values } = parseArgs({
+      args: rest,
+      options: { email: { type: "string" }, password: { type: "string" } },
+      strict: true,
+    });
+    await migrate();
+    const result = await setUserPassword(await getDb(), { email: values.email ?? "", password: values.password ?? "" });
+    console.log(JSON.stringify({ ...result, sessionsEnded: true }));
     return 0;
   }
   if (command !== "user:create") {

@@ -13,7 +13,7 @@ import { env } from "@/server/env";
 // directory, so this process closes it before Next opens it.
 const port = process.env.PORT ?? "3000";
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-const { AUTH_SECRET, SECRETS_KEY, WEBHOOK_TIMEOUT_MS } = env();
+const { AUTH_SECRET, SECRETS_KEY, PUBLIC_URL, WEBHOOK_TIMEOUT_MS } = env();
 
 // Packeta and PPL: unless the operator points the app at real ones, local fakes (the tests' own, on 127.0.0.1) run in
 // this process for as long as the app does, and the demo partner gets profiles with their credentials.
@@ -46,7 +46,8 @@ const child = spawn(process.execPath, [nextBin, "dev", "--port", port, ...proces
     AUTH_SECRET,
     SECRETS_KEY,
     NEXTAUTH_SECRET: AUTH_SECRET,
-    NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
+    PUBLIC_URL,
+    NEXTAUTH_URL: PUBLIC_URL,
     // A receiver on this machine (http://localhost:...) is the usual development target; production never defaults to it.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? "true",
     // `next dev` kills its server 100 ms after passing Ctrl-C on: long enough for the server's own stop (the worker's

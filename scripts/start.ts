@@ -5,10 +5,11 @@ import { migrate } from "@/db/migrate";
 import { env } from "@/server/env";
 import { logger } from "@/server/observability/logger";
 
-// Production start: apply migrations (advisory-locked on PostgreSQL), then serve the built app.
+// Production start: apply migrations (advisory-locked on PostgreSQL), then serve the built app. env() refuses to go
+// on without the variables production requires (PUBLIC_URL, AUTH_SECRET, SECRETS_KEY: README "Running in production").
 const port = process.env.PORT ?? "3000";
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-const { AUTH_SECRET, SECRETS_KEY, WEBHOOK_TIMEOUT_MS } = env();
+const { AUTH_SECRET, SECRETS_KEY, PUBLIC_URL, WEBHOOK_TIMEOUT_MS } = env();
 await migrate();
 await closeDb();
 // Node runs Next directly (no npx in between) so signals reach it and it can drain in-flight requests.
@@ -19,7 +20,8 @@ const child = spawn(process.execPath, [nextBin, "start", "--port", port, ...proc
     AUTH_SECRET,
     SECRETS_KEY,
     NEXTAUTH_SECRET: AUTH_SECRET,
-    NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
+    // next-auth's own origin (its redirects and callback URLs) is the platform's: never a request's Host.
+    NEXTAUTH_URL: PUBLIC_URL,
   },
 });
 // The server process owns SIGTERM and SIGINT (server/jobs/web-process.ts): readiness turns 503, its worker lets the

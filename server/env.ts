@@ -23,7 +23,21 @@ const schema = z.object({
    */
   DATABASE_POOLER: z.enum(["none", "transaction"]).default("none"),
   DATABASE_DIRECT_URL: z.string().url().optional(),
-  PUBLIC_URL: z.string().url().optional(),
+  /**
+   * The platform's public origin (`https://ship.example`): the only source of absolute links (label URLs in answers
+   * and events, the OpenAPI document's server) and of the dashboard cookie's `Secure` flag. Required in production;
+   * development and tests default to http://localhost:<PORT>. Never taken from a request's headers.
+   */
+  PUBLIC_URL: z
+    .string()
+    .url()
+    .refine((v) => /^https?:$/.test(new URL(v).protocol), "PUBLIC_URL must be an http:// or https:// URL")
+    .refine((v) => ["", "/"].includes(new URL(v).pathname) && !new URL(v).search && !new URL(v).hash, {
+      message: "PUBLIC_URL must be an origin only (https://ship.example), without a path, query or fragment",
+    })
+    .transform((v) => new URL(v).origin)
+    .optional(),
+  PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** `off`: this web process runs no background jobs (run `npm run worker` somewhere). */
   WORKER: z.enum(["on", "off"]).default("on"),
   /** Webhook targets on loopback, private and link-local addresses, and plain http://: development and tests only. */
@@ -64,13 +78,21 @@ const schema = z.object({
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
 });
 
-export type Env = z.infer<typeof schema> & { AUTH_SECRET: string; SECRETS_KEY: string };
+export type Env = z.infer<typeof schema> & { AUTH_SECRET: string; SECRETS_KEY: string; PUBLIC_URL: string };
+
+/** What production cannot run without (README, "Running in production"); the process refuses to start without them. */
+const requiredInProduction = {
+  PUBLIC_URL: "the platform's public origin, e.g. https://ship.example (absolute links and the cookie's Secure flag)",
+  AUTH_SECRET: "32+ random characters, e.g. `openssl rand -base64 32`",
+  SECRETS_KEY: "32 random bytes, base64: `openssl rand -base64 32`",
+} as const;
 
 let cached: Env | undefined;
 
 /**
- * The environment, read and validated once. In development and test a missing AUTH_SECRET is generated
- * and kept in the data directory so sessions and tokens survive restarts; production must set it.
+ * The environment, read and validated once. In development and test a missing AUTH_SECRET or SECRETS_KEY is
+ * generated and kept in the data directory so sessions and tokens survive restarts, and PUBLIC_URL defaults to
+ * http://localhost:<PORT>; production must set all three (`requiredInProduction`).
  */
 export function env(): Env {
   if (cached) return cached;
@@ -80,21 +102,24 @@ export function env(): Env {
     throw new Error(`Invalid environment: ${issues}`);
   }
   const value = parsed.data;
-  let secret = value.AUTH_SECRET;
-  if (!secret) {
-    if (value.NODE_ENV === "production" && process.env.NEXT_PHASE !== "phase-production-build") {
-      throw new Error("AUTH_SECRET is required in production (32+ random characters, e.g. `openssl rand -base64 32`).");
-    }
-    secret = devSecret(value.DATA_DIR);
+  if (value.NODE_ENV === "production" && process.env.NEXT_PHASE !== "phase-production-build") {
+    const missing = (Object.keys(requiredInProduction) as (keyof typeof requiredInProduction)[]).filter(
+      (name) => !value[name],
+    );
+    if (missing.length > 0)
+      throw new Error(
+        `Missing environment variables required in production: ${missing
+          .map((name) => `${name} (${requiredInProduction[name]})`)
+          .join("; ")}.`,
+      );
   }
-  let secretsKey = value.SECRETS_KEY;
-  if (!secretsKey) {
-    if (value.NODE_ENV === "production" && process.env.NEXT_PHASE !== "phase-production-build") {
-      throw new Error("SECRETS_KEY is required in production (32 random bytes, base64: `openssl rand -base64 32`).");
-    }
-    secretsKey = devSecret(value.DATA_DIR, "secrets-key", () => randomBytes(32).toString("base64"));
-  }
-  cached = { ...value, AUTH_SECRET: secret, SECRETS_KEY: secretsKey };
+  cached = {
+    ...value,
+    AUTH_SECRET: value.AUTH_SECRET ?? devSecret(value.DATA_DIR),
+    SECRETS_KEY:
+      value.SECRETS_KEY ?? devSecret(value.DATA_DIR, "secrets-key", () => randomBytes(32).toString("base64")),
+    PUBLIC_URL: value.PUBLIC_URL ?? `http://localhost:${value.PORT ?? 3000}`,
+  };
   return cached;
 }
 

@@ -20,7 +20,7 @@ export async function createTestUser(
     role: options.role,
     ...(options.accountId ? { accountId: options.accountId } : { accountName: `Account ${email}` }),
   });
-  return { userId, accountId, email, password, token: await signAccessToken(userId) };
+  return { userId, accountId, email, password, token: await signAccessToken(userId, 0) };
 }
 
 type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;

@@ -14,6 +14,8 @@ else {
 process.env.AUTH_SECRET = "test-secret-test-secret-test-secret-0123456789";
 // Fixed, so child processes (workers, the route server) open what this process sealed.
 process.env.SECRETS_KEY = "dGVzdC1zZWNyZXRzLWtleS0zMi1ieXRlcy1sb25nISE=";
+// The platform's origin for links (labelUrl) and the CSRF check, as production sets it; never a request's Host.
+process.env.PUBLIC_URL = "http://localhost";
 // Real couriers are never called from tests: a test points these at its own fake; anything else (a worker of another
 // test file polling orders it did not create) reaches a closed loopback port, never the internet.
 process.env.COURIER_PACKETA_URL ??= "http://127.0.0.1:9/api/rest";

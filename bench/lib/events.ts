@@ -139,6 +139,8 @@ export function startWorkerProcess(databaseUrl: string): { child: ChildProcess; 
       ...(process.env.BENCH_POOLER_PORT ? { DATABASE_POOLER: "transaction", DATABASE_DIRECT_URL: databaseUrl } : {}),
       AUTH_SECRET: "bench-worker-secret-0123456789-bench-worker",
       SECRETS_KEY: process.env.SECRETS_KEY,
+      // Required in production; the worker's events link to it.
+      PUBLIC_URL: "http://127.0.0.1:3000",
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       WORKER_POLLING_SECONDS: "0.5",
     },

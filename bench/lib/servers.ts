@@ -150,6 +150,7 @@ function baseEnv(e: ServerEnv, port: number): NodeJS.ProcessEnv {
     AUTH_SECRET: e.authSecret,
     SECRETS_KEY: process.env.SECRETS_KEY,
     NEXTAUTH_SECRET: e.authSecret,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
     NEXT_TELEMETRY_DISABLED: "1",
     // Deliveries are measured with a dedicated worker (bench/lib/events.ts); the app's own figures stay free of one.

@@ -1,4 +1,4 @@
-import { boolean, index, pgEnum, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgEnum, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { createdAt, id, instant } from "./columns";
 
@@ -20,6 +20,11 @@ export const users = pgTable(
     name: text("name"),
     passwordHash: text("password_hash").notNull(),
     isStaff: boolean("is_staff").notNull().default(false),
+    /**
+     * Carried by every dashboard session and access token issued to the user; raising it (a password change,
+     * `npm run admin -- user:password`) ends all of them at their next use.
+     */
+    sessionVersion: integer("session_version").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`)],

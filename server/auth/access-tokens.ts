@@ -7,9 +7,16 @@ const AUDIENCE = "private-api";
 
 const key = () => new TextEncoder().encode(env().AUTH_SECRET);
 
-/** A signed, expiring bearer token for the private API (HS256, one hour). */
-export async function signAccessToken(userId: string, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS): Promise<string> {
-  return new SignJWT({})
+/**
+ * A signed, expiring bearer token for the private API (HS256, one hour), carrying the user's session version
+ * (`sv`): a password change raises it and the token stops working.
+ */
+export async function signAccessToken(
+  userId: string,
+  sessionVersion: number,
+  ttlSeconds = ACCESS_TOKEN_TTL_SECONDS,
+): Promise<string> {
+  return new SignJWT({ sv: sessionVersion })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(userId)
     .setIssuer(ISSUER)
@@ -19,11 +26,12 @@ export async function signAccessToken(userId: string, ttlSeconds = ACCESS_TOKEN_
     .sign(key());
 }
 
-/** The user id of a valid token, or null for a forged, expired or malformed one. */
-export async function verifyAccessToken(token: string): Promise<string | null> {
+/** The user id and session version of a valid token, or null for a forged, expired or malformed one. */
+export async function verifyAccessToken(token: string): Promise<{ userId: string; sessionVersion: number } | null> {
   try {
     const { payload } = await jwtVerify(token, key(), { issuer: ISSUER, audience: AUDIENCE, algorithms: ["HS256"] });
-    return typeof payload.sub === "string" ? payload.sub : null;
+    if (typeof payload.sub !== "string" || typeof payload.sv !== "number") return null;
+    return { userId: payload.sub, sessionVersion: payload.sv };
   } catch {
     return null;
   }

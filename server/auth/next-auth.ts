@@ -5,12 +5,15 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "@/db/client";
 import { env } from "@/server/env";
 import { AppError } from "@/server/errors";
+import { getActor } from "@/server/services/accounts/get-actor";
 import { signInDashboardUser } from "@/server/services/accounts/sign-in-dashboard-user";
+import { secureCookies, sessionExpired, SESSION_MAX_AGE_SECONDS } from "./session-policy";
 import { SIGN_IN_RATE_LIMITED } from "./sign-in-errors";
 
 declare module "next-auth" {
   interface User {
     isStaff: boolean;
+    sessionVersion: number;
   }
   interface Session {
     user: { id: string; email: string; name: string | null; isStaff: boolean };
@@ -20,11 +23,12 @@ declare module "next-auth" {
 declare module "next-auth/jwt" {
   interface JWT {
     isStaff?: boolean;
+    /** The user's session version at sign-in; the session ends when the user's is raised (a password change). */
+    sv?: number;
+    /** When the user signed in (seconds since the epoch): the session ends 12 hours later, however active. */
+    authAt?: number;
   }
 }
-
-// A dashboard session can create and revoke API keys, so it lasts a working day rather than next-auth's 30 days.
-const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
 
 /**
  * next-auth configuration for the dashboard: email and password checked by the accounts service, and a
@@ -35,6 +39,7 @@ export function authOptions(): NextAuthOptions {
   return {
     secret: env().AUTH_SECRET,
     session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+    useSecureCookies: secureCookies(),
     pages: { signIn: "/sign-in", error: "/sign-in" },
     providers: [
       CredentialsProvider({
@@ -62,12 +67,25 @@ export function authOptions(): NextAuthOptions {
       }),
     ],
     callbacks: {
-      jwt({ token, user }) {
+      async jwt({ token, user }) {
         // `user` is present only on sign-in; later requests keep what was put in the token then.
-        if (user) token.isStaff = user.isStaff;
+        if (user) {
+          token.isStaff = user.isStaff;
+          token.sv = user.sessionVersion;
+          token.authAt = Math.floor(Date.now() / 1000);
+          return token;
+        }
+        // Thrown, next-auth answers no session and clears the cookie: past 12 hours since the sign-in, or the
+        // user's password changed (or the user is gone) since.
+        if (sessionExpired(token)) throw new Error("the session is past its 12 hours");
+        const actor = token.sub ? await getActor(await getDb(), token.sub, { sessionVersion: token.sv ?? -1 }) : null;
+        if (!actor) throw new Error("the session was ended (password changed or user removed)");
         return token;
       },
       session({ session, token }) {
+        // The session ends 12 hours after the sign-in, whatever next-auth's sliding cookie says.
+        if (typeof token.authAt === "number")
+          session.expires = new Date((token.authAt + SESSION_MAX_AGE_SECONDS) * 1000).toISOString();
         session.user = {
           id: token.sub ?? "",
           email: token.email ?? "",

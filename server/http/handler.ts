@@ -15,7 +15,7 @@ export type HandlerArgs<P> = {
   params: P;
   db: Db;
   ip: string | null;
-  /** Origin for absolute links in answers: PUBLIC_URL when set (behind a proxy), else the request's. */
+  /** Origin for absolute links in answers: PUBLIC_URL, never the request's `Host` or `X-Forwarded-Host`. */
   baseUrl: string;
 };
 
@@ -66,7 +66,7 @@ export function restRoute<P extends Record<string, string>>(
           params,
           db,
           ip: clientIp(request),
-          baseUrl: env().PUBLIC_URL ?? url.origin,
+          baseUrl: env().PUBLIC_URL,
         });
       } catch (error) {
         response = errorResponse(error, request);

@@ -34,8 +34,10 @@ export function withAccessToken<P extends Record<string, string>>(
   return restRoute<P>(async (args) => {
     const token = bearerToken(args.request);
     if (!token) throw accessTokenRefusals.missing();
-    const userId = await verifyAccessToken(token);
-    const actor = userId ? await getActor(args.db, userId) : null;
+    const verified = await verifyAccessToken(token);
+    const actor = verified
+      ? await getActor(args.db, verified.userId, { sessionVersion: verified.sessionVersion })
+      : null;
     if (!actor) throw accessTokenRefusals.invalid();
     setRequestCaller({ userId: actor.userId });
     checkQuery(args.url, options);

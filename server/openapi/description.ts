@@ -57,7 +57,7 @@ Every shipping-API answer after authentication carries \`RateLimit-Limit\`, \`Ra
 - Every account starts with a default \`sandbox\` courier profile, so \`sandbox\` works without \`?profile=\` from the first request. Without
   \`?profile=\` when the account has no default profile for the courier → 404 naming \`profile\`.
 - \`/couriers\`: \`cod\` is a boolean; \`codCurrencies\` lists the currencies the courier collects.
-- \`labelUrl\` is an absolute URL (the \`PUBLIC_URL\` origin when the platform runs behind a proxy).
+- \`labelUrl\` is an absolute URL on the platform's configured origin (\`PUBLIC_URL\`), never on a request's \`Host\` or \`X-Forwarded-Host\`.
 - \`PATCH /private/api-keys/{id}\` accepts \`application/json\` and \`application/merge-patch+json\` alike.
 - API keys carry \`rateLimitPerMinute\` (1..100000, default 600), shown in lists and settable on create and PATCH.
 - A deleted order is cancelled with the courier, its status becomes \`CANCELLED\`, and its id answers 404 from then on; if the courier cannot cancel,
@@ -110,7 +110,7 @@ Every shipping-API answer after authentication carries \`RateLimit-Limit\`, \`Ra
 - When one look at the courier finds several tracking steps at once (e.g. after the worker was down), one \`status_changed\` event carries the latest
   status (and \`previousStatus\` the one before the look); the order's \`shipmentTracking.events\` lists every step.
 - Event \`created\` is the time of the transaction that made the change, \`yyyy-MM-ddTHH:mm:ss.fff\` UTC; the order inside keeps its own formats.
-- \`status_changed\` events written by the tracking worker (no request) carry \`labelUrl\` on the origin the order's earlier events used (PUBLIC_URL if set).
+- \`status_changed\` events written by the tracking worker (no request) carry \`labelUrl\` on the same origin (\`PUBLIC_URL\`).
 - Webhook endpoints: \`eventTypes\` omitted = every order event type, listed in full in answers; \`sources\` omitted or null = every pair, shown as null; an
   empty \`eventTypes\` or \`sources\` list → 400. Endpoints also show \`disabledReason\`, \`lastSuccess\` and \`failureStreak\`. \`description\` ≤ 500 characters,
   \`url\` ≤ 2048 characters with no credentials.

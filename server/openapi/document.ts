@@ -87,7 +87,7 @@ export function openApiDocument(): OpenApiDocument {
 }
 
 /**
- * The document as JSON text, with the origin it is served from (PUBLIC_URL, else the request's) as its one
+ * The document as JSON text, with the platform's origin (PUBLIC_URL) as its one
  * server: the paths carry `/api/v2`, so clients and validators resolve them against the origin.
  */
 export function openApiJson(origin: string): string {

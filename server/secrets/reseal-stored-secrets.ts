@@ -3,37 +3,48 @@ import type { Executor } from "@/db/client";
 import { courierProfiles, webhookEndpoints } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
 import { keyring } from "./keyring";
-import { needsReseal, openSecret, sealSecret } from "./seal-secret";
+import { profileSecretBinding } from "./profile-settings";
+import { needsReseal, openStoredSecret, sealSecret, type SecretBinding } from "./seal-secret";
+import { webhookSecretBinding } from "./webhook-secret-binding";
 
 export type ResealCount = { webhookEndpoints: number; courierProfiles: number };
 
 /**
- * Seals every stored secret under the current key: values stored before sealing existed (plain text), and values
- * sealed under SECRETS_KEY_PREVIOUS (a rotation). Idempotent; run after migrations and by
- * `npm run admin -- secrets:rotate`. A value under a key that is not configured fails loudly (naming the key id).
+ * Seals every stored secret as v2 under the current key, bound to its row, field and account: values stored before
+ * sealing existed (plain text), values sealed as v1 (bound to nothing) and values sealed under SECRETS_KEY_PREVIOUS
+ * (a rotation). Idempotent; run after migrations and by `npm run admin -- secrets:rotate`. A value under a key that
+ * is not configured, or a v2 value that is not this row's (copied from another), fails loudly (naming the key id).
  */
 export async function resealStoredSecrets(db: Executor): Promise<ResealCount> {
   const ring = keyring();
   const count: ResealCount = { webhookEndpoints: 0, courierProfiles: 0 };
-  const reseal = (value: string) => (needsReseal(value, ring) ? sealSecret(openSecret(value, ring), ring) : value);
+  const reseal = (value: string, binding: SecretBinding) =>
+    needsReseal(value, ring) ? sealSecret(openStoredSecret(value, binding, ring), binding, ring) : value;
 
   const endpoints = await db
     .select({
       id: webhookEndpoints.id,
+      accountId: webhookEndpoints.accountId,
       secret: webhookEndpoints.secret,
       previousSecret: webhookEndpoints.previousSecret,
     })
     .from(webhookEndpoints);
   for (const e of endpoints) {
-    const secret = reseal(e.secret);
-    const previousSecret = e.previousSecret === null ? null : reseal(e.previousSecret);
+    const secret = reseal(e.secret, webhookSecretBinding(e, "secret"));
+    const previousSecret =
+      e.previousSecret === null ? null : reseal(e.previousSecret, webhookSecretBinding(e, "previous_secret"));
     if (secret === e.secret && previousSecret === e.previousSecret) continue;
     await db.update(webhookEndpoints).set({ secret, previousSecret }).where(eq(webhookEndpoints.id, e.id));
     count.webhookEndpoints += 1;
   }
 
   const profiles = await db
-    .select({ id: courierProfiles.id, courier: courierProfiles.courier, settings: courierProfiles.settings })
+    .select({
+      id: courierProfiles.id,
+      accountId: courierProfiles.accountId,
+      courier: courierProfiles.courier,
+      settings: courierProfiles.settings,
+    })
     .from(courierProfiles);
   for (const p of profiles) {
     const fields = findCourier(p.courier)?.settings.secretFields ?? [];
@@ -42,7 +53,7 @@ export async function resealStoredSecrets(db: Executor): Promise<ResealCount> {
     for (const name of fields) {
       const value = settings[name];
       if (typeof value !== "string" || !needsReseal(value, ring)) continue;
-      settings[name] = sealSecret(openSecret(value, ring), ring);
+      settings[name] = reseal(value, profileSecretBinding(p, name));
       changed = true;
     }
     if (!changed) continue;

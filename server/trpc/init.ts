@@ -11,23 +11,14 @@ import { accountAccess } from "@/server/services/authorization";
 import { getActor } from "@/server/services/accounts/get-actor";
 import { zodFieldErrors } from "@/server/validation";
 
-/** The origin absolute links in answers point at (orders' `labelUrl`): PUBLIC_URL when set, as in the REST door, else the request's host. */
-function baseUrlOf(headers: Headers): string {
-  const configured = env().PUBLIC_URL;
-  if (configured) return configured;
-  const host = headers.get("x-forwarded-host") ?? headers.get("host") ?? "localhost";
-  const protocol =
-    headers.get("x-forwarded-proto") ?? (host.startsWith("localhost") || host.startsWith("127.") ? "http" : "https");
-  return `${protocol}://${host}`;
-}
-
 /**
  * The context of every call: the database, the next-auth session (null when signed out), the client
- * address for the audit trail and the origin for absolute links. The HTTP route and the server-component
+ * address for the audit trail and the origin for absolute links (PUBLIC_URL, as in the REST door: never a request
+ * header, which a member could point at any host for links later events carry). The HTTP route and the server-component
  * caller both build it from the request; tests build it with a session of their own.
  */
 export async function createTRPCContext({ session, headers }: { session: Session | null; headers: Headers }) {
-  return { db: await getDb(), session, ip: clientIp({ headers }), baseUrl: baseUrlOf(headers) };
+  return { db: await getDb(), session, ip: clientIp({ headers }), baseUrl: env().PUBLIC_URL };
 }
 
 type Context = Awaited<ReturnType<typeof createTRPCContext>>;

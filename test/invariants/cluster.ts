@@ -63,7 +63,14 @@ export async function createDatabase(tag: string): Promise<Database> {
 /** The project's own migrate script (`npm run db:migrate`), against the run's database as the app's role. */
 export async function migrate(databaseUrl: string): Promise<void> {
   await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/migrate.ts"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET, SECRETS_KEY, NODE_ENV: "production" },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      AUTH_SECRET,
+      SECRETS_KEY,
+      PUBLIC_URL: "http://127.0.0.1:3000",
+      NODE_ENV: "production",
+    },
   });
 }
 

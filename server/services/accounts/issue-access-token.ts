@@ -28,5 +28,9 @@ export async function issueAccessToken(
   const user = await authenticateUser(db, email, password);
   if (!user) throw wrongCredentials();
   await recordSignIn(db, user.id, "api-token", ip);
-  return { accessToken: await signAccessToken(user.id), tokenType: "Bearer", expiresIn: ACCESS_TOKEN_TTL_SECONDS };
+  return {
+    accessToken: await signAccessToken(user.id, user.sessionVersion),
+    tokenType: "Bearer",
+    expiresIn: ACCESS_TOKEN_TTL_SECONDS,
+  };
 }

@@ -43,7 +43,7 @@ export async function checkCourierProfile(db: Executor, actor: Actor, id: string
   });
   const courier = findCourier(profile.courier);
   if (!courier) throw notFound("Courier profile");
-  const settings = courierSettings(courier, profile.settings);
+  const settings = courierSettings(courier, profile);
   const limit = await takeTokens(db, `courier-check:${profile.id}`, CHECKS_PER_PROFILE_PER_MINUTE);
   if (!limit.allowed) throw rateLimited(limit, "Too many credential checks of this courier profile");
   try {

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { v7 as uuidv7 } from "uuid";
 import type { Db } from "@/db/client";
 import { courierProfiles } from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
@@ -51,15 +52,18 @@ export async function createCourierProfile(
     if (isDefault && existingDefault) {
       await tx.update(courierProfiles).set({ isDefault: false }).where(eq(courierProfiles.id, existingDefault.id));
     }
+    // The id is made here so the secrets can be sealed for this row (bound to it) in the insert itself.
+    const id = uuidv7();
     const [row] = await tx
       .insert(courierProfiles)
       .values({
+        id,
         accountId,
         courier: input.courier,
         name: input.name,
         service: input.service ?? null,
         isDefault,
-        settings: sealProfileSettings(settings.data, secretFields),
+        settings: sealProfileSettings(settings.data, { id, accountId }, secretFields),
       })
       .returning();
     await recordAudit(tx, {

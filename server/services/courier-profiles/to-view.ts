@@ -9,5 +9,5 @@ export const toCourierProfileView = (row: CourierProfileRow): CourierProfileView
   name: row.name,
   service: row.service,
   isDefault: row.isDefault,
-  settings: maskProfileSettings(row.settings, findCourier(row.courier)?.settings.secretFields ?? []),
+  settings: maskProfileSettings(row, findCourier(row.courier)?.settings.secretFields ?? []),
 });

@@ -33,12 +33,12 @@ export async function updateCourierProfile(
     let settings: Record<string, unknown> | undefined;
     if (input.settings !== undefined) {
       const secretFields = courier.settings.secretFields;
-      const parsed = courier.settings.schema.safeParse(withKeptSecrets(input.settings, profile.settings, secretFields));
+      const parsed = courier.settings.schema.safeParse(withKeptSecrets(input.settings, profile, secretFields));
       if (!parsed.success) {
         const errors = zodFieldErrors(parsed.error).map((e) => ({ ...e, field: `settings.${e.field}` }));
         throw new AppError("bad_request", "settings are not valid for this courier.", { errors });
       }
-      settings = sealProfileSettings(parsed.data, secretFields);
+      settings = sealProfileSettings(parsed.data, profile, secretFields);
     }
     const changes = {
       ...(input.name !== undefined ? { name: input.name } : {}),

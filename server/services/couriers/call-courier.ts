@@ -3,17 +3,17 @@ import { isDatabaseUnavailable } from "@/db/connection-errors";
 import { CourierError, type CallContext, type CourierAdapter, type CourierErrorCode } from "@/server/couriers/adapter";
 import { logger } from "@/server/observability/logger";
 import { recordCourierCall } from "@/server/observability/outbound-calls";
-import { openProfileSettings } from "@/server/secrets/profile-settings";
+import { openProfileSettings, type StoredProfile } from "@/server/secrets/profile-settings";
 import { allocateNumbers } from "./number-range";
 
 export type CourierOperation = "create" | "cancel" | "label" | "track" | "check" | "find";
 
 /**
- * A profile's stored settings as its adapter takes them: secrets opened, then read through the adapter's schema
+ * A profile's stored settings as its adapter takes them (its secrets open for this profile's row and account only): secrets opened, then read through the adapter's schema
  * (defaults applied). Settings stored before a schema change are passed as stored rather than refused.
  */
-export function courierSettings(courier: CourierAdapter, stored: Record<string, unknown>): Record<string, unknown> {
-  const opened = openProfileSettings(stored);
+export function courierSettings(courier: CourierAdapter, profile: StoredProfile): Record<string, unknown> {
+  const opened = openProfileSettings(profile, courier.settings.secretFields);
   const parsed = courier.settings.schema.safeParse(opened);
   return parsed.success ? (parsed.data as Record<string, unknown>) : opened;
 }

@@ -50,8 +50,8 @@ export async function profileSettings(
   profileId: string,
 ): Promise<Record<string, unknown> | null> {
   const [profile] = await db
-    .select({ settings: courierProfiles.settings })
+    .select({ id: courierProfiles.id, accountId: courierProfiles.accountId, settings: courierProfiles.settings })
     .from(courierProfiles)
     .where(eq(courierProfiles.id, profileId));
-  return profile ? courierSettings(courier, profile.settings) : null;
+  return profile ? courierSettings(courier, profile) : null;
 }

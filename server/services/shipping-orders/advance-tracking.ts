@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
 import { prepared, rowsOf, type Db, type Tx } from "@/db/client";
-import { courierProfiles, events, shippingOrders, trackingEvents, type ShippingStatus } from "@/db/schema";
+import { courierProfiles, shippingOrders, trackingEvents, type ShippingStatus } from "@/db/schema";
 import { mapLimit } from "@/server/concurrency";
 import type { CourierAdapter, TrackingResult } from "@/server/couriers/adapter";
 import { allCouriers, courierIds, findCourier } from "@/server/couriers/registry";
@@ -40,7 +40,7 @@ const anyDue = (db: Db) =>
 
 export type AdvanceOptions = {
   now?: Date;
-  /** Origin of `labelUrl` in the `status_changed` events; see `eventBaseUrl` when there is no request. */
+  /** Origin of `labelUrl` in the `status_changed` events: PUBLIC_URL (the default), as every door passes it. */
   baseUrl?: string;
 };
 
@@ -140,6 +140,8 @@ async function advanceLocked(tx: Tx, where: SQL, now: Date, limit: number, baseU
       createdAt: shippingOrders.createdAt,
       trackingUpdatedAt: shippingOrders.trackingUpdatedAt,
       settings: courierProfiles.settings,
+      profileId: courierProfiles.id,
+      profileAccountId: courierProfiles.accountId,
     })
     .from(shippingOrders)
     .innerJoin(courierProfiles, eq(courierProfiles.id, shippingOrders.courierProfileId))
@@ -156,7 +158,11 @@ async function advanceLocked(tx: Tx, where: SQL, now: Date, limit: number, baseU
       results.push({ order, result: null });
       continue;
     }
-    const settings = courierSettings(courier, order.settings);
+    const settings = courierSettings(courier, {
+      id: order.profileId,
+      accountId: order.profileAccountId,
+      settings: order.settings,
+    });
     const [result] = await courier.track([shipments.get(order.id)!], settings, {
       signal: new AbortController().signal,
       timeoutMs: courier.timeoutMs(settings),
@@ -293,10 +299,10 @@ async function pollRemoteTracking(
   if (claimed.length === 0) return 0;
   const shipments = await storedShipments(db, claimed);
   const profiles = await db
-    .select({ id: courierProfiles.id, settings: courierProfiles.settings })
+    .select({ id: courierProfiles.id, accountId: courierProfiles.accountId, settings: courierProfiles.settings })
     .from(courierProfiles)
     .where(inArray(courierProfiles.id, [...new Set(claimed.map((o) => o.courierProfileId))]));
-  const settingsOf = new Map(profiles.map((p) => [p.id, courierSettings(courier, p.settings)]));
+  const settingsOf = new Map(profiles.map((p) => [p.id, courierSettings(courier, p)]));
 
   const size = Math.max(1, courier.limits.trackingBatchSize);
   const chunks: { settings: Record<string, unknown>; orders: typeof claimed }[] = [];
@@ -329,16 +335,11 @@ async function pollRemoteTracking(
 async function recordStatusChanges(tx: Tx, previous: Map<string, ShippingStatus>, baseUrl?: string): Promise<void> {
   const ids = [...previous.keys()];
   const rows = await tx.select().from(shippingOrders).where(inArray(shippingOrders.id, ids));
-  const origins = baseUrl ? null : await eventBaseUrls(tx, ids);
-  const groups = new Map<string, { accountId: string; origin: string; rows: typeof rows }>();
-  for (const row of rows) {
-    const origin = baseUrl ?? origins?.get(row.id) ?? fallbackOrigin();
-    const key = `${row.accountId} ${origin}`;
-    const group = groups.get(key) ?? { accountId: row.accountId, origin, rows: [] };
-    group.rows.push(row);
-    groups.set(key, group);
-  }
-  for (const { accountId, origin, rows: groupRows } of groups.values()) {
+  // PUBLIC_URL is the only origin of links: never one a request (or an earlier event of the order) carried.
+  const origin = baseUrl ?? env().PUBLIC_URL;
+  const groups = new Map<string, typeof rows>();
+  for (const row of rows) groups.set(row.accountId, [...(groups.get(row.accountId) ?? []), row]);
+  for (const [accountId, groupRows] of groups) {
     const views = await toShippingOrderViews(tx, groupRows, origin);
     await recordEvents(
       tx,
@@ -347,25 +348,3 @@ async function recordStatusChanges(tx: Tx, previous: Map<string, ShippingStatus>
     );
   }
 }
-
-/**
- * With no request to take an origin from (the tracking worker), an order's links keep the origin its
- * earlier events were given, i.e. the one the partner created it through; PUBLIC_URL overrides both.
- */
-async function eventBaseUrls(tx: Tx, orderIds: string[]): Promise<Map<string, string>> {
-  const configured = env().PUBLIC_URL;
-  if (configured) return new Map(orderIds.map((id) => [id, configured]));
-  const rows = await tx
-    .selectDistinctOn([events.orderId], { orderId: events.orderId, data: events.data })
-    .from(events)
-    .where(inArray(events.orderId, orderIds))
-    .orderBy(events.orderId, desc(events.createdAt));
-  const origins = new Map<string, string>();
-  for (const row of rows) {
-    const labelUrl = (row.data.shippingOrder as { labelUrl?: unknown } | undefined)?.labelUrl;
-    if (row.orderId && typeof labelUrl === "string") origins.set(row.orderId, new URL(labelUrl).origin);
-  }
-  return origins;
-}
-
-const fallbackOrigin = () => `http://localhost:${process.env.PORT ?? "3000"}`;

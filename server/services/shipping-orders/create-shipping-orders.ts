@@ -122,7 +122,7 @@ async function createValidated(
   const valid = orders as (ValidatedOrder & { order: OrderRequest; service: string })[];
   if (command.preventDuplicateOrders) await assertNoDuplicateOrders(db, origin.accountId, valid);
 
-  const settings = courierSettings(courier, profile.settings);
+  const settings = courierSettings(courier, profile);
   const requests = valid.map((o) => toShipmentRequest(o.order, o.service));
   // A remote courier's call is recorded first (committed on its own): a process that dies between the courier's
   // answer and the commit below leaves an attempt the recovery job adopts or cancels (recover-attempts.ts).

@@ -13,7 +13,7 @@ export type ValidateCommand = { courierId: string; profileId?: string | null; ba
 /** Validation shared by validate and create: courier and profile (404), source pairs (422), then every rule. */
 export async function validateBatch(db: Executor, origin: ValidationOrigin, command: ValidateCommand) {
   const { courier, profile } = await resolveCourierProfile(db, origin.accountId, command.courierId, command.profileId);
-  const settings = courierSettings(courier, profile.settings);
+  const settings = courierSettings(courier, profile);
   const orders = command.batch.orders.map((raw) => {
     const validated = validateOrder(raw, courier.capabilities, { service: profile.service });
     // The courier's own written limits, at their fields, before any call (only on what the contract's rules let through).

@@ -1,3 +1,4 @@
+import { v7 as uuidv7 } from "uuid";
 import type { Db } from "@/db/client";
 import { count, eq } from "drizzle-orm";
 import { accounts, webhookEndpoints } from "@/db/schema";
@@ -12,6 +13,7 @@ import { assertTargetAllowed } from "./check-target";
 import { createWebhookEndpointInput, toWebhookEndpointView, type CreatedWebhookEndpointView } from "./schemas";
 import { targetPolicy } from "./target-policy";
 import { sealSecret } from "@/server/secrets/seal-secret";
+import { webhookSecretBinding } from "@/server/secrets/webhook-secret-binding";
 import { generateWebhookSecret } from "./webhook-secret";
 
 /** Endpoints one account may have (each one multiplies every event's deliveries). */
@@ -43,15 +45,18 @@ export async function createWebhookEndpoint(
         "conflict",
         `An account can have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one before adding another.`,
       );
+    // The id is made here so the secret can be sealed for this row (bound to it) in the insert itself.
+    const id = uuidv7();
     const [created] = await tx
       .insert(webhookEndpoints)
       .values({
+        id,
         accountId,
         url,
         description: input.description ?? null,
         eventTypes: input.eventTypes ?? [...ORDER_EVENT_TYPES],
         sources: input.sources ?? null,
-        secret: sealSecret(secret),
+        secret: sealSecret(secret, webhookSecretBinding({ id, accountId }, "secret")),
       })
       .returning();
     // Its delivery queue commits with it: an event that finds the endpoint finds the queue its jobs go to.

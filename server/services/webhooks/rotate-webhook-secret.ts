@@ -4,7 +4,8 @@ import { webhookEndpoints } from "@/db/schema";
 import type { Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
 import { findEndpointForActor } from "./find-endpoint-for-actor";
-import { sealSecret } from "@/server/secrets/seal-secret";
+import { openSecret, sealSecret } from "@/server/secrets/seal-secret";
+import { webhookSecretBinding } from "@/server/secrets/webhook-secret-binding";
 import { generateWebhookSecret, SECRET_OVERLAP_MS } from "./webhook-secret";
 
 /**
@@ -25,8 +26,12 @@ export async function rotateWebhookSecret(
     await tx
       .update(webhookEndpoints)
       .set({
-        secret: sealSecret(secret),
-        previousSecret: row.secret,
+        secret: sealSecret(secret, webhookSecretBinding(row, "secret")),
+        // Moved to the other column, so sealed again for it (a value opens only in the field it was sealed for).
+        previousSecret: sealSecret(
+          openSecret(row.secret, webhookSecretBinding(row, "secret")),
+          webhookSecretBinding(row, "previous_secret"),
+        ),
         previousSecretExpiresAt: new Date(now.getTime() + SECRET_OVERLAP_MS),
       })
       .where(eq(webhookEndpoints.id, row.id));

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { openSecret } from "@/server/secrets/seal-secret";
+import { webhookSecretBinding } from "@/server/secrets/webhook-secret-binding";
 
 /** `whsec_` + base64 of 32 random bytes, the Standard Webhooks secret format. */
 export const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toString("base64")}`;
@@ -23,12 +24,20 @@ export function signedHeaders(eventId: string, body: string, secrets: string[], 
 
 /** The secrets that sign now: the current one, and the previous one during its overlap. */
 export function signingSecrets(
-  endpoint: { secret: string; previousSecret: string | null; previousSecretExpiresAt: Date | null },
+  endpoint: {
+    id: string;
+    accountId: string;
+    secret: string;
+    previousSecret: string | null;
+    previousSecretExpiresAt: Date | null;
+  },
   now: Date,
 ): string[] {
   const previousValid =
     endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now;
   // Stored sealed (server/secrets/); opened here, where signing happens, and nowhere else.
-  const current = openSecret(endpoint.secret);
-  return previousValid ? [current, openSecret(endpoint.previousSecret!)] : [current];
+  const current = openSecret(endpoint.secret, webhookSecretBinding(endpoint, "secret"));
+  return previousValid
+    ? [current, openSecret(endpoint.previousSecret!, webhookSecretBinding(endpoint, "previous_secret"))]
+    : [current];
 }

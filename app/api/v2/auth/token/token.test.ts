@@ -71,7 +71,7 @@ describe("POST /auth/token and private-API authentication", () => {
 
   it("refuses missing, expired, forged tokens and API keys on the private API with 401 and WWW-Authenticate", async () => {
     const path = `/api/v2/private/api-keys?accountId=${user.accountId}`;
-    const expired = await signAccessToken(user.userId, -10);
+    const expired = await signAccessToken(user.userId, 0, -10);
     const forged = await new SignJWT({})
       .setProtectedHeader({ alg: "HS256" })
       .setSubject(user.userId)
