@@ -2,11 +2,13 @@ import { getToken } from "next-auth/jwt";
 import { NextResponse, type NextRequest } from "next/server";
 import { problem } from "@/server/http/problem";
 import { env } from "@/server/env";
+import { requestIdOf } from "@/server/observability/request-context";
 
 /**
  * Runs before routing for the dashboard and for API paths that carry a percent sign (see `config`).
  *
- * API: a path that is not valid percent-encoding (`/shipping-orders/%E2%82`) answers 400 problem+json here.
+ * API: a path that is not valid percent-encoding (`/api/v2/shipping-orders/%E2%82`, `/api/trpc/%E2`) answers 400
+ * problem+json here.
  * Next decodes the path to match a dynamic route and, failing, answers a plain-text 500 before any route
  * handler runs; the proxy runs before that match.
  *
@@ -20,6 +22,7 @@ export async function proxy(request: NextRequest) {
     return problem(400, "The request path is not valid percent-encoding (RFC 3986).", {
       code: "bad_request",
       errors: [{ field: "path", message: "not valid percent-encoding" }],
+      headers: { "x-request-id": requestIdOf(request.headers) },
     });
   }
   if (await getToken({ req: request, secret: env().AUTH_SECRET })) return NextResponse.next();
@@ -37,5 +40,6 @@ function isValidPercentEncoding(path: string): boolean {
   }
 }
 
-// API paths only when they hold a `%`: every other API request skips the proxy (it costs a hop per request).
-export const config = { matcher: ["/dashboard", "/dashboard/:path*", "/api/v2/:path(.*%.*)"] };
+// API paths only when they hold a `%` (the REST door, tRPC's `/api/trpc/%E2`, next-auth's): every other API request
+// skips the proxy (it costs a hop per request).
+export const config = { matcher: ["/dashboard", "/dashboard/:path*", "/api/:path(.*%.*)"] };

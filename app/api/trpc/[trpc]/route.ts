@@ -1,5 +1,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { TRPC_MAX_BATCH_SIZE } from "@/lib/trpc-batch";
 import { getSession } from "@/server/auth/next-auth";
+import { assertStorable, mediaTypeOf, parseJsonBody, readText, unsupportedMediaType } from "@/server/http/body";
 import { finishRequest } from "@/server/observability/http-requests";
 import {
   requestIdOf,
@@ -7,38 +9,64 @@ import {
   setRequestCaller,
   type RequestContext,
 } from "@/server/observability/request-context";
-import { problem } from "@/server/http/problem";
+import { errorResponse, problem } from "@/server/http/problem";
 import { isCrossSite } from "@/server/http/same-origin";
 import { createTRPCContext } from "@/server/trpc/init";
 import { logUnexpectedError } from "@/server/trpc/log-error";
+import { trpcOperation } from "@/server/trpc/operation-label";
 import { appRouter } from "@/server/trpc/root";
+
+/**
+ * The input of a call, checked as the REST door checks its bodies before tRPC parses it: at most 1 MiB, read while
+ * streaming (413), JSON nested at most 64 levels and holding no U+0000 or unpaired surrogate (400). A POST's body
+ * is read here once and handed on; a GET carries its input in the query (bounded by the server's URL limit).
+ */
+async function checkedInput(request: Request): Promise<Request> {
+  if (request.method !== "POST") {
+    const input = new URL(request.url).searchParams.get("input");
+    if (input !== null) assertStorable(parseJsonBody(input));
+    return request;
+  }
+  const type = mediaTypeOf(request);
+  if (type !== "application/json") throw unsupportedMediaType(type, ["application/json"]);
+  const text = await readText(request);
+  if (text !== "") assertStorable(parseJsonBody(text));
+  const headers = new Headers(request.headers);
+  headers.delete("content-length");
+  headers.delete("transfer-encoding");
+  return new Request(request.url, { method: "POST", headers, body: text, signal: request.signal });
+}
 
 function handler(request: Request): Promise<Response> {
   const started = performance.now();
-  // The procedures of the (batched) call: `/api/trpc/orders.list,orders.get` → `orders.list,orders.get`.
-  const procedures = decodeURIComponent(new URL(request.url).pathname.slice("/api/trpc/".length));
-  const context: RequestContext = { requestId: requestIdOf(request.headers), operation: `trpc:${procedures}` };
+  const context: RequestContext = {
+    requestId: requestIdOf(request.headers),
+    operation: trpcOperation(new URL(request.url).pathname),
+  };
   return runInRequest(context, async () => {
-    const response = await fetchRequestHandler({
-      endpoint: "/api/trpc",
-      req: request,
-      router: appRouter,
-      createContext: async () => {
-        const session = await getSession();
-        if (session?.user?.id) setRequestCaller({ userId: session.user.id });
-        return createTRPCContext({ session, headers: request.headers });
-      },
-      onError: logUnexpectedError,
-    });
+    let response: Response;
+    try {
+      // Mutations ride on the session cookie, so one posted from another site is refused before anything runs.
+      if (request.method === "POST" && isCrossSite(request))
+        response = problem(403, "Cross-site requests to the dashboard API are refused.", { code: "forbidden" });
+      else
+        response = await fetchRequestHandler({
+          endpoint: "/api/trpc",
+          req: await checkedInput(request),
+          router: appRouter,
+          maxBatchSize: TRPC_MAX_BATCH_SIZE,
+          createContext: async () => {
+            const session = await getSession();
+            if (session?.user?.id) setRequestCaller({ userId: session.user.id });
+            return createTRPCContext({ session, headers: request.headers });
+          },
+          onError: logUnexpectedError,
+        });
+    } catch (error) {
+      response = errorResponse(error, request);
+    }
     return finishRequest(request, response, context, started);
   });
 }
 
-/** Mutations ride on the session cookie, so one posted from another site is refused before anything runs. */
-async function mutation(request: Request): Promise<Response> {
-  if (isCrossSite(request))
-    return problem(403, "Cross-site requests to the dashboard API are refused.", { code: "forbidden" });
-  return handler(request);
-}
-
-export { handler as GET, mutation as POST };
+export { handler as GET, handler as POST };
