@@ -1,7 +1,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { TRPC_MAX_BATCH_SIZE } from "@/lib/trpc-batch";
 import { getSession } from "@/server/auth/next-auth";
-import { assertStorable, mediaTypeOf, parseJsonBody, readText, unsupportedMediaType } from "@/server/http/body";
+import { assertStorable, malformedJson, mediaTypeOf, readText, unsupportedMediaType } from "@/server/http/body";
 import { finishRequest } from "@/server/observability/http-requests";
 import {
   requestIdOf,
@@ -17,20 +17,39 @@ import { trpcOperation } from "@/server/trpc/operation-label";
 import { appRouter } from "@/server/trpc/root";
 
 /**
+ * Each call's input as superjson put it on the wire (`{ json, meta }`, one per index in a batch) is checked on its
+ * own first, so that a refusal names the field as the form knows it (`name`, not `0.json.name`); then the whole.
+ */
+function assertStorableInput(text: string, batch: boolean): void {
+  let wire: unknown;
+  try {
+    wire = JSON.parse(text);
+  } catch {
+    throw malformedJson();
+  }
+  const calls = batch && typeof wire === "object" && wire !== null ? Object.values(wire) : [wire];
+  for (const call of calls)
+    if (typeof call === "object" && call !== null && "json" in call) assertStorable((call as { json: unknown }).json);
+  assertStorable(wire);
+}
+
+/**
  * The input of a call, checked as the REST door checks its bodies before tRPC parses it: at most 1 MiB, read while
  * streaming (413), JSON nested at most 64 levels and holding no U+0000 or unpaired surrogate (400). A POST's body
  * is read here once and handed on; a GET carries its input in the query (bounded by the server's URL limit).
  */
 async function checkedInput(request: Request): Promise<Request> {
+  const search = new URL(request.url).searchParams;
+  const batch = search.get("batch") === "1";
   if (request.method !== "POST") {
-    const input = new URL(request.url).searchParams.get("input");
-    if (input !== null) assertStorable(parseJsonBody(input));
+    const input = search.get("input");
+    if (input !== null) assertStorableInput(input, batch);
     return request;
   }
   const type = mediaTypeOf(request);
   if (type !== "application/json") throw unsupportedMediaType(type, ["application/json"]);
   const text = await readText(request);
-  if (text !== "") assertStorable(parseJsonBody(text));
+  if (text !== "") assertStorableInput(text, batch);
   const headers = new Headers(request.headers);
   headers.delete("content-length");
   headers.delete("transfer-encoding");
