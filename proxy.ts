@@ -1,19 +1,21 @@
 import { getToken } from "next-auth/jwt";
 import { NextResponse, type NextRequest } from "next/server";
 import { problem } from "@/server/http/problem";
+import { newNonce, pageContentSecurityPolicy } from "@/server/http/content-security-policy";
 import { env } from "@/server/env";
 import { requestIdOf } from "@/server/observability/request-context";
 
 /**
- * Runs before routing for the dashboard and for API paths that carry a percent sign (see `config`).
+ * Runs before routing for every page and for API paths that carry a percent sign (see `config`).
  *
  * API: a path that is not valid percent-encoding (`/api/v2/shipping-orders/%E2%82`, `/api/trpc/%E2`) answers 400
- * problem+json here.
- * Next decodes the path to match a dynamic route and, failing, answers a plain-text 500 before any route
- * handler runs; the proxy runs before that match.
+ * problem+json here. Next decodes the path to match a dynamic route and, failing, answers a plain-text 500 before
+ * any route handler runs; the proxy runs before that match.
  *
- * Dashboard: sends a visitor without a valid session to the sign-in page before the dashboard renders,
- * keeping the page they asked for. An optimistic check only: the dashboard layout and every tRPC call check again.
+ * Pages: each gets a nonce of its own and a Content-Security-Policy that allows only scripts carrying it (set on
+ * the request, where Next's renderer reads it, and on the answer). The dashboard additionally sends a visitor
+ * without a valid session to the sign-in page before it renders, keeping the page they asked for. An optimistic
+ * check only: the dashboard layout and every tRPC call check again.
  */
 export async function proxy(request: NextRequest) {
   const { pathname } = new URL(request.url);
@@ -25,11 +27,26 @@ export async function proxy(request: NextRequest) {
       headers: { "x-request-id": requestIdOf(request.headers) },
     });
   }
-  if (await getToken({ req: request, secret: env().AUTH_SECRET })) return NextResponse.next();
-  const signIn = new URL("/sign-in", request.url);
-  signIn.searchParams.set("callbackUrl", request.nextUrl.pathname + request.nextUrl.search);
-  return NextResponse.redirect(signIn);
+  // The label's PDF is a file, not a page: its own policy (framed by the dashboard) comes from next.config.
+  if (LABEL_FILE.test(pathname)) return NextResponse.next();
+  const policy = pageContentSecurityPolicy(newNonce(), { development: process.env.NODE_ENV === "development" });
+  if (isDashboard(pathname) && !(await getToken({ req: request, secret: env().AUTH_SECRET }))) {
+    const signIn = new URL("/sign-in", request.url);
+    signIn.searchParams.set("callbackUrl", request.nextUrl.pathname + request.nextUrl.search);
+    const redirect = NextResponse.redirect(signIn);
+    redirect.headers.set("content-security-policy", policy);
+    return redirect;
+  }
+  const headers = new Headers(request.headers);
+  headers.set("content-security-policy", policy);
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set("content-security-policy", policy);
+  return response;
 }
+
+const LABEL_FILE = /^\/dashboard\/orders\/[^/]+\/label$/;
+
+const isDashboard = (pathname: string) => pathname === "/dashboard" || pathname.startsWith("/dashboard/");
 
 function isValidPercentEncoding(path: string): boolean {
   try {
@@ -40,6 +57,18 @@ function isValidPercentEncoding(path: string): boolean {
   }
 }
 
-// API paths only when they hold a `%` (the REST door, tRPC's `/api/trpc/%E2`, next-auth's): every other API request
-// skips the proxy (it costs a hop per request).
-export const config = { matcher: ["/dashboard", "/dashboard/:path*", "/api/:path(.*%.*)"] };
+export const config = {
+  matcher: [
+    // Pages (not Next's static files, and not the prefetches of next/link, which are no documents).
+    {
+      source: "/((?!api/|_next/static|_next/image|favicon.ico|icon.svg).*)",
+      missing: [
+        { type: "header", key: "next-router-prefetch" },
+        { type: "header", key: "purpose", value: "prefetch" },
+      ],
+    },
+    // API paths only when they hold a `%` (the REST door, tRPC's `/api/trpc/%E2`, next-auth's): every other API
+    // request skips the proxy (it costs a hop per request).
+    "/api/:path(.*%.*)",
+  ],
+};

@@ -128,7 +128,7 @@ test.describe("bodies on every door: 1 MiB, refused while streaming", () => {
 
   test("tRPC input gets the REST door's checks: nesting past 64 levels and U+0000 are 400s naming the place", async () => {
     const post = (input: unknown) =>
-      send("/api/trpc/sources.create?batch=1", {
+      send("/api/trpc/sources.activate?batch=1", {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ 0: { json: input } }),
