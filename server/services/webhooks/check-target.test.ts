@@ -37,7 +37,15 @@ describe("checkTarget under production rules", () => {
   });
 
   it("refuses a name with any non-public address among its answers, without telling the caller the address", async () => {
-    for (const bad of ["127.0.0.1", "10.1.2.3", "169.254.169.254", "100.64.0.1", "::1", "fd00::1", "::ffff:127.0.0.1"]) {
+    for (const bad of [
+      "127.0.0.1",
+      "10.1.2.3",
+      "169.254.169.254",
+      "100.64.0.1",
+      "::1",
+      "fd00::1",
+      "::ffff:127.0.0.1",
+    ]) {
       const message = await refusal(
         checkTarget("https://hooks.example.com/", PRODUCTION, resolving("93.184.216.34", bad)),
       );

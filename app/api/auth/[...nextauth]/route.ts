@@ -9,7 +9,17 @@ import { requestIdOf, runInRequest, type RequestContext } from "@/server/observa
 type Context = { params: Promise<{ nextauth: string[] }> };
 
 /** next-auth's actions (the first segment after /api/auth/): the only values the `operation` label takes here. */
-const ACTIONS = new Set(["providers", "session", "csrf", "signin", "signout", "callback", "verify-request", "error", "_log"]);
+const ACTIONS = new Set([
+  "providers",
+  "session",
+  "csrf",
+  "signin",
+  "signout",
+  "callback",
+  "verify-request",
+  "error",
+  "_log",
+]);
 
 const operationOf = (pathname: string): string => {
   const action = pathname.split("/")[3] ?? "";
