@@ -49,6 +49,12 @@ const nextConfig = {
     "prom-client",
   ],
   poweredByHeader: false,
+  experimental: {
+    // Next buffers the body of a request the proxy runs for (every page, API paths with a `%`) so that both can
+    // read it: 10 MB by default. One byte over the 1 MiB every door accepts is enough for the route to refuse it
+    // (server/http/body.ts), and a truncated body can then never look like one within the limit.
+    proxyClientMaxBodySize: 1024 * 1024 + 1,
+  },
   async headers() {
     // Later entries override earlier ones for the same header.
     return [
