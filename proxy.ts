@@ -1,18 +1,22 @@
 import { getToken } from "next-auth/jwt";
 import { NextResponse, type NextRequest } from "next/server";
 import { problem } from "@/server/http/problem";
+import { newNonce, pageContentSecurityPolicy } from "@/server/http/content-security-policy";
 import { env } from "@/server/env";
 import { secureCookies, sessionExpired } from "@/server/auth/session-policy";
+import { requestIdOf } from "@/server/observability/request-context";
 
 /**
- * Runs before routing for the dashboard and for API paths that carry a percent sign (see `config`).
+ * Runs before routing for every page and for API paths that carry a percent sign (see `config`).
  *
- * API: a path that is not valid percent-encoding (`/shipping-orders/%E2%82`) answers 400 problem+json here.
- * Next decodes the path to match a dynamic route and, failing, answers a plain-text 500 before any route
- * handler runs; the proxy runs before that match.
+ * API: a path that is not valid percent-encoding (`/api/v2/shipping-orders/%E2%82`, `/api/trpc/%E2`) answers 400
+ * problem+json here. Next decodes the path to match a dynamic route and, failing, answers a plain-text 500 before
+ * any route handler runs; the proxy runs before that match.
  *
- * Dashboard: sends a visitor without a valid session to the sign-in page before the dashboard renders,
- * keeping the page they asked for. An optimistic check only: the dashboard layout and every tRPC call check again.
+ * Pages: each gets a nonce of its own and a Content-Security-Policy that allows only scripts carrying it (set on
+ * the request, where Next's renderer reads it, and on the answer). The dashboard additionally sends a visitor
+ * without a valid session to the sign-in page before it renders, keeping the page they asked for. An optimistic
+ * check only: the dashboard layout and every tRPC call check again.
  */
 export async function proxy(request: NextRequest) {
   const { pathname } = new URL(request.url);
@@ -21,14 +25,35 @@ export async function proxy(request: NextRequest) {
     return problem(400, "The request path is not valid percent-encoding (RFC 3986).", {
       code: "bad_request",
       errors: [{ field: "path", message: "not valid percent-encoding" }],
+      headers: { "x-request-id": requestIdOf(request.headers) },
     });
   }
-  const token = await getToken({ req: request, secret: env().AUTH_SECRET, secureCookie: secureCookies() });
-  if (token && !sessionExpired(token)) return NextResponse.next();
-  const signIn = new URL("/sign-in", request.url);
-  signIn.searchParams.set("callbackUrl", request.nextUrl.pathname + request.nextUrl.search);
-  return NextResponse.redirect(signIn);
+  // The label's PDF is a file, not a page: its own policy (framed by the dashboard) comes from next.config.
+  if (LABEL_FILE.test(pathname)) return NextResponse.next();
+  const policy = pageContentSecurityPolicy(newNonce(), { development: process.env.NODE_ENV === "development" });
+  if (isDashboard(pathname) && !(await hasLiveSession(request))) {
+    const signIn = new URL("/sign-in", request.url);
+    signIn.searchParams.set("callbackUrl", request.nextUrl.pathname + request.nextUrl.search);
+    const redirect = NextResponse.redirect(signIn);
+    redirect.headers.set("content-security-policy", policy);
+    return redirect;
+  }
+  const headers = new Headers(request.headers);
+  headers.set("content-security-policy", policy);
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set("content-security-policy", policy);
+  return response;
 }
+
+/** A session cookie that verifies and has not passed its absolute lifetime (session-policy.ts). */
+async function hasLiveSession(request: NextRequest): Promise<boolean> {
+  const token = await getToken({ req: request, secret: env().AUTH_SECRET, secureCookie: secureCookies() });
+  return Boolean(token && !sessionExpired(token));
+}
+
+const LABEL_FILE = /^\/dashboard\/orders\/[^/]+\/label$/;
+
+const isDashboard = (pathname: string) => pathname === "/dashboard" || pathname.startsWith("/dashboard/");
 
 function isValidPercentEncoding(path: string): boolean {
   try {
@@ -39,5 +64,18 @@ function isValidPercentEncoding(path: string): boolean {
   }
 }
 
-// API paths only when they hold a `%`: every other API request skips the proxy (it costs a hop per request).
-export const config = { matcher: ["/dashboard", "/dashboard/:path*", "/api/v2/:path(.*%.*)"] };
+export const config = {
+  matcher: [
+    // Pages (not Next's static files, and not the prefetches of next/link, which are no documents).
+    {
+      source: "/((?!api/|_next/static|_next/image|favicon.ico|icon.svg).*)",
+      missing: [
+        { type: "header", key: "next-router-prefetch" },
+        { type: "header", key: "purpose", value: "prefetch" },
+      ],
+    },
+    // API paths only when they hold a `%` (the REST door, tRPC's `/api/trpc/%E2`, next-auth's): every other API
+    // request skips the proxy (it costs a hop per request).
+    "/api/:path(.*%.*)",
+  ],
+};

@@ -37,10 +37,10 @@ const LIST_PARAMS = Object.keys(listShippingOrdersOp.query.shape);
 
 type Answer = { status: number; body: unknown; contentType?: string; headers?: Record<string, string> };
 
-/** The headers next.config adds to every answer (its `/:path*` rule). */
+/** The headers next.config adds to every API answer (its `/:path*` and `/api/:path*` rules). */
 const securityHeaders: Record<string, string> = Object.fromEntries(
   ((await nextConfig.headers?.()) ?? [])
-    .filter((rule) => rule.source === "/:path*")
+    .filter((rule) => rule.source === "/:path*" || rule.source === "/api/:path*")
     .flatMap((rule) => rule.headers.map((h) => [h.key.toLowerCase(), h.value])),
 );
 

@@ -18,6 +18,9 @@ export const E2E_PACKETA_PASSWORD = "e2e0packeta0api0password00000001";
 // Fixed so sessions signed by the server can be reasoned about in a failing run; never used outside e2e.
 const E2E_AUTH_SECRET = "e2e-secret-e2e-secret-e2e-secret-0123456789";
 
+/** The bearer token /api/metrics asks for (request-limits.spec.ts reads the metrics' series). */
+export const E2E_METRICS_TOKEN = "e2e-metrics-token-0123456789abcdef";
+
 /** The database of e2e/shutdown.spec.ts's own server (so no other server's worker takes its delivery). */
 export const stopDatabaseName = () => `${process.env.E2E_DATABASE_NAME}_stop`;
 
@@ -32,6 +35,7 @@ export function e2eEnvironment() {
     SECRETS_KEY: "ZTJlLXNlY3JldHMta2V5LTMyLWJ5dGVzLWxvbmchISE=",
     PUBLIC_URL: E2E_BASE_URL,
     NEXTAUTH_URL: E2E_BASE_URL,
+    METRICS_TOKEN: E2E_METRICS_TOKEN,
     PORT: String(E2E_PORT),
     // The specs' webhook receivers listen on 127.0.0.1.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",

@@ -1,4 +1,3 @@
-import { createServer } from "node:http";
 import { closeDb, getDb } from "@/db/client";
 import { migrate } from "@/db/migrate";
 import { env } from "@/server/env";
@@ -6,7 +5,7 @@ import { startWithRetry } from "@/server/jobs/start-with-retry";
 import { startWorker, workerOptionsFromEnv } from "@/server/jobs/worker";
 import { refreshJobsWaiting, refreshPoolStats } from "@/server/observability/jobs-waiting";
 import { logger } from "@/server/observability/logger";
-import { metrics } from "@/server/observability/metrics";
+import { createMetricsServer } from "@/server/observability/metrics-server";
 
 // A dedicated worker (`npm run worker`): the same jobs the web processes run unless WORKER=off. Any number
 // may run against one PostgreSQL database.
@@ -25,20 +24,19 @@ const { db, worker } = await startWithRetry(
 logger.info("worker: running (webhook deliveries, tracking, event clean-up)");
 console.log("worker: running (webhook deliveries, tracking, event clean-up)");
 
-// Its own metrics (a worker has no Next server): GET /metrics on METRICS_PORT, with the same bearer token.
+// Its own metrics (a worker has no Next server): GET /metrics on METRICS_PORT, with the same bearer token; without
+// METRICS_TOKEN it answers 404, as the web's /api/metrics does.
 const { METRICS_PORT, METRICS_HOST, METRICS_TOKEN } = env();
+if (METRICS_PORT !== undefined && !METRICS_TOKEN)
+  logger.warn("worker: METRICS_PORT is set without METRICS_TOKEN; /metrics answers 404 until a token is set");
 const metricsServer =
   METRICS_PORT === undefined
     ? null
-    : createServer((req, res) => {
-        const authorized = !METRICS_TOKEN || req.headers.authorization === `Bearer ${METRICS_TOKEN}`;
-        if (req.url !== "/metrics" || !authorized) {
-          res.writeHead(req.url === "/metrics" ? 401 : 404).end();
-          return;
-        }
-        void Promise.all([refreshJobsWaiting(db).catch(() => {}), refreshPoolStats().catch(() => {})])
-          .then(() => metrics.registry.metrics())
-          .then((body) => res.writeHead(200, { "content-type": metrics.registry.contentType }).end(body));
+    : createMetricsServer({
+        token: METRICS_TOKEN,
+        refresh: async () => {
+          await Promise.all([refreshJobsWaiting(db).catch(() => {}), refreshPoolStats().catch(() => {})]);
+        },
       }).listen(METRICS_PORT, METRICS_HOST);
 
 // SIGTERM or SIGINT: stop taking jobs, let the webhook attempts in flight finish and record their outcome or hand

@@ -5,6 +5,7 @@ import { httpBatchStreamLink, loggerLink, type TRPCClientErrorLike } from "@trpc
 import { createTRPCReact } from "@trpc/react-query";
 import { useState } from "react";
 import SuperJSON from "superjson";
+import { TRPC_MAX_BATCH_SIZE } from "@/lib/trpc-batch";
 import type { AppRouter } from "@/server/trpc/root";
 import { createQueryClient } from "./query-client";
 
@@ -35,7 +36,7 @@ export function TRPCReactProvider({ children }: { children: React.ReactNode }) {
           enabled: (op) =>
             op.direction === "down" && op.result instanceof Error && !isExpectedError(op.result as ApiError),
         }),
-        httpBatchStreamLink({ transformer: SuperJSON, url: "/api/trpc" }),
+        httpBatchStreamLink({ transformer: SuperJSON, url: "/api/trpc", maxItems: TRPC_MAX_BATCH_SIZE }),
       ],
     }),
   );

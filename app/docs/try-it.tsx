@@ -15,10 +15,6 @@ type Answer = {
   ms: number;
 };
 
-const STORAGE_KEYS: Record<Exclude<TryItAuth, "none">, string> = {
-  apiKey: "docs.apiKey",
-  accessToken: "docs.accessToken",
-};
 const SHOWN_HEADERS = [
   "content-type",
   "www-authenticate",
@@ -29,23 +25,29 @@ const SHOWN_HEADERS = [
   "content-disposition",
 ];
 
-/** The credential is kept in localStorage and shared by every operation on the page (and other tabs). */
+/**
+ * The credentials typed into "Try it", in this page's memory only: shared by every operation on the page, gone when
+ * the tab closes or reloads. Never in localStorage (or sessionStorage), where any script of this origin, an
+ * extension or the next person at the computer could read an API key long after.
+ */
+const credentials = new Map<Exclude<TryItAuth, "none">, string>();
+const listeners = new Set<() => void>();
+
 function subscribe(onChange: () => void): () => void {
-  window.addEventListener("storage", onChange);
-  return () => window.removeEventListener("storage", onChange);
+  listeners.add(onChange);
+  return () => listeners.delete(onChange);
 }
 
 function useSavedCredential(auth: TryItAuth): [string, (value: string) => void] {
-  const key = auth === "none" ? null : STORAGE_KEYS[auth];
   const value = useSyncExternalStore(
     subscribe,
-    () => (key ? (localStorage.getItem(key) ?? "") : ""),
+    () => (auth === "none" ? "" : (credentials.get(auth) ?? "")),
     () => "",
   );
   const save = (next: string) => {
-    if (!key) return;
-    localStorage.setItem(key, next);
-    window.dispatchEvent(new StorageEvent("storage", { key }));
+    if (auth === "none") return;
+    credentials.set(auth, next);
+    for (const listener of listeners) listener();
   };
   return [value, save];
 }

@@ -17,9 +17,20 @@ export function mediaTypeOf(request: Request): string {
  */
 export async function readJson(request: Request, accepted: readonly string[] = ["application/json"]): Promise<unknown> {
   assertAccepted(mediaTypeOf(request), accepted);
+  return parseJsonBody(await readText(request));
+}
+
+/**
+ * Reads a body as text, of any door (REST, tRPC, sign-in): a declared Content-Length over 1 MiB is refused before
+ * a byte is read, and a body without one (chunked) as soon as its bytes pass 1 MiB, so none is ever buffered whole.
+ */
+export async function readText(request: Request): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  return parseJsonBody(await readLimited(request.body));
+  if (declared > MAX_BODY_BYTES) {
+    await request.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  return readLimited(request.body);
 }
 
 /** 415 unless the media type is one of `accepted`. */
@@ -56,7 +67,7 @@ const storable = (s: string) => !s.includes("\u0000") && s.isWellFormed();
  * Refuses, with a 400 naming the place, what would otherwise fail deep down as a 500: text PostgreSQL cannot
  * store, and nesting deeper than MAX_JSON_DEPTH. Iterative, so no body can exhaust the stack here either.
  */
-function assertStorable(root: unknown): void {
+export function assertStorable(root: unknown): void {
   // A node links to its parent instead of carrying its path: the path is built only for the error, so walking a
   // 500-order batch allocates one small object per value rather than a copied path per value.
   type Node = { value: unknown; key: string | number; parent: Node | null; depth: number };

@@ -17,8 +17,8 @@ All paths are under \`/api/v2\` except the health check. Request fields of order
 ## Errors
 Every error is \`application/problem+json\` (RFC 9457): \`{ type, title, status, detail, errors? }\`, where \`errors: [{ field, message }]\` names each field or
 parameter at fault. The one exception: create's validation failures answer 400 with the validation response (\`application/json\`), as validate would.
-Ids are UUIDs; an id that is malformed or belongs to another account answers 404, never 403 or 500. Bodies over 1 MiB → 413, malformed JSON → 400,
-an unsupported Content-Type → 415. An unreachable database → 503 with \`Retry-After\`.
+Ids are UUIDs; an id that is malformed or belongs to another account answers 404, never 403 or 500. Bodies over 1 MiB → 413 (refused while they arrive,
+whatever \`Content-Length\` says), malformed JSON → 400, an unsupported Content-Type → 415. An unreachable database → 503 with \`Retry-After\`.
 
 ## Time
 UTC without a zone suffix. Shipping orders and tracking: \`yyyy-MM-ddTHH:mm:ss\`. API keys (\`created\`, \`lastUsed\`) and audit events:
@@ -35,7 +35,8 @@ Array parameters take repeated keys (\`?ids=a&ids=b\`) and comma-separated value
 also allows the comma form as one string). Any other parameter given twice → 400.
 
 ## Paths
-A path that is not valid percent-encoding → 400 problem; a path under \`/api/v2\` that no operation serves → 404 problem.
+A path that is not valid percent-encoding → 400 problem; a path under \`/api/v2\` that no operation serves → 404 problem. Every answer, these
+included, carries \`X-Request-Id\`.
 
 ## Limits
 At most ${MAX_BATCH} orders per request and ${MAX_LABELS} shipping numbers per labels request (more → 400).

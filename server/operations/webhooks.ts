@@ -30,7 +30,7 @@ import { answer, describeParams, idParams, jsonBody, noStore, pagedAccountQuery,
 
 const TAG = "Private: webhooks";
 const endpointParams = idParams("endpoint", ENDPOINT_ID);
-const urlRefused = ["Target refused", badField("url", "resolves to 127.0.0.1, which is not a public address")] as const;
+const urlRefused = ["Target refused", badField("url", "must resolve to public addresses only")] as const;
 
 const TARGET_RULES =
   "`url` must be `https://` on a public address: `http://`, and hosts that resolve to loopback, private, link-local or other non-public addresses, are refused with 400 " +
@@ -161,7 +161,7 @@ export const updateWebhookEndpointOp = operation({
   responses: {
     200: answer("The endpoint.", WebhookEndpoint, { updated: ["Paused", { ...webhookEndpoint, enabled: false }] }),
   },
-  errors: { 400: { examples: { refused: urlRefused } } },
+  errors: { 400: { examples: { refused: urlRefused } }, 429: throttled("update") },
 });
 
 export const deleteWebhookEndpointOp = operation({

@@ -1,20 +1,17 @@
-import { timingSafeEqual } from "node:crypto";
 import { env } from "@/server/env";
 import { restRoute } from "@/server/http/handler";
 import { problem } from "@/server/http/problem";
 import { refreshJobsWaiting, refreshPoolStats } from "@/server/observability/jobs-waiting";
 import { metrics } from "@/server/observability/metrics";
+import { bearerMatches } from "@/server/observability/metrics-token";
 
 export const dynamic = "force-dynamic";
-
-const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** Prometheus metrics of this web process: only with METRICS_TOKEN set (404 otherwise) and sent as a bearer token. */
 export const GET = restRoute(async ({ request, db }) => {
   const token = env().METRICS_TOKEN;
   if (!token) return problem(404, "Not found.", { code: "not_found" });
-  const sent = request.headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1] ?? "";
-  if (!same(sent, token))
+  if (!bearerMatches(request.headers.get("authorization"), token))
     return problem(401, "Send the metrics token as a bearer token.", {
       code: "unauthorized",
       headers: { "www-authenticate": 'Bearer realm="metrics"' },

@@ -8,6 +8,8 @@ import { rateLimited, takeTokens } from "./take-tokens";
  */
 export const WEBHOOK_ACTION_LIMITS = {
   create: { perMinute: 30, what: "Too many webhook endpoints created" },
+  // A change may register a new URL (resolved in DNS, like a create), so changes are counted as creates are.
+  update: { perMinute: 30, what: "Too many webhook endpoint changes" },
   test: { perMinute: 10, what: "Too many test events sent" },
   resend: { perMinute: 60, what: "Too many deliveries resent" },
 } as const;

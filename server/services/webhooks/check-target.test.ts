@@ -2,7 +2,15 @@ import { pbkdf2, randomUUID } from "node:crypto";
 import { createSocket } from "node:dgram";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReceiver, type Receiver } from "@/test/webhook-receiver";
-import { checkTarget, createHostResolver, isPublicAddress, TargetRefused, type Resolver } from "./check-target";
+import { AppError } from "@/server/errors";
+import {
+  assertTargetAllowed,
+  checkTarget,
+  createHostResolver,
+  isPublicAddress,
+  TargetRefused,
+  type Resolver,
+} from "./check-target";
 import { postWebhook } from "./post-webhook";
 
 /** Production rules: no private targets, https only, every name resolved by the stub given. */
@@ -28,11 +36,32 @@ describe("checkTarget under production rules", () => {
     expect(target).toMatchObject({ address: "93.184.216.34", family: 4 });
   });
 
-  it("refuses a name with any non-public address among its answers", async () => {
-    for (const bad of ["127.0.0.1", "10.1.2.3", "169.254.169.254", "100.64.0.1", "::1", "fd00::1", "::ffff:127.0.0.1"])
-      expect(
-        await refusal(checkTarget("https://hooks.example.com/", PRODUCTION, resolving("93.184.216.34", bad))),
-      ).toMatch(/not a public address/);
+  it("refuses a name with any non-public address among its answers, without telling the caller the address", async () => {
+    for (const bad of [
+      "127.0.0.1",
+      "10.1.2.3",
+      "169.254.169.254",
+      "100.64.0.1",
+      "::1",
+      "fd00::1",
+      "::ffff:127.0.0.1",
+    ]) {
+      const message = await refusal(
+        checkTarget("https://hooks.example.com/", PRODUCTION, resolving("93.184.216.34", bad)),
+      );
+      expect(message).toBe("must resolve to public addresses only");
+    }
+  });
+
+  it("answers a registration that resolves to a private address with a 400 that names no address", async () => {
+    const refused = await assertTargetAllowed("https://10.20.30.40/in", PRODUCTION).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(AppError);
+    const { message, errors } = refused as AppError;
+    expect(errors).toEqual([{ field: "url", message: "must resolve to public addresses only" }]);
+    expect(JSON.stringify({ message, errors })).not.toMatch(/10\.20\.30\.40/);
   });
 
   it("refuses IPv4-compatible IPv6 (::a.b.c.d, the whole ::/96) but judges IPv4-mapped by its IPv4", () => {
@@ -85,7 +114,8 @@ describe("a delivery attempt", () => {
       resolve: resolving("127.0.0.1"),
     });
     expect(outcome).toMatchObject({ ok: false, status: null });
-    expect(outcome.error).toMatch(/target refused: resolves to 127\.0\.0\.1/);
+    // What the partner reads in the delivery's `lastError`: refused, but not where the name pointed.
+    expect(outcome.error).toBe("target refused: must resolve to public addresses only");
     expect(receiver.received).toHaveLength(0);
   });
 
@@ -197,7 +227,11 @@ describe("resolving webhook hosts (c-ares, never the thread pool)", () => {
       { address: "127.0.0.1", family: 4 },
       { address: "::1", family: 6 },
     ]);
-    expect(await refusal(checkTarget("https://localhost/", PRODUCTION, resolve))).toMatch(/127\.0\.0\.1/);
+    const refused = await checkTarget("https://localhost/", PRODUCTION, resolve).catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      message: "must resolve to public addresses only",
+      detail: "localhost resolves to 127.0.0.1, which is not a public address",
+    });
     await expect(checkTarget("http://localhost:4010/", { allowPrivate: true }, resolve)).resolves.toMatchObject({
       address: "127.0.0.1",
     });

@@ -63,7 +63,14 @@ export const isAllowedPort = (port: number): boolean => port === 443 || port ===
 export type CheckedTarget = { url: URL; address: string; family: 4 | 6 };
 
 export class TargetRefused extends Error {
-  constructor(message: string) {
+  /**
+   * `message` is what the caller is told; `detail`, what only the operator's log may carry (the address a name
+   * resolved to: telling it to the caller would map the network behind the platform one registration at a time).
+   */
+  constructor(
+    message: string,
+    readonly detail?: string,
+  ) {
     super(message);
     this.name = "TargetRefused";
   }
@@ -133,7 +140,11 @@ export async function checkTarget(
   if (addresses.length === 0) throw new TargetRefused(`host ${host} does not resolve`);
   if (!policy.allowPrivate) {
     const refused = addresses.find((a) => !isPublicAddress(a.address));
-    if (refused) throw new TargetRefused(`resolves to ${refused.address}, which is not a public address`);
+    if (refused)
+      throw new TargetRefused(
+        "must resolve to public addresses only",
+        `${host} resolves to ${refused.address}, which is not a public address`,
+      );
   }
   const chosen = addresses[0]!;
   return { url, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };

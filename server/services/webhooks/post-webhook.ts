@@ -1,6 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
+import { logger } from "@/server/observability/logger";
 import { checkTarget, TargetRefused, type Resolver, type TargetPolicy } from "./check-target";
 
 export type PostOutcome = {
@@ -48,6 +49,8 @@ export async function postWebhook(
     ]);
   } catch (error) {
     const message = error instanceof TargetRefused ? `target refused: ${error.message}` : String(error);
+    // The address a refused name resolved to is for the operator's log only; the partner's `lastError` names none.
+    if (error instanceof TargetRefused && error.detail) logger.warn({ detail: error.detail }, "webhook target refused");
     return { ok: false, status: null, durationMs: elapsed(), error: message };
   } finally {
     clearTimeout(lookupTimer);

@@ -4,6 +4,7 @@ import { webhookEndpoints, type WebhookEndpointRow } from "@/db/schema";
 import { parseInput } from "@/server/validation";
 import type { Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
+import { throttleWebhookAction } from "../rate-limits/throttle-webhook-action";
 import { assertTargetAllowed } from "./check-target";
 import { findEndpointForActor } from "./find-endpoint-for-actor";
 import { toWebhookEndpointView, updateWebhookEndpointInput, type WebhookEndpointView } from "./schemas";
@@ -18,7 +19,8 @@ export async function updateWebhookEndpoint(
   audit: AuditContext = {},
 ): Promise<WebhookEndpointView> {
   const input = parseInput(updateWebhookEndpointInput, raw);
-  await findEndpointForActor(db, actor, id, { write: true });
+  const endpoint = await findEndpointForActor(db, actor, id, { write: true });
+  await throttleWebhookAction(db, endpoint.accountId, "update");
   const url = input.url === undefined ? undefined : await assertTargetAllowed(input.url, targetPolicy());
   return db.transaction(async (tx) => {
     const row = await findEndpointForActor(tx, actor, id, { write: true, lock: true });

@@ -1,0 +1,64 @@
+import { expect, test, type Page } from "@playwright/test";
+
+// Playwright's own `test`: no signed-in user is needed, /docs is public.
+
+/** Content-Security-Policy violations the browser reports on the page. */
+function cspViolations(page: Page): string[] {
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" && /Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
+}
+
+const API_KEY_FIELD = "API key (sent as Authorization: Bearer)";
+
+test("pages run scripts only with their request's nonce, new on every request (no 'unsafe-inline' scripts)", async ({
+  page,
+}) => {
+  const violations = cspViolations(page);
+  const answer = await page.goto("/docs");
+  const policy = answer!.headers()["content-security-policy"] ?? "";
+  const scripts = policy.split(";").find((d) => d.trim().startsWith("script-src")) ?? "";
+  expect(scripts).toMatch(/'nonce-[A-Za-z0-9+/=]{16,}'/);
+  expect(scripts).not.toContain("'unsafe-inline'");
+  const again = await page.request.get("/docs");
+  expect(again.headers()["content-security-policy"]).not.toBe(policy);
+  // The page's scripts ran under the policy: "Try it" (React state) works.
+  const tryIt = page.locator("details", { has: page.getByText(API_KEY_FIELD) }).first();
+  await tryIt.locator("summary").click();
+  await tryIt.getByLabel(API_KEY_FIELD).fill("svc_typed");
+  await expect(tryIt.getByLabel(API_KEY_FIELD)).toHaveValue("svc_typed");
+  expect(violations).toEqual([]);
+});
+
+test("/docs keeps a typed API key in the page's memory only: shared by its operations, never in web storage", async ({
+  page,
+}) => {
+  await page.goto("/docs");
+  // Two operations that take an API key: what is typed in one shows in the other.
+  const tryIt = page.locator("details", { has: page.getByText(API_KEY_FIELD) });
+  await tryIt.nth(0).locator("summary").click();
+  await tryIt.nth(1).locator("summary").click();
+  const secret = `svc_${crypto.randomUUID()}`;
+  await tryIt.nth(0).getByLabel(API_KEY_FIELD).fill(secret);
+  await expect(tryIt.nth(1).getByLabel(API_KEY_FIELD)).toHaveValue(secret);
+
+  const stored = await page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }]));
+  expect(stored).not.toContain(secret);
+  await page.reload();
+  await tryIt.nth(0).locator("summary").click();
+  await expect(tryIt.nth(0).getByLabel(API_KEY_FIELD)).toHaveValue("");
+});
+
+test("the sign-in page hydrates under the nonce policy (its form signs in through scripts)", async ({ page }) => {
+  const violations = cspViolations(page);
+  const answer = await page.goto("/sign-in?callbackUrl=%2F%09%2Fevil.example");
+  expect(answer!.headers()["content-security-policy"]).toMatch(/script-src 'self' 'nonce-/);
+  // The form's submit handler is React's: the wrong password's message appears without a page load.
+  await page.getByLabel("Email").fill(`nobody-${crypto.randomUUID()}@test.example`);
+  await page.getByLabel("Password").fill("wrong password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText("The email or password is wrong.")).toBeVisible();
+  expect(violations).toEqual([]);
+});
