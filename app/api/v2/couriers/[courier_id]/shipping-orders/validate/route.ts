@@ -5,8 +5,10 @@ import { validateShippingOrdersOp } from "@/server/operations/shipping-orders";
 import { orderBatch } from "@/server/services/shipping-orders/order-batch";
 import { validateShippingOrders } from "@/server/services/shipping-orders/validate-shipping-orders";
 
-export const POST = route(validateShippingOrdersOp, async ({ request, query, body, params, db, principal }) => {
+export const POST = route(validateShippingOrdersOp, async ({ request, query, body, params, db, principal, rateLimit }) => {
   const batch = orderBatch(mediaTypeOf(request), body);
+  // Each order counts as one request, as on create: a batch of 500 is 500 validations recorded.
+  await rateLimit.take(batch.orders.length - 1);
   const result = await validateShippingOrders(
     db,
     { accountId: principal.accountId, apiKeyId: principal.keyId },
