@@ -20,7 +20,10 @@ export const QUEUES = {
   courierRecovery: "courier-recovery",
   /** Every minute: re-queues pending deliveries whose attempt is overdue and that no job will make. */
   webhookSweep: "webhook-sweep",
-  /** Hourly: removes events past their retention. */
+  /**
+   * Hourly: removes events past their retention, then validation results and refused attempts (90 days), stored
+   * idempotent answers (24 hours) and idle rate-limit buckets (purge-expired-records.ts).
+   */
   eventsCleanup: "events-cleanup",
   /** Every minute: folds the statistics deltas the triggers appended into the daily rows. */
   statisticsCompact: "statistics-compact",

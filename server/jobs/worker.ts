@@ -7,6 +7,7 @@ import type { Db } from "@/db/client";
 import { shippingOrders } from "@/db/schema";
 import { env } from "@/server/env";
 import { purgeExpiredEvents } from "@/server/services/events/purge-expired-events";
+import { purgeExpiredRecords } from "@/server/services/retention/purge-expired-records";
 import { advanceDueTracking, unscheduleUnregistered } from "@/server/services/shipping-orders/advance-tracking";
 import { attemptLeaseMs, type DeliveryOptions } from "@/server/services/webhooks/deliver-webhook";
 import { compactStatistics, rebuildStatistics } from "@/server/services/statistics/maintain-statistics";
@@ -58,7 +59,8 @@ const MAX_TRACKING_BATCHES_PER_TICK = 20;
 
 /**
  * Runs the background jobs on pg-boss: webhook deliveries, the tracking tick (every minute) that splits due
- * orders into batch jobs any worker can take, and the hourly event clean-up. Any number of these may run
+ * orders into batch jobs any worker can take, and the hourly clean-up (events, validation results, refused attempts,
+ * stored idempotent answers and idle rate-limit buckets past their retention). Any number of these may run
  * against one database; pg-boss hands each job to one of them at a time (SKIP LOCKED) and the cron schedule
  * is kept once in the database.
  */
@@ -161,6 +163,7 @@ async function start(db: Db, options: WorkerOptions, started: Started): Promise<
     polling,
     runJob(QUEUES.eventsCleanup, async () => {
       await purgeExpiredEvents(db);
+      await purgeExpiredRecords(db);
     }),
   );
   await boss.work(
