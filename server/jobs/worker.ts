@@ -14,7 +14,7 @@ import { compactStatistics, rebuildStatistics } from "@/server/services/statisti
 import { sweepStuckDeliveries } from "@/server/services/webhooks/sweep-stuck-deliveries";
 import { dropOrphanDeliveryQueues, ensureDeliveryQueues } from "./boss";
 import { startDeliveryPump, type DeliveryPump } from "./delivery-pump";
-import { QUEUE_OPTIONS, QUEUES, trackingQueue } from "./queues";
+import { createQueues, QUEUES, trackingQueue } from "./queues";
 import { runJob } from "./run-job";
 import { jobSql } from "./sql-adapter";
 
@@ -93,7 +93,7 @@ async function start(db: Db, options: WorkerOptions, started: Started): Promise<
   boss.on("error", (error: unknown) => options.log("pg-boss error", error));
   started.boss = boss;
   await boss.start();
-  for (const queue of QUEUE_OPTIONS) await boss.createQueue(queue.name, queue);
+  await createQueues(boss);
   await ensureDeliveryQueues(db);
   await boss.schedule(QUEUES.trackingTick, "* * * * *");
   await boss.schedule(QUEUES.eventsCleanup, "17 * * * *");

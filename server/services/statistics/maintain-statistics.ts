@@ -18,16 +18,22 @@ const FIGURES = [
 ];
 const KEYS = "account_id, day, reference_source, source_identifier, courier, courier_profile_id, currency";
 
+/** The advisory lock class of an account's statistics (the two-key form: never shares a key with one-key locks). */
+export const STATISTICS_LOCK_CLASS = 27_300;
+
 /**
  * One batch: the oldest deltas are deleted and their sums added to the daily rows in the same statement, so a
  * reader (one statement, one snapshot, summing both tables) sees them in one table or the other, never both or
- * neither. SKIP LOCKED lets two workers compact side by side; inserting into statistics_daily takes the lock a
- * rebuild holds (rebuildStatistics), so a batch never lands in the middle of one.
+ * neither. SKIP LOCKED lets two workers compact side by side. Each delta's account is locked shared for the batch,
+ * and the deltas of an account whose rebuild holds the lock (rebuildStatistics) are left for a later batch: a batch
+ * never lands in the middle of a rebuild, and every other account's compaction goes on beside it.
  */
 const COMPACT_BATCH = `
   with moved as (
     delete from statistics_deltas where id in (
-      select id from statistics_deltas order by id limit $1::int for update skip locked)
+      select id from statistics_deltas
+      where pg_try_advisory_xact_lock_shared(${STATISTICS_LOCK_CLASS}, hashtext(account_id::text))
+      order by id limit $1::int for update skip locked)
     returning *),
   summed as (
     insert into statistics_daily (${KEYS}, ${FIGURES.join(", ")})
@@ -53,11 +59,18 @@ export async function compactStatistics(
 /** A rebuild reads every record of the account: far longer than a request's statement timeout. */
 const REBUILD_TIMEOUT = "15min";
 
+/** A statement that cannot serialize with a concurrent change (40001), or a compaction batch's row (23505, below). */
+const RETRIED = new Set(["40001", "23505"]);
+
 /**
  * Recounts one account's figures from its records (after its time zone changed, so every day moves), then
  * clears `statistics_rebuild_since`. REPEATABLE READ: the delete and the recount see one snapshot, so a change
  * committed meanwhile is counted once, by the delta its own transaction appended, which this delete cannot see.
- * LOCK TABLE comes first, before any snapshot is taken, so no compaction batch is half in that snapshot.
+ * The account's statistics lock comes first (exclusive; compaction takes it shared per account and skips an account
+ * it cannot get), so only this account's figures wait for the rebuild, never another's, and two rebuilds of one
+ * account take turns. The lock's statement takes the snapshot before the lock is granted, so a compaction batch
+ * that held it then may have moved this account's deltas after the snapshot: this transaction then meets their
+ * rows (40001) or a daily row the batch inserted (23505), and tries again with a new snapshot.
  * Returns false when the account no longer exists.
  */
 export async function rebuildStatistics(db: Db, accountId: string): Promise<boolean> {
@@ -65,8 +78,9 @@ export async function rebuildStatistics(db: Db, accountId: string): Promise<bool
     try {
       return await db.transaction(
         async (tx) => {
-          await tx.execute(sql`lock table statistics_daily in share row exclusive mode`);
+          // First (SET takes no snapshot): a rebuild of the same account may hold the lock for as long.
           await tx.execute(sql.raw(`set local statement_timeout = '${REBUILD_TIMEOUT}'`));
+          await tx.execute(sql`select pg_advisory_xact_lock(${STATISTICS_LOCK_CLASS}, hashtext(${accountId}::text))`);
           await tx.execute(sql`delete from statistics_deltas where account_id = ${accountId}::uuid`);
           await tx.execute(sql`delete from statistics_daily where account_id = ${accountId}::uuid`);
           await tx.execute(sql`insert into statistics_daily select * from statistics_from_records(${accountId}::uuid)`);
@@ -82,7 +96,7 @@ export async function rebuildStatistics(db: Db, accountId: string): Promise<bool
     } catch (error) {
       // A serialization failure (the account's row changed under the snapshot): the next try sees the change.
       const e = error as { code?: string; cause?: { code?: string } };
-      if (attempt < 5 && (e.code ?? e.cause?.code) === "40001") continue;
+      if (attempt < 5 && RETRIED.has(e.code ?? e.cause?.code ?? "")) continue;
       throw error;
     }
   }
