@@ -11,6 +11,7 @@ import { problem } from "@/server/http/problem";
 import { isCrossSite } from "@/server/http/same-origin";
 import { createTRPCContext } from "@/server/trpc/init";
 import { logUnexpectedError } from "@/server/trpc/log-error";
+import { trpcResponseMeta } from "@/server/trpc/response-meta";
 import { appRouter } from "@/server/trpc/root";
 
 function handler(request: Request): Promise<Response> {
@@ -29,6 +30,7 @@ function handler(request: Request): Promise<Response> {
         return createTRPCContext({ session, headers: request.headers });
       },
       onError: logUnexpectedError,
+      responseMeta: trpcResponseMeta,
     });
     return finishRequest(request, response, context, started);
   });
