@@ -55,7 +55,7 @@ const schema = z.object({
    */
   ACCOUNT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(6000),
   /** Requests a minute one signed-in user's dashboard validate, create, label, statistics and courier check may make. */
-  DASHBOARD_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(600),
+  USER_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(600),
   /** Bearer token for GET /api/metrics; unset, the route answers 404. */
   METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional(),
   /** A dedicated worker (`npm run worker`) serves its own metrics on this port (127.0.0.1 unless METRICS_HOST). */

@@ -18,7 +18,7 @@ import { codeOf, callerFor, sessionOf } from "@/test/trpc";
 // Small ceilings, set before the environment is first read in this process (each test file has its own).
 vi.hoisted(() => {
   process.env.ACCOUNT_RATE_LIMIT_PER_MINUTE = "5";
-  process.env.DASHBOARD_RATE_LIMIT_PER_MINUTE = "4";
+  process.env.USER_RATE_LIMIT_PER_MINUTE = "4";
 });
 
 // Buckets refill with the app's clock: stopped here, and moved a minute on to fill them again.
@@ -104,7 +104,7 @@ describe("expensive operations weigh more than one request", () => {
 });
 
 describe("the dashboard's expensive calls, per signed-in user", () => {
-  it("counts validate by its orders against DASHBOARD_RATE_LIMIT_PER_MINUTE", async () => {
+  it("counts validate by its orders against USER_RATE_LIMIT_PER_MINUTE", async () => {
     const partner = await createPartner();
     const api = await callerFor(partner);
     const validate = (n: number) =>

@@ -3,7 +3,7 @@ import { env } from "@/server/env";
 import { accountBucket } from "@/server/services/api-keys/verify-api-key";
 import { rateLimited, takeFromBuckets } from "./take-tokens";
 
-/** The bucket of one signed-in user's dashboard calls (DASHBOARD_RATE_LIMIT_PER_MINUTE). */
+/** The bucket of one signed-in user's dashboard calls (USER_RATE_LIMIT_PER_MINUTE). */
 export const userBucket = (userId: string) => `user:${userId}`;
 
 /**
@@ -18,7 +18,7 @@ export async function throttleDashboard(
   cost: number,
 ): Promise<void> {
   const e = env();
-  const user = { subject: userBucket(caller.userId), limitPerMinute: e.DASHBOARD_RATE_LIMIT_PER_MINUTE };
+  const user = { subject: userBucket(caller.userId), limitPerMinute: e.USER_RATE_LIMIT_PER_MINUTE };
   const buckets = caller.accountId
     ? [user, { subject: accountBucket(caller.accountId), limitPerMinute: e.ACCOUNT_RATE_LIMIT_PER_MINUTE }]
     : [user];
