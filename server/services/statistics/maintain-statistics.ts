@@ -59,6 +59,40 @@ export async function compactStatistics(
 /** A rebuild reads every record of the account: far longer than a request's statement timeout. */
 const REBUILD_TIMEOUT = "15min";
 
+/**
+ * The first day (in the account's zone) whose validation results and refused attempts are all still kept, when
+ * retention removed some: their figures of the days before it can only be kept as counted, not recounted.
+ */
+const KEPT_UNTIL = `
+  select ((review_purged_until at time zone time_zone)::date + 1)::text as keep from accounts where id = $1::uuid`;
+
+const REVIEW_FIGURES = ["refused", "validations_ok", "validations_warning", "validations_error"];
+const OTHER_FIGURES = FIGURES.filter((f) => !REVIEW_FIGURES.includes(f));
+
+/**
+ * The rebuild of an account whose older validation results or refused attempts retention removed ($2: the first day
+ * they are all kept): before that day the counted review figures stay as they were (their records are gone) and the
+ * rest is recounted; from it on, everything is recounted. In the rebuild's transaction and snapshot, in this order.
+ */
+const REBUILD_KEEPING_REVIEWS = [
+  // The account's deltas folded in first: the figures kept are all that was counted ($2 only types the parameter).
+  `with moved as (delete from statistics_deltas where account_id = $1::uuid and $2::date is not null returning *)
+   insert into statistics_daily (${KEYS}, ${FIGURES.join(", ")})
+   select ${KEYS}, ${FIGURES.map((f) => `sum(${f})`).join(", ")} from moved group by ${KEYS}
+   on conflict on constraint statistics_daily_key do update set
+     ${FIGURES.map((f) => `${f} = statistics_daily.${f} + excluded.${f}`).join(", ")}`,
+  `delete from statistics_daily where account_id = $1::uuid and day >= $2::date`,
+  `update statistics_daily set ${OTHER_FIGURES.map((f) => `${f} = 0`).join(", ")}
+   where account_id = $1::uuid and day < $2::date`,
+  `insert into statistics_daily (${KEYS}, ${FIGURES.join(", ")})
+   select ${KEYS}, ${FIGURES.map((f) => (REVIEW_FIGURES.includes(f) ? `case when day < $2::date then 0 else ${f} end` : f)).join(", ")}
+   from statistics_from_records($1::uuid)
+   on conflict on constraint statistics_daily_key do update set
+     ${FIGURES.map((f) => `${f} = statistics_daily.${f} + excluded.${f}`).join(", ")}`,
+  // Rows left with nothing to count (their orders' days moved): a question shows only what has something.
+  `delete from statistics_daily where account_id = $1::uuid and day < $2::date and ${FIGURES.map((f) => `${f} = 0`).join(" and ")}`,
+];
+
 /** A statement that cannot serialize with a concurrent change (40001), or a compaction batch's row (23505, below). */
 const RETRIED = new Set(["40001", "23505"]);
 
@@ -81,9 +115,16 @@ export async function rebuildStatistics(db: Db, accountId: string): Promise<bool
           // First (SET takes no snapshot): a rebuild of the same account may hold the lock for as long.
           await tx.execute(sql.raw(`set local statement_timeout = '${REBUILD_TIMEOUT}'`));
           await tx.execute(sql`select pg_advisory_xact_lock(${STATISTICS_LOCK_CLASS}, hashtext(${accountId}::text))`);
-          await tx.execute(sql`delete from statistics_deltas where account_id = ${accountId}::uuid`);
-          await tx.execute(sql`delete from statistics_daily where account_id = ${accountId}::uuid`);
-          await tx.execute(sql`insert into statistics_daily select * from statistics_from_records(${accountId}::uuid)`);
+          const [account] = await queryRows<{ keep: string | null }>(tx, KEPT_UNTIL, [accountId]);
+          if (!account?.keep) {
+            await tx.execute(sql`delete from statistics_deltas where account_id = ${accountId}::uuid`);
+            await tx.execute(sql`delete from statistics_daily where account_id = ${accountId}::uuid`);
+            await tx.execute(
+              sql`insert into statistics_daily select * from statistics_from_records(${accountId}::uuid)`,
+            );
+          } else {
+            for (const statement of REBUILD_KEEPING_REVIEWS) await queryRows(tx, statement, [accountId, account.keep]);
+          }
           const done = await queryRows<{ id: string }>(
             tx,
             `update accounts set statistics_rebuild_since = null where id = $1::uuid returning id`,

@@ -6,6 +6,7 @@ import { QUEUES } from "@/server/jobs/queues";
 import { createCourierProfile } from "@/server/services/courier-profiles/create-courier-profile";
 import { createTestUser, pollUntil } from "@/test/helpers";
 import { expectedItems, writeHistory, type HistoryRecord, type Target } from "@/test/statistics-history";
+import { purgeExpiredRecords } from "@/server/services/retention/purge-expired-records";
 import { updateAccountSettings } from "../accounts/account-settings";
 import { compactStatistics, rebuildStatistics } from "./maintain-statistics";
 import { queryStatistics } from "./query-statistics";
@@ -55,6 +56,34 @@ describe("statistics rebuilds", () => {
     expect((await queryStatistics(db, t.accountId, ask)).items).toEqual(
       expectedItems(t, "America/Chicago", history, ask),
     );
+  });
+
+  it("keeps the counted figures of validation results and refused attempts that retention removed", async () => {
+    const t = await newTarget();
+    const db = await getDb();
+    // Long before anything of the other tests, so that the purge below (with its own `now`) removes only these.
+    const old: HistoryRecord[] = [
+      { kind: "order", at: new Date("1990-01-10T22:30:00Z"), pair: ["shop", "cz"], profile: 0 },
+      { kind: "refused", at: new Date("1990-01-11T10:00:00Z"), pair: ["shop", "cz"], profile: 0 },
+      { kind: "validation", at: new Date("1990-01-12T10:00:00Z"), pair: ["shop", "cz"], profile: null, status: "OK" },
+      { kind: "validation", at: new Date("1990-01-12T11:00:00Z"), pair: ["shop", "sk"], profile: 0, status: "ERROR" },
+      { kind: "validation", at: new Date("1990-04-20T10:00:00Z"), pair: ["shop", "cz"], profile: null, status: "OK" },
+      { kind: "refused", at: new Date("1990-04-21T10:00:00Z"), pair: ["shop", "cz"], profile: 0 },
+    ];
+    await writeHistory(t, old);
+    const period = { from: "1990-01-01", to: "1990-06-30", groupBy: "day" as const, by: ["sourcePair" as const] };
+    const purged = await purgeExpiredRecords(db, new Date("1990-05-01T00:00:00Z"));
+    expect(purged).toMatchObject({ refusedAttempts: 1, validationResults: 2 });
+
+    // Recounted in the same zone: the same figures, those of the removed records included.
+    await rebuildStatistics(db, t.accountId);
+    expect((await queryStatistics(db, t.accountId, period)).items).toEqual(
+      expectedItems(t, "Europe/Prague", old, period),
+    );
+    // In another zone: the orders move (22:30 UTC is the next day in Tokyo), the kept records with them.
+    await db.update(accounts).set({ timeZone: "Asia/Tokyo" }).where(eq(accounts.id, t.accountId));
+    await rebuildStatistics(db, t.accountId);
+    expect((await queryStatistics(db, t.accountId, period)).items).toEqual(expectedItems(t, "Asia/Tokyo", old, period));
   });
 
   describe.runIf(onPostgres)("beside each other (PostgreSQL)", () => {
