@@ -10,7 +10,11 @@ import { purgeExpiredEvents } from "@/server/services/events/purge-expired-event
 import { purgeExpiredRecords } from "@/server/services/retention/purge-expired-records";
 import { advanceDueTracking, unscheduleUnregistered } from "@/server/services/shipping-orders/advance-tracking";
 import { attemptLeaseMs, type DeliveryOptions } from "@/server/services/webhooks/deliver-webhook";
-import { compactStatistics, rebuildStatistics } from "@/server/services/statistics/maintain-statistics";
+import {
+  compactStatistics,
+  rebuildStatistics,
+  requeueLostRebuilds,
+} from "@/server/services/statistics/maintain-statistics";
 import { sweepStuckDeliveries } from "@/server/services/webhooks/sweep-stuck-deliveries";
 import { dropOrphanDeliveryQueues, ensureDeliveryQueues } from "./boss";
 import { startDeliveryPump, type DeliveryPump } from "./delivery-pump";
@@ -187,6 +191,7 @@ async function start(db: Db, options: WorkerOptions, started: Started): Promise<
     // The cron fires once a minute; the job compacts every few seconds until the next one is due, so a question
     // sums seconds of deltas, not a minute's (each create appends one or two rows per key, bench/results.md).
     runJob(QUEUES.statisticsCompact, async () => {
+      await requeueLostRebuilds(db);
       const until = Date.now() + COMPACT_FOR_MS;
       for (;;) {
         await compactStatistics(db);

@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "@/db/client";
+import { enqueueJobs } from "@/server/jobs/boss";
+import { QUEUES, statisticsRebuildJob } from "@/server/jobs/queues";
 
 /** Deltas folded into the daily rows per statement (each batch its own short transaction). */
 export const COMPACT_BATCH_SIZE = 20_000;
@@ -141,4 +143,30 @@ export async function rebuildStatistics(db: Db, accountId: string): Promise<bool
       throw error;
     }
   }
+}
+
+/** A rebuild asked for this long ago with no job waiting or running for it was lost. */
+const LOST_REBUILD_AFTER = "1 minute";
+
+/**
+ * Queues the rebuild of every account that waits for one (`statistics_rebuild_since`) with no rebuild job waiting,
+ * retrying or running: a job that failed its last retry, or one an older version sent without the account as its
+ * singleton key (which the queue's `short` policy holds to one for all accounts). Returns how many were queued.
+ */
+export async function requeueLostRebuilds(db: Db): Promise<number> {
+  const lost = await queryRows<{ id: string }>(
+    db,
+    `select a.id from accounts a
+     where a.statistics_rebuild_since < now() - interval '${LOST_REBUILD_AFTER}'
+       and not exists (
+         select 1 from pgboss.job j
+         where j.name = $1 and j.state in ('created', 'retry', 'active')
+           and (j.singleton_key = a.id::text or j.data->>'accountId' = a.id::text))`,
+    [QUEUES.statisticsRebuild],
+  );
+  await enqueueJobs(
+    db,
+    lost.map((a) => statisticsRebuildJob(a.id)),
+  );
+  return lost.length;
 }

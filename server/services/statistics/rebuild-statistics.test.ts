@@ -8,7 +8,7 @@ import { createTestUser, pollUntil } from "@/test/helpers";
 import { expectedItems, writeHistory, type HistoryRecord, type Target } from "@/test/statistics-history";
 import { purgeExpiredRecords } from "@/server/services/retention/purge-expired-records";
 import { updateAccountSettings } from "../accounts/account-settings";
-import { compactStatistics, rebuildStatistics } from "./maintain-statistics";
+import { compactStatistics, rebuildStatistics, requeueLostRebuilds } from "./maintain-statistics";
 import { queryStatistics } from "./query-statistics";
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -56,6 +56,27 @@ describe("statistics rebuilds", () => {
     expect((await queryStatistics(db, t.accountId, ask)).items).toEqual(
       expectedItems(t, "America/Chicago", history, ask),
     );
+  });
+
+  it("queues again the rebuild of an account whose job was lost, once", async () => {
+    const t = await newTarget();
+    const db = await getDb();
+    const jobs = async () =>
+      rowsOf<{ n: number }>(
+        await db.execute(
+          sql`select count(*)::int as n from pgboss.job where name = ${QUEUES.statisticsRebuild} and data->>'accountId' = ${t.accountId}`,
+        ),
+      )[0]!.n;
+    // Asked for two minutes ago, and no job for it (it failed its last retry, or an older version's was dropped).
+    await db
+      .update(accounts)
+      .set({ statisticsRebuildSince: new Date(Date.now() - 120_000) })
+      .where(eq(accounts.id, t.accountId));
+    // (Another test file's worker may requeue it first: its compaction job runs this every minute.)
+    await requeueLostRebuilds(db);
+    expect(await jobs()).toBe(1);
+    await requeueLostRebuilds(db);
+    expect(await jobs()).toBe(1);
   });
 
   it("keeps the counted figures of validation results and refused attempts that retention removed", async () => {
