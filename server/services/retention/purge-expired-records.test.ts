@@ -88,7 +88,8 @@ describe("retention: the hourly clean-up job", () => {
     ]);
     expect(await counts(account)).toEqual({ validationResults: 4, refusedAttempts: 2, idempotentAnswers: 2 });
 
-    vi.useFakeTimers({ toFake: ["Date"], now: NOW });
+    // Moving on from NOW (PGlite takes its now() from this clock: a stopped one would never reach a job's start).
+    vi.useFakeTimers({ toFake: ["Date"], now: NOW, shouldAdvanceTime: true });
     await worker.boss.send(QUEUES.eventsCleanup, {});
     const left = await pollUntil(
       () => counts(account),
