@@ -39,6 +39,8 @@ export function e2eEnvironment() {
     PORT: String(E2E_PORT),
     // The specs' webhook receivers listen on 127.0.0.1.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+    // The fixtures' keys allow 100,000 a minute; the account ceiling has its own tests (server/http/rate-limits.test.ts).
+    ACCOUNT_RATE_LIMIT_PER_MINUTE: "10000000",
     // The app calls the fake Packeta, never the real one.
     COURIER_PACKETA_URL: E2E_PACKETA_URL,
     // A line per request would bury Playwright's own report; warnings and errors still show.

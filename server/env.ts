@@ -62,6 +62,14 @@ const schema = z.object({
    * server saw, the last entry.
    */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /**
+   * Requests a minute that all of one account's API keys together may make (each key has its own limit too; a batch
+   * counts by its orders, expensive reads by their weight). A tenant sets its keys' limits and creates keys as it
+   * likes: this is the operator's ceiling over them.
+   */
+  ACCOUNT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(6000),
+  /** Requests a minute one signed-in user's dashboard validate, create, label, statistics and courier check may make. */
+  USER_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(600),
   /** Bearer token for GET /api/metrics; unset, the route answers 404. */
   METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional(),
   /** A dedicated worker (`npm run worker`) serves its own metrics on this port (127.0.0.1 unless METRICS_HOST). */

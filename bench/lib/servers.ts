@@ -156,6 +156,8 @@ function baseEnv(e: ServerEnv, port: number): NodeJS.ProcessEnv {
     // Deliveries are measured with a dedicated worker (bench/lib/events.ts); the app's own figures stay free of one.
     WORKER: "off",
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+    // The bench's keys allow 100,000 a minute each and its tenants send more than the default account ceiling.
+    ACCOUNT_RATE_LIMIT_PER_MINUTE: "10000000",
     // BENCH_POOLER_PORT: the app (not the bench's own seeding) goes through PgBouncer on that port, in transaction mode.
     ...(process.env.BENCH_POOLER_PORT
       ? { DATABASE_URL: viaPooler(e.databaseUrl), DATABASE_POOLER: "transaction", DATABASE_DIRECT_URL: e.databaseUrl }

@@ -9,6 +9,11 @@ export const accounts = pgTable("accounts", {
   timeZone: text("time_zone").notNull().default("Europe/Prague"),
   /** Set when the time zone changed and the account's statistics are being rebuilt for it; null once done. */
   statisticsRebuildSince: instant("statistics_rebuild_since"),
+  /**
+   * The newest validation result or refused attempt of the account that retention removed: a statistics rebuild keeps
+   * the counted figures of those (they can no longer be recounted) for the days up to it.
+   */
+  reviewPurgedUntil: instant("review_purged_until"),
   createdAt: createdAt(),
 });
 

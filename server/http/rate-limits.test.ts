@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as couriers from "@/app/api/v2/couriers/route";
 import * as create from "@/app/api/v2/couriers/[courier_id]/shipping-orders/route";
+import * as validate from "@/app/api/v2/couriers/[courier_id]/shipping-orders/validate/route";
 import * as token from "@/app/api/v2/auth/token/route";
 import { call, createTestUser } from "@/test/helpers";
 import { as, createPartner, order } from "@/test/partner";
@@ -61,6 +62,23 @@ describe("rate limits per API key", () => {
     expect(first.status).toBe(200);
     expect(first.headers.get("ratelimit-remaining")).toBe("1");
     expect((await post(2)).status).toBe(429);
+  });
+
+  it("counts each order of a validate batch too: 500 orders are 500 requests", async () => {
+    const partner = await createPartner({ rateLimitPerMinute: 600 });
+    const post = (n: number) =>
+      as(partner)(validate.POST, "/api/v2/couriers/sandbox/shipping-orders/validate", {
+        body: Array.from({ length: n }, () => order()),
+        params: { courier_id: "sandbox" },
+      });
+    const first = await post(500);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("ratelimit-remaining")).toBe("100");
+    const refused = await post(101);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    // The refused batch spent the one request the key check counts, as on create.
+    expect((await post(99)).status).toBe(200);
   });
 
   it("puts headers on error answers too", async () => {

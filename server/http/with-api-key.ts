@@ -1,8 +1,14 @@
 import type { Db } from "@/db/client";
 import { AppError } from "@/server/errors";
 import type { ApiKeyPermission } from "@/server/services/api-keys/schemas";
-import { verifyApiKeyTakingToken, type ApiKeyPrincipal } from "@/server/services/api-keys/verify-api-key";
-import { rateLimited, takeTokens, type RateLimitState } from "@/server/services/rate-limits/take-tokens";
+import {
+  accountBucket,
+  keyBucket,
+  verifyApiKeyTakingToken,
+  type ApiKeyPrincipal,
+} from "@/server/services/api-keys/verify-api-key";
+import { env } from "@/server/env";
+import { rateLimited, takeFromBuckets, type RateLimitState } from "@/server/services/rate-limits/take-tokens";
 import { setRequestCaller } from "@/server/observability/request-context";
 import { checkQuery, restRoute, type HandlerArgs, type RouteOptions } from "./handler";
 import { errorResponse, rateLimitHeaders } from "./problem";
@@ -18,6 +24,8 @@ export const apiKeyRefusals = {
   lacking: (permission: ApiKeyPermission) =>
     new AppError("forbidden", `The API key lacks the permission ${permission}.`),
   exhausted: (state: RateLimitState) => rateLimited(state, "The API key's rate limit is exhausted"),
+  accountExhausted: (state: RateLimitState) =>
+    rateLimited(state, "The account's rate limit (all of its API keys together) is exhausted"),
 };
 
 /** Lets a handler charge more than the one request the wrapper already counted (a batch counts by its orders). */
@@ -28,25 +36,38 @@ export type ApiKeyAuthentication = { principal: ApiKeyPrincipal; rateLimit: Rate
 
 /**
  * What every key-protected request does before its handler, without HTTP: verifies the key (unknown or
- * revoked → 401) and takes a token from its bucket (429 past the limit). The bench's baseline server calls it
- * too, so app ÷ baseline measures the framework alone.
+ * revoked → 401) and takes a token from its bucket and from its account's (429 past either limit). The bench's
+ * baseline server calls it too, so app ÷ baseline measures the framework alone.
  */
-export async function authenticateApiKey(db: Db, key: string | null | undefined): Promise<ApiKeyAuthentication> {
+export async function authenticateApiKey(
+  db: Db,
+  key: string | null | undefined,
+  accountLimitPerMinute = env().ACCOUNT_RATE_LIMIT_PER_MINUTE,
+): Promise<ApiKeyAuthentication> {
   if (!key) throw apiKeyRefusals.missing();
-  const verified = await verifyApiKeyTakingToken(db, key);
+  const verified = await verifyApiKeyTakingToken(db, key, accountLimitPerMinute);
   if (!verified) throw apiKeyRefusals.unknown();
   const { principal } = verified;
-  const subject = `key:${principal.keyId}`;
+  const buckets = [
+    { subject: keyBucket(principal.keyId), limitPerMinute: principal.rateLimitPerMinute },
+    { subject: accountBucket(principal.accountId), limitPerMinute: accountLimitPerMinute },
+  ];
   let state = verified.rateLimit;
-  if (!state.allowed) throw apiKeyRefusals.exhausted(state);
+  if (verified.refusedBy === "account") throw apiKeyRefusals.accountExhausted(state);
+  if (verified.refusedBy === "key") throw apiKeyRefusals.exhausted(state);
   return {
     principal,
     rateLimit: {
       state: () => state,
       async take(extra) {
         if (extra <= 0) return;
-        state = await takeTokens(db, subject, principal.rateLimitPerMinute, extra);
-        if (!state.allowed) throw rateLimited(state, `This request counts ${extra + 1} against the key's rate limit`);
+        const taken = await takeFromBuckets(db, buckets, extra);
+        // A refused extra leaves the headers telling the bucket that refused it.
+        state = taken.state;
+        if (taken.refusedBy) {
+          const whose = taken.refusedBy === buckets[0] ? "the key's" : "the account's (all of its API keys together)";
+          throw rateLimited(state, `This request counts ${extra + 1} against ${whose} rate limit`);
+        }
       },
     },
   };

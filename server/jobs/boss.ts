@@ -1,7 +1,7 @@
 import PgBoss from "pg-boss";
 import { queryRows, type Db, type Executor } from "@/db/client";
 import { currentRequest } from "@/server/observability/request-context";
-import { DELIVERY_QUEUE_PREFIX, deliveryQueue, deliveryQueueOptions, QUEUE_OPTIONS } from "./queues";
+import { createQueues, DELIVERY_QUEUE_PREFIX, deliveryQueue, deliveryQueueOptions } from "./queues";
 import { jobSql } from "./sql-adapter";
 
 /**
@@ -13,7 +13,7 @@ export async function prepareJobs(db: Executor): Promise<void> {
   const boss = new PgBoss({ db: jobSql(db), supervise: false, schedule: false, migrate: true });
   boss.on("error", () => {});
   await boss.start();
-  for (const queue of QUEUE_OPTIONS) await boss.createQueue(queue.name, queue);
+  await createQueues(boss);
   await boss.stop({ graceful: false, close: false });
   await ensureDeliveryQueues(db);
 }

@@ -20,11 +20,19 @@ export const QUEUES = {
   courierRecovery: "courier-recovery",
   /** Every minute: re-queues pending deliveries whose attempt is overdue and that no job will make. */
   webhookSweep: "webhook-sweep",
-  /** Hourly: removes events past their retention. */
+  /**
+   * Hourly: removes events past their retention, then validation results and refused attempts (90 days), stored
+   * idempotent answers (24 hours) and idle rate-limit buckets (purge-expired-records.ts).
+   */
   eventsCleanup: "events-cleanup",
   /** Every minute: folds the statistics deltas the triggers appended into the daily rows. */
   statisticsCompact: "statistics-compact",
-  /** One account's statistics recounted after its time zone changed: `{ accountId }`. */
+  /**
+   * One account's statistics recounted after its time zone changed: `{ accountId }`, singleton key the account id.
+   * The queue is `short`: per account at most one job waits (a later send is dropped), so a burst of changes queues one
+   * rebuild. Not `stately`: pg-boss's fetch of a job whose account has one running fails its whole batch, which would
+   * hold every other account's rebuild behind it; two rebuilds of one account queue on its lock instead.
+   */
   statisticsRebuild: "statistics-rebuild",
 } as const;
 
@@ -77,5 +85,33 @@ export const QUEUE_OPTIONS: PgBoss.Queue[] = [
   { name: QUEUES.webhookSweep, retryLimit: 0, expireInSeconds: 120 },
   { name: QUEUES.statisticsCompact, retryLimit: 0, expireInSeconds: 600 },
   // A rebuild may read millions of records (its statement timeout is 15 minutes); a retry after a crash redoes it whole.
-  { name: QUEUES.statisticsRebuild, retryLimit: 5, retryDelay: 30, expireInSeconds: 20 * 60 },
+  {
+    name: QUEUES.statisticsRebuild,
+    policy: "short",
+    retryLimit: 5,
+    retryDelay: 30,
+    expireInSeconds: 20 * 60,
+  },
 ];
+
+/**
+ * Creates the app's queues, and brings the policy of one made by an older version up to date (pg-boss's createQueue
+ * leaves an existing queue as it is, and a job takes its queue's policy when it is sent).
+ */
+export async function createQueues(boss: PgBoss): Promise<void> {
+  for (const queue of QUEUE_OPTIONS) {
+    await boss.createQueue(queue.name, queue);
+    if (queue.policy) await boss.updateQueue(queue.name, queue);
+  }
+}
+
+/** A rebuild waits this long after the change that queued it, so that changes in a row are one rebuild. */
+export const REBUILD_DEBOUNCE_SECONDS = 5;
+
+/** The job that recounts an account's statistics: one per account waiting at a time (later sends are dropped). */
+export const statisticsRebuildJob = (accountId: string): PgBoss.JobInsert => ({
+  name: QUEUES.statisticsRebuild,
+  data: { accountId },
+  singletonKey: accountId,
+  startAfter: new Date(Date.now() + REBUILD_DEBOUNCE_SECONDS * 1000).toISOString(),
+});

@@ -7,13 +7,18 @@ import type { Db } from "@/db/client";
 import { shippingOrders } from "@/db/schema";
 import { env } from "@/server/env";
 import { purgeExpiredEvents } from "@/server/services/events/purge-expired-events";
+import { purgeExpiredRecords } from "@/server/services/retention/purge-expired-records";
 import { advanceDueTracking, unscheduleUnregistered } from "@/server/services/shipping-orders/advance-tracking";
 import { attemptLeaseMs, type DeliveryOptions } from "@/server/services/webhooks/deliver-webhook";
-import { compactStatistics, rebuildStatistics } from "@/server/services/statistics/maintain-statistics";
+import {
+  compactStatistics,
+  rebuildStatistics,
+  requeueLostRebuilds,
+} from "@/server/services/statistics/maintain-statistics";
 import { sweepStuckDeliveries } from "@/server/services/webhooks/sweep-stuck-deliveries";
 import { dropOrphanDeliveryQueues, ensureDeliveryQueues } from "./boss";
 import { startDeliveryPump, type DeliveryPump } from "./delivery-pump";
-import { QUEUE_OPTIONS, QUEUES, trackingQueue } from "./queues";
+import { createQueues, QUEUES, trackingQueue } from "./queues";
 import { runJob } from "./run-job";
 import { jobSql } from "./sql-adapter";
 
@@ -58,7 +63,8 @@ const MAX_TRACKING_BATCHES_PER_TICK = 20;
 
 /**
  * Runs the background jobs on pg-boss: webhook deliveries, the tracking tick (every minute) that splits due
- * orders into batch jobs any worker can take, and the hourly event clean-up. Any number of these may run
+ * orders into batch jobs any worker can take, and the hourly clean-up (events, validation results, refused attempts,
+ * stored idempotent answers and idle rate-limit buckets past their retention). Any number of these may run
  * against one database; pg-boss hands each job to one of them at a time (SKIP LOCKED) and the cron schedule
  * is kept once in the database.
  */
@@ -91,7 +97,7 @@ async function start(db: Db, options: WorkerOptions, started: Started): Promise<
   boss.on("error", (error: unknown) => options.log("pg-boss error", error));
   started.boss = boss;
   await boss.start();
-  for (const queue of QUEUE_OPTIONS) await boss.createQueue(queue.name, queue);
+  await createQueues(boss);
   await ensureDeliveryQueues(db);
   await boss.schedule(QUEUES.trackingTick, "* * * * *");
   await boss.schedule(QUEUES.eventsCleanup, "17 * * * *");
@@ -161,6 +167,7 @@ async function start(db: Db, options: WorkerOptions, started: Started): Promise<
     polling,
     runJob(QUEUES.eventsCleanup, async () => {
       await purgeExpiredEvents(db);
+      await purgeExpiredRecords(db);
     }),
   );
   await boss.work(
@@ -184,6 +191,7 @@ async function start(db: Db, options: WorkerOptions, started: Started): Promise<
     // The cron fires once a minute; the job compacts every few seconds until the next one is due, so a question
     // sums seconds of deltas, not a minute's (each create appends one or two rows per key, bench/results.md).
     runJob(QUEUES.statisticsCompact, async () => {
+      await requeueLostRebuilds(db);
       const until = Date.now() + COMPACT_FOR_MS;
       for (;;) {
         await compactStatistics(db);

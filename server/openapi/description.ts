@@ -1,4 +1,5 @@
 import { MAX_BATCH } from "@/server/services/shipping-orders/order-batch";
+import { REQUEST_COSTS } from "@/server/services/rate-limits/request-costs";
 import { MAX_LABELS } from "@/server/services/labels/render-shipping-labels";
 
 /** `info.description`: the conventions every operation shares, and the decisions where the contract is silent. */
@@ -40,8 +41,15 @@ included, carries \`X-Request-Id\`.
 
 ## Limits
 At most ${MAX_BATCH} orders per request and ${MAX_LABELS} shipping numbers per labels request (more → 400).
-Each API key has a rate limit, \`rateLimitPerMinute\` (default 600); each order of a batch counts as one request. Past it → 429 with \`Retry-After\` (seconds).
-Every shipping-API answer after authentication carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds).
+Each API key has a rate limit, \`rateLimitPerMinute\` (default 600), and all of an account's keys together have one more, the operator's
+\`ACCOUNT_RATE_LIMIT_PER_MINUTE\` (default 6,000), whatever each key allows. Past either → 429 with \`Retry-After\` (seconds).
+A request counts by the work it asks for: each order of a validate or create batch is one request, each label of \`GET /labels\` one, a statistics
+question one per started ${REQUEST_COSTS.statisticsDays} days of its period (366 days: 12), an event feed read one per started ${REQUEST_COSTS.events}
+events of its \`limit\` (the default 50: 2); anything else one.
+Every shipping-API answer after authentication carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds) of the
+limit closest to exhaustion (the key's or the account's).
+Validation results and refused attempts are kept 90 days, as the platform read the order (unknown fields are not stored); stored
+\`Idempotency-Key\` answers 24 hours.
 \`POST /auth/token\` is throttled per email and per client address (429).
 
 ## Decisions where the contract is silent

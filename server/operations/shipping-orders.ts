@@ -194,7 +194,7 @@ export const createShippingOrdersOp = operation({
     `${ORDER_RULES} Sandbox test triggers: a ReferenceNumber starting with \`COURIER-FAIL\` (or a Note containing \`[courier-fail]\`) is refused; ` +
       "one starting with `COURIER-TIMEOUT` (or `[courier-timeout]`) gets no answer within the profile's timeout.",
     "",
-    "**Retries**: send an `Idempotency-Key` header to make a retry safe (see the parameter). Each order of a batch counts as one request against the key's rate limit.",
+    "**Retries**: send an `Idempotency-Key` header to make a retry safe (see the parameter). Each order of a batch counts as one request against the key's and the account's rate limits.",
   ].join("\n"),
   auth: { apiKey: "shipping-orders:write" },
   params: courierParams,

@@ -9,6 +9,7 @@ import { AppError, errorTable, type FieldError } from "@/server/errors";
 import { clientIp } from "@/server/http/handler";
 import { accountAccess } from "@/server/services/authorization";
 import { getActor } from "@/server/services/accounts/get-actor";
+import { throttleDashboard } from "@/server/services/rate-limits/throttle-dashboard";
 import { zodFieldErrors } from "@/server/validation";
 
 /**
@@ -94,3 +95,23 @@ export const accountProcedure = protectedProcedure
   .use(async ({ ctx, input, next }) =>
     next({ ctx: { access: await accountAccess(ctx.db, ctx.actor, input.accountId) } }),
   );
+
+/**
+ * The dashboard's expensive calls (validate, create, statistics, the courier check) count against the signed-in
+ * user's limit and, for a call about an account the user may see, the account's ceiling: `.use(limited(cost))` after
+ * `.input()`, with `cost` the requests the input counts as (a batch by its orders), as on the API.
+ */
+export function limited<I>(cost: (input: I) => number) {
+  return async <R>({
+    ctx,
+    input,
+    next,
+  }: {
+    ctx: { db: Context["db"]; actor: { userId: string }; access?: { accountId: string } };
+    input: I;
+    next: () => Promise<R>;
+  }): Promise<R> => {
+    await throttleDashboard(ctx.db, { userId: ctx.actor.userId, accountId: ctx.access?.accountId }, cost(input));
+    return next();
+  };
+}

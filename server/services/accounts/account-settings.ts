@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Db, Executor } from "@/db/client";
 import { accounts, memberships } from "@/db/schema";
 import { enqueueJobs } from "@/server/jobs/boss";
-import { QUEUES } from "@/server/jobs/queues";
+import { statisticsRebuildJob } from "@/server/jobs/queues";
 import { parseInput } from "@/server/validation";
 import { accountAccess, type Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
@@ -84,7 +84,8 @@ export async function updateAccountSettings(
       })
       .where(eq(accounts.id, accountId))
       .returning();
-    if (zoneChanged) await enqueueJobs(tx, [{ name: QUEUES.statisticsRebuild, data: { accountId } }]);
+    // One rebuild per account however many changes come in a row: it reads the zone when it runs.
+    if (zoneChanged) await enqueueJobs(tx, [statisticsRebuildJob(accountId)]);
     await recordAudit(tx, {
       ...audit,
       accountId,

@@ -2,7 +2,7 @@ import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { queryRows, type Db, type Executor } from "@/db/client";
 import { apiKeys } from "@/db/schema";
 import { hashApiKey, looksLikeApiKey } from "@/server/auth/api-key-secret";
-import { bucketState, type RateLimitState } from "@/server/services/rate-limits/take-tokens";
+import { bucketState, giveBackTokens, tightest, type RateLimitState } from "@/server/services/rate-limits/take-tokens";
 import type { ApiKeyPermission } from "./schemas";
 
 /** What a verified API key lets a request do. */
@@ -56,15 +56,23 @@ export async function verifyApiKey(db: Executor, key: string, now = new Date()):
   };
 }
 
+/** The rate-limit bucket all of an account's keys draw on together (ACCOUNT_RATE_LIMIT_PER_MINUTE). */
+export const accountBucket = (accountId: string) => `account:${accountId}`;
+export const keyBucket = (keyId: string) => `key:${keyId}`;
+
 /**
- * verifyApiKey and takeTokens (subject `key:<id>`, the key's own limit) in one statement, one round trip:
- * what every key-protected request does first. Null for an unknown or revoked key (no bucket is touched).
+ * verifyApiKey and takeTokens (subject `key:<id>` with the key's own limit, then `account:<id>` with
+ * `accountLimitPerMinute` when the key's bucket let the request through) in one statement, one round trip: what every
+ * key-protected request does first. Null for an unknown or revoked key (no bucket is touched). `rateLimit` is the
+ * refusing bucket's state, else the one with fewer tokens left; a request the account's bucket refuses gets its key's
+ * token back (a second statement, only then), so a refused request takes nothing.
  * Written once as text (db/client `queryRows`): this runs on every API request.
  */
 export async function verifyApiKeyTakingToken(
   db: Db,
   key: string,
-): Promise<{ principal: ApiKeyPrincipal; rateLimit: RateLimitState } | null> {
+  accountLimitPerMinute: number,
+): Promise<{ principal: ApiKeyPrincipal; rateLimit: RateLimitState; refusedBy: "key" | "account" | null } | null> {
   if (!looksLikeApiKey(key)) return null;
   const [row] = await queryRows<{
     id: string;
@@ -74,7 +82,9 @@ export async function verifyApiKeyTakingToken(
     rate_limit_per_minute: number;
     tokens: number;
     allowed: boolean;
-  }>(db, VERIFY_AND_TAKE_TOKEN, [hashApiKey(key), new Date().toISOString()]);
+    account_tokens: number | null;
+    account_allowed: boolean | null;
+  }>(db, VERIFY_AND_TAKE_TOKEN, [hashApiKey(key), new Date().toISOString(), accountLimitPerMinute]);
   if (!row) return null;
   const principal: ApiKeyPrincipal = {
     keyId: row.id,
@@ -83,11 +93,21 @@ export async function verifyApiKeyTakingToken(
     preventDuplicateOrders: row.prevent_duplicate_orders,
     rateLimitPerMinute: row.rate_limit_per_minute,
   };
-  return { principal, rateLimit: bucketState(Number(row.tokens), row.allowed, row.rate_limit_per_minute, 1) };
+  const keyState = bucketState(Number(row.tokens), row.allowed, row.rate_limit_per_minute, 1);
+  if (!keyState.allowed || row.account_allowed === null) {
+    return { principal, rateLimit: keyState, refusedBy: keyState.allowed ? null : "key" };
+  }
+  const accountState = bucketState(Number(row.account_tokens), row.account_allowed, accountLimitPerMinute, 1);
+  if (!accountState.allowed) {
+    await giveBackTokens(db, keyBucket(row.id), row.rate_limit_per_minute, 1);
+    return { principal, rateLimit: accountState, refusedBy: "account" };
+  }
+  return { principal, rateLimit: tightest([keyState, accountState]), refusedBy: null };
 }
 
 // The same refill rule as takeTokens (a bucket of `limit` tokens refilling at `limit` a minute by the app's clock, $2;
-// a refused request takes nothing), with the limit read from the key row; last_used_at as in verifyApiKey (at most
+// a refused request takes nothing), with the key's limit read from the key row and the account's given ($3), the
+// account's bucket only drawn on when the key's let the request through; last_used_at as in verifyApiKey (at most
 // once a minute, by the database's clock as there).
 const VERIFY_AND_TAKE_TOKEN = `
 with k as (
@@ -108,6 +128,16 @@ with k as (
       from k),
     updated_at = greatest(b.updated_at, $2::timestamptz)
   returning subject, tokens, allowed
+), account as (
+  insert into rate_limit_buckets as b (subject, tokens, allowed, updated_at)
+  select 'account:' || k.account_id, $3::float8 - 1, true, $2::timestamptz from k join bucket on bucket.allowed
+  on conflict (subject) do update set
+    tokens = (select case when r.v >= 1 then r.v - 1 else r.v end from (
+      select least($3::float8, b.tokens + greatest(0::float8, extract(epoch from ($2::timestamptz - b.updated_at))::float8) * ($3::float8 / 60)) as v) r),
+    allowed = least($3::float8, b.tokens + greatest(0::float8, extract(epoch from ($2::timestamptz - b.updated_at))::float8) * ($3::float8 / 60)) >= 1,
+    updated_at = greatest(b.updated_at, $2::timestamptz)
+  returning tokens, allowed
 )
-select k.id, k.account_id, k.permissions, k.prevent_duplicate_orders, k.rate_limit_per_minute, bucket.tokens, bucket.allowed
-from k join bucket on bucket.subject = 'key:' || k.id`;
+select k.id, k.account_id, k.permissions, k.prevent_duplicate_orders, k.rate_limit_per_minute, bucket.tokens, bucket.allowed,
+       account.tokens as account_tokens, account.allowed as account_allowed
+from k join bucket on bucket.subject = 'key:' || k.id left join account on true`;

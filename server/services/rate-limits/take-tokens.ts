@@ -43,6 +43,52 @@ export async function takeTokens(
   return bucketState(Number(row!.tokens), row!.allowed, limitPerMinute, cost);
 }
 
+/**
+ * Puts back `cost` tokens a request took from a bucket before another of its buckets refused it (never above the
+ * limit), so that a refused request takes nothing from any of them.
+ */
+export async function giveBackTokens(
+  db: Executor,
+  subject: string,
+  limitPerMinute: number,
+  cost: number,
+): Promise<void> {
+  if (cost <= 0) return;
+  await db.execute(sql`
+    update rate_limit_buckets set tokens = least(${limitPerMinute}::float8, tokens + ${cost}::float8)
+    where subject = ${subject}`);
+}
+
+/** One bucket a request draws on: a key's, its account's, a dashboard user's. */
+export type Bucket = { subject: string; limitPerMinute: number };
+
+/**
+ * Takes `cost` tokens from every bucket, in order, or from none: the first that refuses gets the earlier ones their
+ * tokens back. `state` is the refusing bucket's (`refusedBy`), else the state of the one closest to exhaustion (what
+ * the RateLimit-* headers tell).
+ */
+export async function takeFromBuckets(
+  db: Executor,
+  buckets: readonly Bucket[],
+  cost: number,
+): Promise<{ state: RateLimitState; refusedBy: Bucket | null }> {
+  const states: RateLimitState[] = [];
+  for (const [i, bucket] of buckets.entries()) {
+    const state = await takeTokens(db, bucket.subject, bucket.limitPerMinute, cost);
+    if (!state.allowed) {
+      for (const taken of buckets.slice(0, i)) await giveBackTokens(db, taken.subject, taken.limitPerMinute, cost);
+      return { state, refusedBy: bucket };
+    }
+    states.push(state);
+  }
+  return { state: tightest(states), refusedBy: null };
+}
+
+/** Of several buckets' states after one request, the one the client meets first: the fewest tokens left. */
+export function tightest(states: readonly RateLimitState[]): RateLimitState {
+  return states.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+}
+
 /** The state of a bucket holding `tokens` after a request of `cost`, as the RateLimit-* headers tell it. */
 export function bucketState(tokens: number, allowed: boolean, limitPerMinute: number, cost: number): RateLimitState {
   const perSecond = limitPerMinute / 60;

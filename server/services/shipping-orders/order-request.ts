@@ -174,3 +174,36 @@ export function canonicalOrder(raw: unknown): unknown {
   if (Array.isArray(order.Parcels)) order.Parcels = order.Parcels.map((p) => (isRecord(p) ? pick(p, NAMES.parcel) : p));
   return order;
 }
+
+/** The longest text kept of any field of a stored order: past every field's own limit (300), so "too long" still shows. */
+export const STORED_TEXT_MAX = 1000;
+
+/** A field's value as stored: text cut to STORED_TEXT_MAX, numbers, booleans and null as they are, anything else null. */
+function storedValue(v: unknown): unknown {
+  if (typeof v === "string") return v.slice(0, STORED_TEXT_MAX);
+  if (typeof v === "number" || typeof v === "boolean") return v;
+  return null;
+}
+
+const storedFields = (v: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(v).map(([name, value]) => [name, storedValue(value)]));
+
+/**
+ * What is kept of an order for review (validation results, refused attempts): the order as the platform reads it
+ * (`canonicalOrder`: known fields only, canonical names), each value bounded (text cut, no nested values where the
+ * platform reads a scalar, at most MAX_PARCELS parcels), so a request's size never decides what is stored.
+ */
+export function storedOrder(raw: unknown): unknown {
+  const order = canonicalOrder(raw);
+  if (!isRecord(order)) return storedValue(order);
+  const out: Record<string, unknown> = {};
+  for (const [name, v] of Object.entries(order)) {
+    if (name === "Recipient") out[name] = isRecord(v) ? storedFields(v) : storedValue(v);
+    else if (name === "Parcels")
+      out[name] = Array.isArray(v)
+        ? v.slice(0, MAX_PARCELS).map((p) => (isRecord(p) ? storedFields(p) : storedValue(p)))
+        : storedValue(v);
+    else out[name] = storedValue(v);
+  }
+  return out;
+}

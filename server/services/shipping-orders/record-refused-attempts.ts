@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { refusedAttempts } from "@/db/schema";
+import { storedOrder } from "./order-request";
 import type { ValidationOrigin } from "./record-validation-results";
 
 export type RefusedAttempt = {
-  /** The order exactly as the partner sent it. */
+  /** The order as the partner sent it; what is kept is what the platform read of it (`storedOrder`). */
   raw: unknown;
   referenceNumber: string;
   referenceSource: string;
@@ -30,22 +31,25 @@ export async function recordRefusedAttempts(
 ): Promise<void> {
   if (attempts.length === 0) return;
   await db.insert(refusedAttempts).values(
-    attempts.map((a) => ({
-      accountId: origin.accountId,
-      apiKeyId: origin.apiKeyId ?? null,
-      userId: origin.userId ?? null,
-      validationResultId: a.validationResultId,
-      courier,
-      courierProfileId,
-      referenceNumber: a.referenceNumber,
-      referenceSource: a.referenceSource,
-      sourceIdentifier: a.sourceIdentifier,
-      code: a.code,
-      message: a.message,
-      field: a.field ?? null,
-      outcomeUnknown: a.outcomeUnknown ?? false,
-      courierAttemptId: a.courierAttemptId ?? null,
-      request: a.raw === null || a.raw === undefined ? sql`'null'::json` : (a.raw as object),
-    })),
+    attempts.map((a) => {
+      const request = storedOrder(a.raw);
+      return {
+        accountId: origin.accountId,
+        apiKeyId: origin.apiKeyId ?? null,
+        userId: origin.userId ?? null,
+        validationResultId: a.validationResultId,
+        courier,
+        courierProfileId,
+        referenceNumber: a.referenceNumber,
+        referenceSource: a.referenceSource,
+        sourceIdentifier: a.sourceIdentifier,
+        code: a.code,
+        message: a.message,
+        field: a.field ?? null,
+        outcomeUnknown: a.outcomeUnknown ?? false,
+        courierAttemptId: a.courierAttemptId ?? null,
+        request: request === null ? sql`'null'::json` : (request as object),
+      };
+    }),
   );
 }

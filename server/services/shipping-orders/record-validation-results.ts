@@ -2,6 +2,7 @@ import type { SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { insertRows } from "@/db/insert-rows";
 import { validationResults } from "@/db/schema";
+import { storedOrder } from "./order-request";
 import type { ValidatedOrder } from "./validate-order";
 
 export type ValidationOrigin = { accountId: string; apiKeyId?: string | null; userId?: string | null };
@@ -43,8 +44,9 @@ export function validationResultsInsert(
     sourceIdentifier: o.sourceIdentifier,
     status: o.response.status,
     messages: o.response.messages,
-    // A JSON null (a body of `null`, or `[null]`) is kept as the jsonb value null: SQL NULL would break the not-null column.
-    requestBody: raws[i] === undefined ? null : raws[i],
+    // What the platform read of the order, never the raw body (unknown fields, unbounded values). A JSON null (a body
+    // of `null`, or `[null]`) is kept as the jsonb value null: SQL NULL would break the not-null column.
+    requestBody: storedOrder(raws[i]),
   }));
   return ids
     ? insertRows(

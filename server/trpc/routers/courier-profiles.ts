@@ -7,7 +7,8 @@ import { deleteCourierProfile } from "@/server/services/courier-profiles/delete-
 import { createCourierProfileInput } from "@/server/services/courier-profiles/schemas";
 import { setDefaultCourierProfile } from "@/server/services/courier-profiles/set-default-courier-profile";
 import { updateCourierProfile } from "@/server/services/courier-profiles/update-courier-profile";
-import { accountProcedure, createTRPCRouter, protectedProcedure } from "../init";
+import { REQUEST_COSTS } from "@/server/services/rate-limits/request-costs";
+import { accountProcedure, createTRPCRouter, limited, protectedProcedure } from "../init";
 
 export const courierProfilesRouter = createTRPCRouter({
   /** What each courier offers (services, countries, COD), for the profile form's selects. */
@@ -26,6 +27,7 @@ export const courierProfilesRouter = createTRPCRouter({
   /** Asks the courier whether the profile's credentials work (the REST `/check`). */
   check: protectedProcedure
     .input(z.object({ id: z.string() }))
+    .use(limited(() => REQUEST_COSTS.courierCheck))
     .mutation(({ ctx, input }) => checkCourierProfile(ctx.db, ctx.actor, input.id)),
   delete: protectedProcedure
     .input(z.object({ id: z.string() }))

@@ -3,9 +3,10 @@ import { createShippingOrdersAsUser } from "@/server/services/shipping-orders/cr
 import { deleteShippingOrderAsUser } from "@/server/services/shipping-orders/delete-shipping-order-as-user";
 import { getShippingOrder } from "@/server/services/shipping-orders/get-shipping-order";
 import { listShippingOrders, listShippingOrdersQuery } from "@/server/services/shipping-orders/list-shipping-orders";
-import { orderBatch } from "@/server/services/shipping-orders/order-batch";
+import { MAX_BATCH, orderBatch } from "@/server/services/shipping-orders/order-batch";
 import { validateShippingOrders } from "@/server/services/shipping-orders/validate-shipping-orders";
-import { accountProcedure, createTRPCRouter } from "../init";
+import { ordersCost } from "@/server/services/rate-limits/request-costs";
+import { accountProcedure, createTRPCRouter, limited } from "../init";
 
 const orderId = z.object({ id: z.string() });
 
@@ -14,6 +15,10 @@ const orderRequest = z.object({
   profileId: z.string().nullish(),
   body: z.unknown(),
 });
+
+/** What an order request counts against the limits: its orders (a body the batch rules refuse counts at most 500). */
+const orderRequestCost = (input: z.output<typeof orderRequest>) =>
+  ordersCost(Array.isArray(input.body) ? Math.min(input.body.length, MAX_BATCH) : 1);
 
 export const shippingOrdersRouter = createTRPCRouter({
   /** The REST list's own query schema, so filters mean the same (and fail the same) through both doors. */
@@ -34,6 +39,7 @@ export const shippingOrdersRouter = createTRPCRouter({
    */
   validate: accountProcedure
     .input(orderRequest)
+    .use(limited(orderRequestCost))
     .mutation(({ ctx, input }) =>
       validateShippingOrders(
         ctx.db,
@@ -44,6 +50,7 @@ export const shippingOrdersRouter = createTRPCRouter({
   /** The REST create, from the order form: by hand, or a refused order fixed and sent again. */
   create: accountProcedure
     .input(orderRequest)
+    .use(limited(orderRequestCost))
     .mutation(({ ctx, input }) =>
       createShippingOrdersAsUser(ctx.db, ctx.actor, ctx.access.accountId, { ...input, baseUrl: ctx.baseUrl }),
     ),

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { queryStatistics, statisticsByAccount } from "@/server/services/statistics/query-statistics";
 import { isCalendarDay } from "@/server/services/statistics/schemas";
-import { accountProcedure, createTRPCRouter, staffProcedure } from "../init";
+import { statisticsCost } from "@/server/services/rate-limits/request-costs";
+import { accountProcedure, createTRPCRouter, limited, staffProcedure } from "../init";
 
 const day = z.string().refine(isCalendarDay, "must be a date yyyy-MM-dd");
 
@@ -20,6 +21,7 @@ export const statisticsRouter = createTRPCRouter({
         courierProfile: z.array(z.string()).optional(),
       }),
     )
+    .use(limited(statisticsCost))
     .query(({ ctx, input }) => {
       const { accountId: _accountId, ...query } = input;
       return queryStatistics(ctx.db, ctx.access.accountId, query);
@@ -27,5 +29,6 @@ export const statisticsRouter = createTRPCRouter({
   /** Staff: every account's totals over a period (each in its own time zone), the most failures first. */
   byAccount: staffProcedure
     .input(z.object({ from: day.optional(), to: day.optional() }))
+    .use(limited(statisticsCost))
     .query(({ ctx, input }) => statisticsByAccount(ctx.db, ctx.actor, input)),
 });

@@ -14,6 +14,7 @@ import { isCrossSite } from "@/server/http/same-origin";
 import { createTRPCContext } from "@/server/trpc/init";
 import { logUnexpectedError } from "@/server/trpc/log-error";
 import { trpcOperation } from "@/server/trpc/operation-label";
+import { trpcResponseMeta } from "@/server/trpc/response-meta";
 import { appRouter } from "@/server/trpc/root";
 
 /**
@@ -80,6 +81,7 @@ function handler(request: Request): Promise<Response> {
             return createTRPCContext({ session, headers: request.headers });
           },
           onError: logUnexpectedError,
+          responseMeta: trpcResponseMeta,
         });
     } catch (error) {
       response = errorResponse(error, request);

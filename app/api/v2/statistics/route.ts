@@ -4,10 +4,13 @@ import { route } from "@/server/http/operation";
 import { getStatisticsOp } from "@/server/operations/statistics";
 import { queryStatistics } from "@/server/services/statistics/query-statistics";
 import { statisticsCsv } from "@/server/services/statistics/statistics-csv";
+import { statisticsCost } from "@/server/services/rate-limits/request-costs";
 
 const MEDIA_TYPES = ["application/json", "text/csv"];
 
-export const GET = route(getStatisticsOp, async ({ request, query, db, principal }) => {
+export const GET = route(getStatisticsOp, async ({ request, query, db, principal, rateLimit }) => {
+  // Weighted by the days asked about: a year's question reads twelve times a month's.
+  await rateLimit.take(statisticsCost(query) - 1);
   const view = await queryStatistics(db, principal.accountId, query);
   const accept = request.headers.get("accept") ?? undefined;
   const preferred = new Negotiator({ headers: { accept } }).mediaType(MEDIA_TYPES);

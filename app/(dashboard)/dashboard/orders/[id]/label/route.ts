@@ -3,6 +3,8 @@ import { AppError } from "@/server/errors";
 import { handler } from "@/server/http/handler";
 import { labelFormatOf, labelResponse } from "@/server/http/label-file";
 import { renderOrderLabelForUser } from "@/server/services/labels/render-order-label-for-user";
+import { labelsCost } from "@/server/services/rate-limits/request-costs";
+import { throttleDashboard } from "@/server/services/rate-limits/throttle-dashboard";
 
 /**
  * The dashboard's label door: the REST label route wants an API key, a signed-in user has a session
@@ -13,6 +15,8 @@ export const GET = handler<{ id: string }>(
   async ({ url, params, db }) => {
     const session = await getSession();
     if (!session) throw new AppError("unauthorized", "Sign in to continue.");
+    // Per user only: the account in the query is not yet known to be the user's.
+    await throttleDashboard(db, { userId: session.user.id }, labelsCost(1));
     const file = await renderOrderLabelForUser(
       db,
       session.user.id,

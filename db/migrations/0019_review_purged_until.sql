@@ -1,0 +1,1 @@
+ALTER TABLE "accounts" ADD COLUMN "review_purged_until" timestamp (3) with time zone;

@@ -1,0 +1,42 @@
+import { addDays, dayIn, daysBetween } from "@/lib/calendar-days";
+import { DEFAULT_DAYS, MAX_SPAN_DAYS, statisticsQuery } from "@/server/services/statistics/schemas";
+
+/**
+ * What one request counts against the rate limits: one, or more for the operations that cost the platform more. The
+ * contract counts each order of a batch as one request; the reads below are weighted by the work they ask for, so a
+ * key's (and an account's) limit bounds the work, not the number of calls.
+ */
+export const REQUEST_COSTS = {
+  /** Each order of a validate or create batch. */
+  order: 1,
+  /** Each label of `GET /labels` (a PDF page, or a ZPL label, drawn per shipping number). */
+  label: 1,
+  /** Each started block of this many days of a statistics question (30 days: 1; 366 days: 12). */
+  statisticsDays: 31,
+  /** Each started block of this many events a feed read asks for (`limit` 50, the default: 2; 100: 4). */
+  events: 25,
+  /** A courier profile check: a call to the courier's own API. */
+  courierCheck: 10,
+} as const;
+
+/** A validate or create batch of `orders` orders. */
+export const ordersCost = (orders: number) => Math.max(1, orders) * REQUEST_COSTS.order;
+
+/** `GET /labels` of `numbers` shipping numbers. */
+export const labelsCost = (numbers: number) => Math.max(1, numbers) * REQUEST_COSTS.label;
+
+/** A feed read of at most `limit` events. */
+export const eventsCost = (limit: number) => Math.max(1, Math.ceil(limit / REQUEST_COSTS.events));
+
+/**
+ * A statistics question, by the days it spans (`from`/`to` as `GET /statistics` reads them; without `to`, today in
+ * UTC, a day either way changing nothing). A question the service will refuse costs one.
+ */
+export function statisticsCost(raw: { from?: unknown; to?: unknown }, now = new Date()): number {
+  const parsed = statisticsQuery.pick({ from: true, to: true }).safeParse({ from: raw.from, to: raw.to });
+  if (!parsed.success) return 1;
+  const to = parsed.data.to ?? dayIn("UTC", now);
+  const from = parsed.data.from ?? addDays(to, -(DEFAULT_DAYS - 1));
+  const days = Math.min(MAX_SPAN_DAYS + 1, Math.max(1, daysBetween(from, to) + 1));
+  return Math.ceil(days / REQUEST_COSTS.statisticsDays);
+}
