@@ -41,7 +41,7 @@ A path that is not valid percent-encoding → 400 problem; a path under \`/api/v
 At most ${MAX_BATCH} orders per request and ${MAX_LABELS} shipping numbers per labels request (more → 400).
 Each API key has a rate limit, \`rateLimitPerMinute\` (default 600); each order of a batch counts as one request. Past it → 429 with \`Retry-After\` (seconds).
 Every shipping-API answer after authentication carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds).
-\`POST /auth/token\` is throttled per email and per client address (429).
+\`POST /auth/token\` is throttled per email and per client address (an IPv6 client per /64; 429). The address is the connection's peer, or behind the operator's own proxies the right-most \`X-Forwarded-For\` hop that is not one of them: entries a client writes never count.
 
 ## Decisions where the contract is silent
 - \`itemsCount\` is the number of items matching across all pages, not the count on the page.
