@@ -1,8 +1,8 @@
 /**
- * The platform under test as real processes on a fresh PostgreSQL database: web processes (`scripts/serve.ts`, what `npm start` runs, of the
- * production build, worker on inside, the default) and dedicated workers (`scripts/worker.ts`). The app connects
- * as its own non-superuser role, as in production, so another role's transactions are hidden from it in
- * pg_stat_activity (finding 1's frozen feed). Every child is tracked by pid and killed by pid at the end.
+ * The platform under test as real processes on a fresh PostgreSQL database: web processes (`scripts/serve.ts`, what
+ * `npm start` runs, of the production build, worker on inside, the default) and dedicated workers (`scripts/worker.ts`).
+ * The app connects as its own non-superuser role, as in production, so another role's transactions are hidden from
+ * it in pg_stat_activity (finding 1's frozen feed). Every child is tracked by pid and killed by pid at the end.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream } from "node:fs";
