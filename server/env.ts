@@ -69,7 +69,9 @@ const schema = z.object({
     }),
   /** Replaced by TRUSTED_PROXIES: a hop count let a request that reached the app directly choose its entry. */
   TRUSTED_PROXY_HOPS: z
-    .undefined({ error: "replaced by TRUSTED_PROXIES, the address ranges of your proxies (README: Running in production)" })
+    .undefined({
+      error: "replaced by TRUSTED_PROXIES, the address ranges of your proxies (README: Running in production)",
+    })
     .optional(),
   /** Bearer token for GET /api/metrics; unset, the route answers 404. */
   METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional(),

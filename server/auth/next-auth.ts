@@ -47,7 +47,9 @@ export function authOptions(): NextAuthOptions {
           if (!credentials?.email || !credentials.password) return null;
           // The address the app's server set (server/http/app-server.ts); next-auth hands the headers on as an object.
           const address = request.headers?.[CLIENT_ADDRESS_HEADER];
-          const ip = clientAddress(new Headers(typeof address === "string" ? { [CLIENT_ADDRESS_HEADER]: address } : {}));
+          const ip = clientAddress(
+            new Headers(typeof address === "string" ? { [CLIENT_ADDRESS_HEADER]: address } : {}),
+          );
           try {
             return await signInDashboardUser(
               await getDb(),
