@@ -45,7 +45,7 @@ export function authOptions(): NextAuthOptions {
         },
         async authorize(credentials, request) {
           if (!credentials?.email || !credentials.password) return null;
-          // The address the app's server set (server/http/app-server.ts); next-auth hands the headers on as an object.
+          // The address the app's server set (with-client-address.ts); next-auth hands the headers on as an object.
           const address = request.headers?.[CLIENT_ADDRESS_HEADER];
           const ip = clientAddress(
             new Headers(typeof address === "string" ? { [CLIENT_ADDRESS_HEADER]: address } : {}),
