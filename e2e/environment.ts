@@ -15,6 +15,9 @@ export const E2E_PACKETA_PORT = Number(process.env.E2E_PACKETA_PORT ?? 4598);
 export const E2E_PACKETA_URL = `http://127.0.0.1:${E2E_PACKETA_PORT}/api/rest`;
 export const E2E_PACKETA_PASSWORD = "e2e0packeta0api0password00000001";
 
+/** A loopback address the e2e server trusts as a proxy of the operator's (TRUSTED_PROXIES). */
+export const E2E_TRUSTED_PROXY = "127.0.0.2";
+
 // Fixed so sessions signed by the server can be reasoned about in a failing run; never used outside e2e.
 const E2E_AUTH_SECRET = "e2e-secret-e2e-secret-e2e-secret-0123456789";
 
@@ -37,6 +40,8 @@ export function e2eEnvironment() {
     NEXTAUTH_URL: E2E_BASE_URL,
     METRICS_TOKEN: E2E_METRICS_TOKEN,
     PORT: String(E2E_PORT),
+    // client-address.spec.ts sends as a proxy of the operator's from this address (every other spec from 127.0.0.1).
+    TRUSTED_PROXIES: E2E_TRUSTED_PROXY,
     // The specs' webhook receivers listen on 127.0.0.1.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
     // The fixtures' keys allow 100,000 a minute; the account ceiling has its own tests (server/http/rate-limits.test.ts).

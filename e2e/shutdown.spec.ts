@@ -67,7 +67,7 @@ function call(url: string, init: { method?: string; headers?: Record<string, str
 }
 
 /**
- * SIGTERM to `npm start` (scripts/start.ts → next start, production build) with the worker on (the default): a
+ * SIGTERM to `npm start` (scripts/start.ts → scripts/serve.ts, production build) with the worker on (the default): a
  * process of its own on a database of its own, so no other process's worker can take its delivery. While a webhook
  * POST and a request are in flight, readiness answers 503 at once; the POST completes and its outcome is recorded
  * (the delivery succeeded after one attempt, nothing left to retry it), the request is answered, and the process

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import { closeDb } from "@/db/client";
 import { migrate } from "@/db/migrate";
 import { env } from "@/server/env";
@@ -8,12 +8,14 @@ import { logger } from "@/server/observability/logger";
 // Production start: apply migrations (advisory-locked on PostgreSQL), then serve the built app. env() refuses to go
 // on without the variables production requires (PUBLIC_URL, AUTH_SECRET, SECRETS_KEY: README "Running in production").
 const port = process.env.PORT ?? "3000";
-const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
+const serve = fileURLToPath(new URL("./serve.ts", import.meta.url));
 const { AUTH_SECRET, SECRETS_KEY, PUBLIC_URL, WEBHOOK_TIMEOUT_MS } = env();
 await migrate();
 await closeDb();
-// Node runs Next directly (no npx in between) so signals reach it and it can drain in-flight requests.
-const child = spawn(process.execPath, [nextBin, "start", "--port", port, ...process.argv.slice(2)], {
+// Node runs the server directly (no npx in between) so signals reach it and it can drain in-flight requests. The
+// server is ours (scripts/serve.ts): Next's handler behind a node:http server that takes the client's address from
+// the socket and TRUSTED_PROXIES.
+const child = spawn(process.execPath, ["--import", "tsx", serve, "--port", port, ...process.argv.slice(2)], {
   stdio: "inherit",
   env: {
     ...process.env,
@@ -25,7 +27,7 @@ const child = spawn(process.execPath, [nextBin, "start", "--port", port, ...proc
   },
 });
 // The server process owns SIGTERM and SIGINT (server/jobs/web-process.ts): readiness turns 503, its worker lets the
-// webhook attempts in flight finish, then Next stops taking connections, lets the requests in flight finish (at
+// webhook attempts in flight finish, then the server stops taking connections, lets the requests in flight finish (at
 // most SHUTDOWN_TIMEOUT_MS, default 30 s) and exits 143 (130 after SIGINT): that is the orderly end asked for, so it
 // is reported as 0. This process only passes the signal on (a later one too: the server then exits at once), and
 // kills the server if it is still there well past those bounds (exit 1).

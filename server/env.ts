@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { trustProxies } from "./http/client-address";
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
@@ -57,11 +58,35 @@ const schema = z.object({
   /** How often expired jobs (a worker that died mid-job) are failed over to a retry, in seconds. */
   WORKER_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(60),
   /**
-   * Proxies of the operator's in front of the app that append to X-Forwarded-For (a load balancer: 1). The
-   * client's address is the entry this many places from the right; 0 (no proxy) takes the address the app's own
-   * server saw, the last entry.
+   * The operator's proxies in front of the app (a load balancer, a CDN's ranges): comma-separated addresses and CIDR
+   * ranges, IPv4 and IPv6 (or proxy-addr's names `loopback`, `linklocal`, `uniquelocal`). A request whose TCP peer is
+   * one of them is from the X-Forwarded-For entry that proxy appended, walked from the right while the hop is
+   * trusted; empty (the default) trusts no one: the client is the TCP peer (server/http/client-address.ts).
    */
-  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter((entry) => entry.length > 0),
+    )
+    .superRefine((ranges, ctx) => {
+      for (const range of ranges) {
+        try {
+          trustProxies([range]);
+        } catch {
+          ctx.addIssue({ code: "custom", message: `"${range}" is not an IP address or CIDR range` });
+        }
+      }
+    }),
+  /** Replaced by TRUSTED_PROXIES: a hop count let a request that reached the app directly choose its entry. */
+  TRUSTED_PROXY_HOPS: z
+    .undefined({
+      error: "replaced by TRUSTED_PROXIES, the address ranges of your proxies (README: Running in production)",
+    })
+    .optional(),
   /**
    * Requests a minute that all of one account's API keys together may make (each key has its own limit too; a batch
    * counts by its orders, expensive reads by their weight). A tenant sets its keys' limits and creates keys as it

@@ -2,6 +2,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
 import { getDb } from "@/db/client";
 import { signAccessToken } from "@/server/auth/access-tokens";
+import { CLIENT_ADDRESS_HEADER } from "@/server/http/client-address";
 import { createUser } from "@/server/services/accounts/create-user";
 
 export type TestUser = { userId: string; accountId: string; email: string; password: string; token: string };
@@ -36,9 +37,19 @@ export type CallOptions = {
   apiKey?: string;
 };
 
-/** Calls a route handler export with a real `Request`, as Next would. */
+/**
+ * A client address of its own for each call (198.18.0.0/15, the benchmarking range), as the app's server would set
+ * it for a client of its own: per-address limits then count only what a test sends from one address on purpose.
+ */
+const testClientAddress = () =>
+  `198.${18 + Math.floor(Math.random() * 2)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+
+/**
+ * Calls a route handler export with a real `Request`, as Next would behind the app's server (which always sets the
+ * client's address: pass `x-sop-client-address` to choose it, or an empty one for a request without an address).
+ */
 export async function call(handler: unknown, path: string, options: CallOptions = {}): Promise<Response> {
-  const headers: Record<string, string> = { ...options.headers };
+  const headers: Record<string, string> = { [CLIENT_ADDRESS_HEADER]: testClientAddress(), ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.apiKey) headers["x-api-key"] = options.apiKey;
   let body: BodyInit | undefined;

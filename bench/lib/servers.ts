@@ -8,7 +8,7 @@ export type Server = {
   url: string;
   port: number;
   child: ChildProcess;
-  /** The process that serves requests (for Next: the `next-server` process, which may be a child of the CLI). */
+  /** The process that serves requests (for `next start`: the `next-server` process, a child of the CLI). */
   serverPid: () => number;
   stop: () => Promise<void>;
 };
@@ -168,12 +168,12 @@ function baseEnv(e: ServerEnv, port: number): NodeJS.ProcessEnv {
 }
 
 /**
- * `next start` of a built app directory (see preparedBuild in run.ts), in production mode, against the bench
- * database. BENCH_APP_NODE_FLAGS are extra node flags for it (e.g. `--trace-gc --max-old-space-size=256`).
+ * The production server (scripts/serve.ts, what `npm start` runs) of a built app directory (see preparedBuild in
+ * run.ts), in production mode, against the bench database. BENCH_APP_NODE_FLAGS are extra node flags for it (e.g.
+ * `--trace-gc --max-old-space-size=256`).
  */
 export async function startApp(e: ServerEnv, logDir: string, appDir: string, name = "app"): Promise<Server> {
   const port = await freePort();
-  const nextBin = path.resolve("node_modules/next/dist/bin/next");
   const extra = process.env.BENCH_APP_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
   return start(
     name,
@@ -181,8 +181,9 @@ export async function startApp(e: ServerEnv, logDir: string, appDir: string, nam
       process.execPath,
       ...nodeFlags(e, name),
       ...extra,
-      nextBin,
-      "start",
+      "--import",
+      "tsx",
+      path.resolve("scripts/serve.ts"),
       appDir,
       "-p",
       String(port),

@@ -1,9 +1,9 @@
-import { clientAddress } from "@/server/http/client-address";
 import type { NextAuthOptions } from "next-auth";
 import { getServerSession } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "@/db/client";
 import { env } from "@/server/env";
+import { CLIENT_ADDRESS_HEADER, clientAddress } from "@/server/http/client-address";
 import { AppError } from "@/server/errors";
 import { getActor } from "@/server/services/accounts/get-actor";
 import { signInDashboardUser } from "@/server/services/accounts/sign-in-dashboard-user";
@@ -50,8 +50,11 @@ export function authOptions(): NextAuthOptions {
         },
         async authorize(credentials, request) {
           if (!credentials?.email || !credentials.password) return null;
-          const forwarded = request.headers?.["x-forwarded-for"];
-          const ip = clientAddress(new Headers(typeof forwarded === "string" ? { "x-forwarded-for": forwarded } : {}));
+          // The address the app's server set (with-client-address.ts); next-auth hands the headers on as an object.
+          const address = request.headers?.[CLIENT_ADDRESS_HEADER];
+          const ip = clientAddress(
+            new Headers(typeof address === "string" ? { [CLIENT_ADDRESS_HEADER]: address } : {}),
+          );
           try {
             return await signInDashboardUser(
               await getDb(),

@@ -1,19 +1,43 @@
-import { isIP } from "node:net";
-import { env } from "@/server/env";
+import type { IncomingMessage } from "node:http";
+import ipaddr from "ipaddr.js";
+import proxyaddr from "proxy-addr";
 
 /**
- * The client's address as the app's own server saw it, for per-address limits. The app's HTTP server appends
- * the socket's peer to `X-Forwarded-For` (patches/next+*.patch: Next alone keeps a client-sent header as it is),
- * so the last entry is always the peer; each trusted proxy of the operator's appends one more. Entries left of
- * those are the client's own words and never count: a forged header cannot move a client into a fresh limit.
+ * The header the app's own HTTP server (server/http/app-server.ts) sets on every request to the client's address:
+ * any copy a client sends is removed first, so a value here was always set by that server.
  */
-export function clientAddress(headers: Pick<Headers, "get">, trustedHops = env().TRUSTED_PROXY_HOPS): string | null {
-  const entries = (headers.get("x-forwarded-for") ?? "")
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter((entry) => entry.length > 0);
-  if (entries.length === 0) return null;
-  const chosen = entries[Math.max(0, entries.length - 1 - trustedHops)]!;
-  const address = chosen.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "");
-  return isIP(address) ? address : null;
+export const CLIENT_ADDRESS_HEADER = "x-sop-client-address";
+
+/** Decides whether an address is one of the operator's proxies (TRUSTED_PROXIES, compiled by proxy-addr). */
+export type TrustProxy = (address: string, hop: number) => boolean;
+
+/** TRUSTED_PROXIES entries (addresses, CIDR ranges, proxy-addr's names) as a trust function; throws on a bad one. */
+export const trustProxies = (ranges: readonly string[]): TrustProxy => proxyaddr.compile([...ranges]);
+
+/**
+ * The address of the client of a request the app's server received: the TCP peer, or, while that peer is one of the
+ * operator's proxies, the `X-Forwarded-For` entry that proxy appended, walked from the right. The first address that
+ * is not a trusted proxy is the client: entries further left are whatever the client wrote and never count, and a
+ * request that reaches the server directly is its peer, whatever it says about itself. Null when the socket has no
+ * address (already closed) or a trusted proxy forwarded something that is not an address.
+ */
+export function clientAddressOf(req: IncomingMessage, trust: TrustProxy): string | null {
+  const address: unknown = proxyaddr(req, trust);
+  return typeof address === "string" ? canonicalAddress(address) : null;
+}
+
+/** One spelling per address (IPv4-mapped IPv6 as IPv4, IPv6 compressed), or null if it is not an address. */
+export function canonicalAddress(value: string): string | null {
+  if (!ipaddr.isValid(value)) return null;
+  return ipaddr.process(value).toString();
+}
+
+/**
+ * The client's address as the app's server determined it (for per-address limits and the audit log). Only the
+ * server's own header counts: `X-Forwarded-For` is never read here. Null when the request did not come through
+ * that server (a bare `next start` or `next dev`); per-address limits then count it as an unknown address.
+ */
+export function clientAddress(headers: Pick<Headers, "get">): string | null {
+  const value = headers.get(CLIENT_ADDRESS_HEADER);
+  return value ? canonicalAddress(value) : null;
 }

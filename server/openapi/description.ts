@@ -50,7 +50,7 @@ Every shipping-API answer after authentication carries \`RateLimit-Limit\`, \`Ra
 limit closest to exhaustion (the key's or the account's).
 Validation results and refused attempts are kept 90 days, as the platform read the order (unknown fields are not stored); stored
 \`Idempotency-Key\` answers 24 hours.
-\`POST /auth/token\` is throttled per email and per client address (429).
+\`POST /auth/token\` is throttled per email and per client address (an IPv6 client per /64; 429). The address is the connection's peer, or behind the operator's own proxies the right-most \`X-Forwarded-For\` hop that is not one of them: entries a client writes never count.
 
 ## Decisions where the contract is silent
 - \`itemsCount\` is the number of items matching across all pages, not the count on the page.

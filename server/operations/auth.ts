@@ -50,8 +50,9 @@ export const issueAccessTokenOp = operation({
     },
     429: {
       description:
-        "Too many attempts for this email (10 a minute) or from this address (60 a minute). The address is the one the platform's own server " +
-        "saw: the last `X-Forwarded-For` entry, or the one before the operator's `TRUSTED_PROXY_HOPS` proxies; entries the client writes never count.",
+        "Too many attempts for this email (10 a minute) or from this address (60 a minute; an IPv6 address per /64). The address is the " +
+        "connection's peer as the platform's own server saw it, or, behind the operator's proxies (`TRUSTED_PROXIES`), the right-most " +
+        "`X-Forwarded-For` entry that is not one of them; entries the client writes never count.",
       examples: { email: ["Too many attempts", signInThrottled.email({ ...EXHAUSTED, retryAfterSeconds: 6 })] },
     },
   },

@@ -1,8 +1,8 @@
 /**
- * The platform under test as real processes on a fresh PostgreSQL database: web processes (`next start` of the
- * production build, worker on inside, the default) and dedicated workers (`scripts/worker.ts`). The app connects
- * as its own non-superuser role, as in production, so another role's transactions are hidden from it in
- * pg_stat_activity (finding 1's frozen feed). Every child is tracked by pid and killed by pid at the end.
+ * The platform under test as real processes on a fresh PostgreSQL database: web processes (`scripts/serve.ts`, what
+ * `npm start` runs, of the production build, worker on inside, the default) and dedicated workers (`scripts/worker.ts`).
+ * The app connects as its own non-superuser role, as in production, so another role's transactions are hidden from
+ * it in pg_stat_activity (finding 1's frozen feed). Every child is tracked by pid and killed by pid at the end.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream } from "node:fs";
@@ -182,7 +182,7 @@ export class Cluster {
     const port = m.url ? this.ports.get(m.name)! : null;
     const command =
       m.role === "web"
-        ? [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"]
+        ? ["--import", "tsx", path.resolve("scripts/serve.ts"), "-p", String(port), "-H", "127.0.0.1"]
         : ["--import", "tsx", path.resolve("scripts/worker.ts")];
     const child = spawn(process.execPath, command, { env: this.env(port), stdio: ["ignore", "pipe", "pipe"] });
     child.stdout!.pipe(log, { end: false });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { CLIENT_ADDRESS_HEADER } from "@/server/http/client-address";
 import { call, createTestUser, readJson } from "@/test/helpers";
 import * as token from "../../auth/token/route";
 import * as keys from "../api-keys/route";
@@ -13,14 +14,14 @@ describe("GET /private/audit-events", () => {
     const owner = await createTestUser();
     const signIn = await call(token.POST, "/api/v2/auth/token", {
       body: { email: owner.email, password: owner.password },
-      headers: { "x-forwarded-for": "203.0.113.7" },
+      headers: { [CLIENT_ADDRESS_HEADER]: "203.0.113.7" },
     });
     expect(signIn.status).toBe(200);
     const key = await readJson<{ id: string }>(
       await call(keys.POST, "/api/v2/private/api-keys", {
         token: owner.token,
         body: { name: "k" },
-        headers: { "x-forwarded-for": "203.0.113.8" },
+        headers: { [CLIENT_ADDRESS_HEADER]: "203.0.113.8" },
       }),
     );
     await call(keyItem.PATCH, `/api/v2/private/api-keys/${key.id}`, {
