@@ -15,10 +15,10 @@ import {
 } from "../adapter";
 import { asArray, attributeFaultsOf, callPacketa, PacketaFault, type AttributeFault } from "./client";
 import {
+  orderTrackingEventOf,
   PACKETA_COD_CURRENCIES,
   packetAttributes,
   platformField,
-  trackingEventOf,
   validateForPacketa,
 } from "./mapping";
 import { packetaSettings, type PacketaSettings } from "./settings";
@@ -287,14 +287,20 @@ export const packetaCourier: CourierAdapter<PacketaSettings> = {
     return { body: Buffer.from(String(base64), "base64"), contentType: "application/pdf" };
   },
 
-  /** `packetStatus` of the shipment's first packet (the order's state); Packeta keeps no history in this call. */
+  /**
+   * `packetStatus` of every packet of the shipment (in parallel through the limiter), as one event of the order:
+   * DELIVERED only when every packet is, RETURNED when any is (`orderTrackingEventOf`). Packeta keeps no history in
+   * this call.
+   */
   async track(shipments, settings, ctx): Promise<TrackingResult[]> {
     return Promise.all(
       shipments.map(async (shipment) => {
-        const [first] = packetIdsOf(shipment);
-        if (!first) return { events: [], nextCheckAt: null };
-        const record = (await call(settings, ctx, "packetStatus", { packetId: first })) as Record<string, string>;
-        const event = trackingEventOf(record);
+        const records = await Promise.all(
+          packetIdsOf(shipment).map(
+            async (packetId) => (await call(settings, ctx, "packetStatus", { packetId })) as Record<string, string>,
+          ),
+        );
+        const event = orderTrackingEventOf(records);
         return { events: event ? [event] : [], nextCheckAt: null };
       }),
     );

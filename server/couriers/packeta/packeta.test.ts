@@ -55,7 +55,7 @@ const fixtureBatch = (): ShipmentRequest[] => [
     pickupPoint: null,
     note: "Ring twice",
     recipient: { ...order().recipient, name: "Petr Svoboda", company: "Svoboda s.r.o.", street: "Na Příkopě 15/3a" },
-    parcels: [parcel(3)],
+    parcels: [{ weight: 3, length: 30, width: 20, height: 10.5, reference: null }],
     codPrice: null,
     codCurrency: null,
     insurancePrice: 1200,
@@ -95,14 +95,15 @@ describe("the Packeta mapping", () => {
     );
   });
 
-  it("splits names and streets as documented, and puts COD and value on the first packet only", () => {
+  it("splits names and streets as documented, puts COD on the first packet and shares the value", () => {
     expect(splitName("Jana Nováková")).toEqual({ name: "Jana", surname: "Nováková" });
-    expect(splitName("Cher")).toEqual({ name: undefined, surname: "Cher" });
+    expect(splitName("Cher")).toEqual({ name: "Cher", surname: "" });
     expect(splitStreet("Dlouhá 12")).toEqual({ street: "Dlouhá", houseNumber: "12" });
     expect(splitStreet("Na Příkopě 15/3a")).toEqual({ street: "Na Příkopě", houseNumber: "15/3a" });
     expect(splitStreet("Náměstí")).toEqual({ street: "Náměstí", houseNumber: undefined });
     const two = order({ parcels: [order().parcels[0]!, { ...order().parcels[0]!, weight: 3 }] });
-    expect(packetAttributes(two, 1, settings)).toMatchObject({ cod: undefined, value: "0.00", weight: 3 });
+    expect(packetAttributes(two, 0, settings)).toMatchObject({ cod: "499.00", value: "249.50", weight: 1.2 });
+    expect(packetAttributes(two, 1, settings)).toMatchObject({ cod: undefined, value: "249.50", weight: 3 });
     const home = packetAttributes(order({ service: "HOME" }), 0, settings);
     expect(home).toMatchObject({ addressId: 106, street: "Dlouhá", houseNumber: "12", city: "Praha", zip: "110 00" });
   });
