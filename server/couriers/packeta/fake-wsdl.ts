@@ -85,9 +85,7 @@ function faultOf(rule: Rule, value: unknown): string | null {
       const match = /^[+-]?(\d*)(?:\.(\d*))?$/.exec(value);
       if (!match || (match[1] === "" && (match[2] ?? "") === "")) return "Must be a decimal number.";
       const fraction = (match[2] ?? "").replace(/0+$/, "");
-      return fraction.length > rule.fractionDigits
-        ? `Must have at most ${rule.fractionDigits} decimal places.`
-        : null;
+      return fraction.length > rule.fractionDigits ? `Must have at most ${rule.fractionDigits} decimal places.` : null;
     }
     case "date":
       return /^\d{4}-\d{2}-\d{2}$/.test(value) ? null : "Must be a date (YYYY-MM-DD).";

@@ -114,9 +114,7 @@ export function validateForPacketa(order: ShipmentRequest, settings: PacketaSett
     if (lengthOf(street) > PACKETA_LENGTHS.street)
       messages.push(error("TOO_LONG", "Recipient.Street", "Packeta takes a street of at most 64 characters."));
     if (houseNumber !== undefined && lengthOf(houseNumber) > PACKETA_LENGTHS.houseNumber)
-      messages.push(
-        error("TOO_LONG", "Recipient.Street", "Packeta takes a house number of at most 16 characters."),
-      );
+      messages.push(error("TOO_LONG", "Recipient.Street", "Packeta takes a house number of at most 16 characters."));
     if (lengthOf(order.recipient.city) > PACKETA_LENGTHS.city)
       messages.push(error("TOO_LONG", "Recipient.City", "Packeta takes a city of at most 32 characters."));
   }
@@ -228,7 +226,6 @@ export function orderTrackingEventOf(records: readonly Parameters<typeof trackin
   let deciding: TrackingEvent;
   if (returned.length > 0) deciding = returned.reduce((a, b) => (b.time > a.time ? b : a));
   else if (live.length === 0) deciding = events.reduce((a, b) => (b.time > a.time ? b : a));
-  else
-    deciding = live.reduce((a, b) => (PROGRESS.indexOf(b.status) < PROGRESS.indexOf(a.status) ? b : a));
+  else deciding = live.reduce((a, b) => (PROGRESS.indexOf(b.status) < PROGRESS.indexOf(a.status) ? b : a));
   return { ...deciding, time: latest };
 }
