@@ -250,11 +250,13 @@ describe("real couriers: create, labels, tracking and cancel with Packeta", () =
     expect(zpl.status).toBe(200);
     expect(await zpl.text()).toMatch(/^\^XA/);
 
-    // Tracking: the worker asks Packeta (outside any transaction) and maps its code; Packeta's text is kept.
-    const [packetId] = (
+    // Tracking: the worker asks Packeta (outside any transaction) and maps its code; Packeta's text is kept. Every
+    // packet is asked: the order moves when its least advanced packet does.
+    const [packetIds] = (
       await db.select({ data: shippingOrders.courierData }).from(shippingOrders).where(eq(shippingOrders.id, first!.id))
-    ).map((r) => (r.data.packetIds as string[])[0]);
-    packeta.setStatus(packetId!, 2, new Date(Date.now() + 60_000));
+    ).map((r) => r.data.packetIds as string[]);
+    const packetId = packetIds![0];
+    for (const id of packetIds!) packeta.setStatus(id, 2, new Date(Date.now() + 60_000));
     const later = new Date(Date.now() + 10 * 60_000);
     while ((await advanceDueTracking(db, { courier: "packeta", now: later })) > 0);
     const got = await readJson<{
