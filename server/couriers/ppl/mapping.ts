@@ -175,6 +175,18 @@ export const pplTrackingUrl = (shipmentNumber: string): string =>
 /** The code of the external number that carries the platform's ReferenceNumber (what `CustomerReferences` finds). */
 export const CUSTOMER_REFERENCE_CODE = "CUST";
 
+/** PPL's `ExternalNumberModel.externalNumber`: `maxLength` 100 (a `referenceId` may have 128). */
+export const PPL_MAX_EXTERNAL_NUMBER = 100;
+
+/**
+ * Whether the order's reference can be carried as its `CUST` external number, so that PPL's lookup by customer
+ * reference can find the shipment: a ReferenceNumber of 101..128 characters is a valid `referenceId` but no valid
+ * external number, so it is not sent as one and such a shipment cannot be looked up by reference (only through its
+ * batch).
+ */
+export const isCustomerReference = (referenceNumber: string): boolean =>
+  [...referenceNumber].length <= PPL_MAX_EXTERNAL_NUMBER;
+
 // ---- Order → PPL ----
 
 const present = (value: string | null | undefined): string | undefined =>
@@ -235,7 +247,9 @@ export function pplShipmentOf(order: ShipmentRequest, _settings: PplSettings): P
             codVarSym: present(order.variableSymbol),
           },
     insurance: pplInsuranceOf(order),
-    externalNumbers: [{ code: CUSTOMER_REFERENCE_CODE, externalNumber: order.referenceNumber }],
+    externalNumbers: isCustomerReference(order.referenceNumber)
+      ? [{ code: CUSTOMER_REFERENCE_CODE, externalNumber: order.referenceNumber }]
+      : undefined,
   };
 }
 

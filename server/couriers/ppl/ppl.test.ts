@@ -335,6 +335,17 @@ describe("the PPL mapping against PPL's OpenAPI document and product rules (issu
     }
   });
 
+  it("carries the reference as the CUST external number only when PPL's externalNumber takes it (≤ 100)", async () => {
+    const long = order({ referenceNumber: "R".repeat(128) });
+    expect(codes(long)).toEqual([]);
+    expect(openApiErrorsOf("createShipmentBatch", createBatchBody([long], settings))).toBeNull();
+    expect(pplShipmentOf(long, settings).externalNumbers).toBeUndefined();
+    expect(pplShipmentOf(order({ referenceNumber: "R".repeat(100) }), settings).externalNumbers).toEqual([
+      { code: "CUST", externalNumber: "R".repeat(100) },
+    ]);
+    expect(await settle(ppl.createShipments([long], settings, ctx()))).toMatchObject([{ ok: true }]);
+  });
+
   it("puts a company in recipient.name with the person in contact, and the person in name without one", async () => {
     const company = order({ recipient: { ...order().recipient, company: "Acme s.r.o." } });
     const [outcome] = await settle(ppl.createShipments([company], settings, ctx()));
