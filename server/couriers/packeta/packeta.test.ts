@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { PDFDocument } from "pdf-lib";
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -5,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { CallContext, CreateOutcome, Shipment, ShipmentRef, ShipmentRequest } from "../adapter";
 import { packetaCourier as packeta, PACKETS_PER_CALL } from "./adapter";
-import { requestXml } from "./client";
+import { parsePacketaXml, requestXml } from "./client";
 import { refuseByReference, startFakePacketa } from "./fake-server";
 import { wsdlFaultsOf } from "./fake-wsdl";
 import { packetAttributes, packetValues, splitName, splitStreet } from "./mapping";
@@ -190,6 +191,62 @@ describe("the Packeta mapping against the WSDL's rules (issue 28)", () => {
       expect(codes(o)).toEqual([]);
       o.parcels.forEach((_, i) => expect(wsdlFaultsOf(toStrings(packetAttributes(o, i, settings)))).toEqual([]));
     }
+  });
+
+  it("any order validate accepts is a packet the WSDL accepts, through Packeta's XML (property)", () => {
+    // Words of every length up to `max` (not biased to short ones), of letters Packeta's XML must carry as they are.
+    const text = (max: number) =>
+      fc
+        .integer({ min: 1, max })
+        .chain((n) => fc.string({ unit: fc.constantFrom(..."AbŽžя09.,&<'/-"), minLength: n, maxLength: n }));
+    const arbitraryOrder = fc.record({
+      service: fc.constantFrom("PICKUP_POINT", "HOME"),
+      // Lengths around Packeta's limits (the platform takes up to 100), so both sides of each limit are tried.
+      name: fc.tuple(text(34), fc.option(text(34))).map(([a, b]) => (b === null ? a : `${a} ${b}`)),
+      company: fc.option(text(36)),
+      street: fc
+        .tuple(
+          text(68),
+          fc.option(
+            fc
+              .integer({ min: 0, max: 16 })
+              .chain((n) => fc.string({ unit: fc.constantFrom(..."0123456789aB/-"), minLength: n, maxLength: n }))
+              .map((n) => `1${n}`),
+          ),
+        )
+        .map(([a, b]) => (b === null ? a : `${a} ${b}`)),
+      city: text(36),
+      weights: fc.array(fc.double({ min: 0.0001, max: 15, noNaN: true }), { minLength: 1, maxLength: 20 }),
+      dims: fc.option(fc.tuple(fc.double({ min: 0.1, max: 300, noNaN: true }), fc.integer({ min: 1, max: 300 }))),
+      codPrice: fc.option(fc.integer({ min: 1, max: 10_000_000 }).map((c) => c / 100)),
+      insurancePrice: fc.option(fc.double({ min: 0.01, max: 1_000_000, noNaN: true })),
+    });
+    fc.assert(
+      fc.property(arbitraryOrder, (g) => {
+        const o = order({
+          service: g.service,
+          pickupPoint: g.service === "HOME" ? null : "4321",
+          recipient: { ...order().recipient, name: g.name, company: g.company, street: g.street, city: g.city },
+          parcels: g.weights.map((weight) => ({
+            weight,
+            length: g.dims?.[0] ?? null,
+            width: g.dims?.[1] ?? null,
+            height: g.dims?.[1] ?? null,
+            reference: null,
+          })),
+          codPrice: g.codPrice,
+          codCurrency: g.codPrice === null ? null : "CZK",
+          insurancePrice: g.insurancePrice,
+        });
+        if (packeta.validate(o, settings).some((m) => m.severity === "ERROR")) return;
+        o.parcels.forEach((_, i) => {
+          const xml = requestXml("createPacket", PASSWORD, { packetAttributes: packetAttributes(o, i, settings) });
+          const parsed = parsePacketaXml(xml) as { createPacket: { packetAttributes: Record<string, unknown> } };
+          expect(wsdlFaultsOf(parsed.createPacket.packetAttributes)).toEqual([]);
+        });
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("sends a one-word name as the name Packeta requires (with an empty surname), and the fake registers it", async () => {
