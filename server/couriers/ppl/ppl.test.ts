@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import fc from "fast-check";
 import { PDFDocument } from "pdf-lib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { CallContext, CreateOutcome, ShipmentRef, ShipmentRequest } from "../adapter";
@@ -333,6 +334,63 @@ describe("the PPL mapping against PPL's OpenAPI document and product rules (issu
       expect(openApiErrorsOf("createShipmentBatch", createBatchBody([o], settings))).toBeNull();
       expect(productRuleError(pplShipmentOf(o, settings) as unknown as Record<string, unknown>)).toBeNull();
     }
+  });
+
+  it("any order validate accepts passes PPL's OpenAPI document and product rules (property)", () => {
+    // Strings of every length up to `max`, so both sides of PPL's limits are tried.
+    const text = (max: number, chars = "AbŽž09 .,&-") =>
+      fc
+        .integer({ min: 1, max })
+        .chain((n) => fc.string({ unit: fc.constantFrom(...chars), minLength: n, maxLength: n }))
+        .filter((s) => s.trim() !== "")
+        .map((s) => s.trim());
+    const arbitraryOrder = fc.record({
+      referenceNumber: text(130, "R1-"),
+      service: fc.constantFrom("PRIVATE", "BUSINESS", "PARCELSHOP", "INTERNATIONAL"),
+      country: fc.constantFrom("CZ", "SK", "PL", "HU", "RO", "DE", "BG", "AT"),
+      name: text(52),
+      company: fc.option(text(52)),
+      street: text(62),
+      city: text(52),
+      zip: text(11, "0123456789 "),
+      note: fc.option(text(300)),
+      parcels: fc.integer({ min: 1, max: 3 }),
+      cod: fc.option(
+        fc.tuple(
+          fc.constantFrom("CZK", "EUR", "PLN", "HUF", "RON", "BGN"),
+          fc.integer({ min: 1, max: 12_000_000 }).map((c) => c / 100),
+        ),
+      ),
+      insurancePrice: fc.option(fc.integer({ min: 1, max: 60_000_000 }).map((c) => c / 100)),
+    });
+    fc.assert(
+      fc.property(arbitraryOrder, (g) => {
+        const o = order({
+          referenceNumber: g.referenceNumber,
+          service: g.service,
+          pickupPoint: g.service === "PARCELSHOP" ? "KM12345" : null,
+          note: g.note,
+          recipient: {
+            ...order().recipient,
+            name: g.name,
+            company: g.company,
+            street: g.street,
+            city: g.city,
+            zip: g.zip,
+            country: g.country,
+          },
+          parcels: Array.from({ length: g.parcels }, (_, i) => parcel(i + 1)),
+          codPrice: g.cod?.[1] ?? null,
+          codCurrency: g.cod?.[0] ?? null,
+          variableSymbol: g.cod ? "1001" : null,
+          insurancePrice: g.insurancePrice,
+        });
+        if (validateForPpl(o, settings).some((m) => m.severity === "ERROR")) return;
+        expect(openApiErrorsOf("createShipmentBatch", createBatchBody([o], settings))).toBeNull();
+        expect(productRuleError(pplShipmentOf(o, settings) as unknown as Record<string, unknown>)).toBeNull();
+      }),
+      { numRuns: 400 },
+    );
   });
 
   it("carries the reference as the CUST external number only when PPL's externalNumber takes it (≤ 100)", async () => {
