@@ -254,7 +254,8 @@ export const packetaCourier: CourierAdapter<PacketaSettings> = {
         ok: false,
         code: e.code === "COURIER_CANNOT_CANCEL" ? "COURIER_REJECTED" : e.code,
         message: e.message,
-        field: e.field,
+        // For HOME, `addressId` is the carrier the profile names for the recipient's country, not a pickup point.
+        field: request.service === "HOME" && e.field === "PickupPoint" ? "Recipient.Country" : e.field,
       };
     });
     // Best effort, in parallel through the limiter: a cancel that fails is not retried, the order fails either way.

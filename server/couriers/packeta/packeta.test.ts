@@ -305,6 +305,16 @@ describe("the Packeta mapping against the WSDL's rules (issue 28)", () => {
     expect(packetValues(order({ codPrice: null, codCurrency: null }))).toBeNull();
   });
 
+  it("reports a refused HOME carrier at Recipient.Country (its addressId is the profile's carrier for the country)", async () => {
+    fake.setRefusal((a) => (a.addressId === "106" ? { name: "addressId", fault: "Unknown carrier." } : null));
+    const outcomes = await packeta.createShipments(
+      [home({}), order({ referenceNumber: "PP-1", pickupPoint: "106" })],
+      settings,
+      ctx(),
+    );
+    expect(outcomes.map((o) => !o.ok && o.field)).toEqual(["Recipient.Country", "PickupPoint"]);
+  });
+
   it("tracks every packet: DELIVERED only when every packet is, RETURNED when any is", async () => {
     const [created] = await packeta.createShipments([order({ parcels: [parcel(1), parcel(2)] })], settings, ctx());
     const ref = refOf(created);
