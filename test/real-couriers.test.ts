@@ -183,6 +183,27 @@ describe("real couriers: validation of each courier's limits, before any call", 
     );
     const ok = await check("ppl", order({ CodPrice: 100, CodCurrency: "CZK", VariableSymbol: "2026001" }));
     expect(ok.status).not.toBe("ERROR");
+    // Issue 28: what the couriers' specifications refuse, stated at the field before any call.
+    const recipient = order().Recipient as Record<string, unknown>;
+    const longCompany = await check("packeta", packetaOrder({ Recipient: { ...recipient, Company: "C".repeat(33) } }));
+    expect(longCompany.messages).toContainEqual(
+      expect.objectContaining({ code: "TOO_LONG", field: "Recipient.Company", severity: "ERROR" }),
+    );
+    const abroad = { ...recipient, Country: "DE", Zip: "10115" };
+    const connectSet = await check(
+      "ppl",
+      order({ Service: "INTERNATIONAL", Recipient: abroad, Parcels: [{ Weight: 1 }, { Weight: 2 }] }),
+    );
+    expect(connectSet.messages).toContainEqual(
+      expect.objectContaining({ code: "OUT_OF_RANGE", field: "Parcels", severity: "ERROR" }),
+    );
+    const codAbroad = await check(
+      "ppl",
+      order({ Service: "INTERNATIONAL", Recipient: abroad, CodPrice: 10, CodCurrency: "EUR", VariableSymbol: "1" }),
+    );
+    expect(codAbroad.messages).toContainEqual(
+      expect.objectContaining({ code: "COD_NOT_SUPPORTED", field: "CodPrice", severity: "ERROR" }),
+    );
     expect(packeta.requests.length + ppl.requests.length).toBe(calls);
   });
 });
