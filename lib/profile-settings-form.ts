@@ -54,7 +54,6 @@ const LABELS: Record<string, string> = {
   clientId: "Client ID",
   clientSecret: "Client secret",
   environment: "Environment",
-  depot: "Depot",
   timeoutMs: "Courier timeout (ms)",
   trackingStepMinutes: "Tracking step (minutes)",
 };

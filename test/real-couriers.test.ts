@@ -197,6 +197,27 @@ describe("real couriers: validation of each courier's limits, before any call", 
     );
     const ok = await check("ppl", order({ CodPrice: 100, CodCurrency: "CZK", VariableSymbol: "2026001" }));
     expect(ok.status).not.toBe("ERROR");
+    // Issue 28: what the couriers' specifications refuse, stated at the field before any call.
+    const recipient = order().Recipient as Record<string, unknown>;
+    const longCompany = await check("packeta", packetaOrder({ Recipient: { ...recipient, Company: "C".repeat(33) } }));
+    expect(longCompany.messages).toContainEqual(
+      expect.objectContaining({ code: "TOO_LONG", field: "Recipient.Company", severity: "ERROR" }),
+    );
+    const abroad = { ...recipient, Country: "DE", Zip: "10115" };
+    const connectSet = await check(
+      "ppl",
+      order({ Service: "INTERNATIONAL", Recipient: abroad, Parcels: [{ Weight: 1 }, { Weight: 2 }] }),
+    );
+    expect(connectSet.messages).toContainEqual(
+      expect.objectContaining({ code: "OUT_OF_RANGE", field: "Parcels", severity: "ERROR" }),
+    );
+    const codAbroad = await check(
+      "ppl",
+      order({ Service: "INTERNATIONAL", Recipient: abroad, CodPrice: 10, CodCurrency: "EUR", VariableSymbol: "1" }),
+    );
+    expect(codAbroad.messages).toContainEqual(
+      expect.objectContaining({ code: "COD_NOT_SUPPORTED", field: "CodPrice", severity: "ERROR" }),
+    );
     expect(packeta.requests.length + ppl.requests.length).toBe(calls);
   });
 });
@@ -264,11 +285,13 @@ describe("real couriers: create, labels, tracking and cancel with Packeta", () =
     expect(zpl.status).toBe(200);
     expect(await zpl.text()).toMatch(/^\^XA/);
 
-    // Tracking: the worker asks Packeta (outside any transaction) and maps its code; Packeta's text is kept.
-    const [packetId] = (
+    // Tracking: the worker asks Packeta (outside any transaction) and maps its code; Packeta's text is kept. Every
+    // packet is asked: the order moves when its least advanced packet does.
+    const [packetIds] = (
       await db.select({ data: shippingOrders.courierData }).from(shippingOrders).where(eq(shippingOrders.id, first!.id))
-    ).map((r) => (r.data.packetIds as string[])[0]);
-    packeta.setStatus(packetId!, 2, new Date(Date.now() + 60_000));
+    ).map((r) => r.data.packetIds as string[]);
+    const packetId = packetIds![0];
+    for (const id of packetIds!) packeta.setStatus(id, 2, new Date(Date.now() + 60_000));
     const later = new Date(Date.now() + 10 * 60_000);
     while ((await advanceDueTracking(db, { courier: "packeta", now: later })) > 0);
     const got = await readJson<{

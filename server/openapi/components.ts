@@ -207,7 +207,7 @@ export const CreateCourierProfileRequest = named(
   "`service` must be a service of the courier; `settings` are checked by the courier, unknown keys refused: sandbox `timeoutMs`, " +
     "`trackingStepMinutes`; packeta `apiPassword` (32 characters, secret), `sender` (1..64), `homeDeliveryCarriers` (country → " +
     "Packeta carrier id, for service HOME), `timeoutMs`; ppl `clientId`, `clientSecret` (secret), `environment` (`production`, " +
-    "the default, or `test`), `depot`, `timeoutMs` (1000..60000). Secrets are encrypted at rest and never answered back: views " +
+    "the default, or `test`), `timeoutMs` (1000..60000); no `depot` (PPL says not to use it). Secrets are encrypted at rest and never answered back: views " +
     "show `****` + their last 4 characters, and a PATCH that omits a secret keeps it.",
 );
 export const UpdateCourierProfileRequest = named(

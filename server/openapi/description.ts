@@ -97,17 +97,21 @@ Validation results and refused attempts are kept 90 days, as the platform read t
   shipment has sat in its state, between 1 and 30 minutes while it moves and up to 2 hours before it is handed over; a failed poll is retried
   after 1 minute, doubling to an hour. Final states (DELIVERED, RETURNED, CANCELLED) stop it. Each courier has its own job queue. An event the
   courier reports again is not stored twice; the order takes the status of the courier's newest event.
-- Packeta: \`Recipient.Name\` is split at its first space (\`name\` the first word, \`surname\` the rest; one word is the surname); for \`HOME\`,
-  \`Recipient.Street\` is split into \`street\` + \`houseNumber\` at the house number that ends it before any comma ("Hlavní 12, byt 3" →
-  "Hlavní, byt 3" + "12"; "Náměstí Míru 1234/5 A" → "Náměstí Míru" + "1234/5A"); \`value\` = \`InsurancePrice\`, else \`CodPrice\`, in
-  the order's COD currency (CZK without COD); a multi-parcel order carries COD and value on its first packet only (the recipient pays once); every
+- Packeta: \`Recipient.Name\` is split at its first space (\`name\` the first word, \`surname\` the rest; one word is the \`name\`, with an empty
+  \`surname\`); for \`HOME\`, \`Recipient.Street\` is split into \`street\` + \`houseNumber\` at the house number that ends it before any comma ("Hlavní 12, byt 3" → "Hlavní, byt 3" + "12"; "Náměstí Míru 1234/5 A" → "Náměstí Míru" + "1234/5A"); weights are sent
+  rounded to the gram; a parcel's three dimensions go as \`size\` in mm; \`value\` = \`InsurancePrice\`, else \`CodPrice\`, in the order's COD currency
+  (CZK without COD), shared across a multi-parcel order's packets (adding up to it), COD on its first packet only (the recipient pays once); every
   packet carries the order's \`ReferenceNumber\` as \`number\`; one packet is \`createPacket\`, several \`createPackets\` (up to 100 packets a call, 8 calls in flight per
   profile); an order with any packet refused fails \`COURIER_REJECTED\` and its other packets are cancelled; Packeta's zone-less times are Prague
-  time; tracking reads \`packetStatus\` of the first packet; the credentials check is \`senderGetReturnRouting\` of the profile's \`sender\`.
+  time; tracking reads \`packetStatus\` of every packet (the order is DELIVERED when every packet is, RETURNED when any is, else as its least
+  advanced packet); the credentials check is \`senderGetReturnRouting\` of the profile's \`sender\`.
 - PPL: every order is sent as a shipment set (PPL's shipment has no weight of its own), its shipping numbers the set's in parcel order;
-  \`Recipient.Company\` → \`name2\`; the zip is sent without spaces; \`ReferenceNumber\` is also a \`CUST\` external number (PPL's lookup by reference);
-  \`InsurancePrice\` is sent in the COD currency, else CZK; PRIVATE, BUSINESS and PARCELSHOP deliver in CZ, INTERNATIONAL to 24 EU countries; COD
-  currencies and limits from PPL's table (CZK ≤ 100,000 domestic; international CZK, EUR, PLN, HUF, RON, BGN); up to 100 orders per batch, the
+  \`Recipient.Company\` → \`name\` with the person in \`contact\` (no company: the person is \`name\`); the zip is sent without spaces; \`ReferenceNumber\`
+  is also a \`CUST\` external number (PPL's lookup by reference); \`InsurancePrice\` (CZK) is sent as PPL's additional insurance in CZK only above
+  the cover the product includes (PRIVATE, BUSINESS 50,000; PARCELSHOP 20,000; INTERNATIONAL 100,000 CZK); PRIVATE, BUSINESS and PARCELSHOP
+  deliver in CZ, INTERNATIONAL (one parcel) to 24 EU countries; COD only in CZ (CZK), SK (EUR, CZK), PL (PLN), HU (HUF), RO (RON) (PPL's country
+  code list), within PPL's limits (CZK ≤ 100,000 domestic, ≤ 80,000 international; EUR ≤ 3,000; PLN ≤ 6,500; HUF ≤ 600,000; RON ≤ 7,300); no
+  \`depot\` is sent (PPL: "do not use"); up to 100 orders per batch, the
   batch read from 100 ms doubling to 1 s; a 400 for the whole batch refuses the orders it names with PPL's words and the others as "refused for
   another order in it"; the access token is cached until 60 s before it expires and fetched again once on a 401; tracking asks for up to 50
   numbers per call; the credentials check fetches a new token. A shipment adopted by recovery has no PPL batch, so its label cannot be fetched.

@@ -15,10 +15,10 @@ import {
 } from "../adapter";
 import { asArray, attributeFaultsOf, callPacketa, PacketaFault, type AttributeFault } from "./client";
 import {
+  orderTrackingEventOf,
   PACKETA_COD_CURRENCIES,
   packetAttributes,
   platformField,
-  trackingEventOf,
   validateForPacketa,
 } from "./mapping";
 import { packetaSettings, type PacketaSettings } from "./settings";
@@ -260,7 +260,8 @@ export const packetaCourier: CourierAdapter<PacketaSettings> = {
         ok: false,
         code: e.code === "COURIER_CANNOT_CANCEL" ? "COURIER_REJECTED" : e.code,
         message: e.message,
-        field: e.field,
+        // For HOME, `addressId` is the carrier the profile names for the recipient's country, not a pickup point.
+        field: request.service === "HOME" && e.field === "PickupPoint" ? "Recipient.Country" : e.field,
         // A call that may have reached Packeta unanswered: its packets may exist (no id to cancel them by).
         ...(packets.some((p) => "error" in p && p.error.outcomeUnknown) ? { outcomeUnknown: true as const } : {}),
       };
@@ -320,14 +321,20 @@ export const packetaCourier: CourierAdapter<PacketaSettings> = {
     return { body, contentType: "application/pdf" };
   },
 
-  /** `packetStatus` of the shipment's first packet (the order's state); Packeta keeps no history in this call. */
+  /**
+   * `packetStatus` of every packet of the shipment (in parallel through the limiter), as one event of the order:
+   * DELIVERED only when every packet is, RETURNED when any is (`orderTrackingEventOf`). Packeta keeps no history in
+   * this call.
+   */
   async track(shipments, settings, ctx): Promise<TrackingResult[]> {
     return Promise.all(
       shipments.map(async (shipment) => {
-        const [first] = packetIdsOf(shipment);
-        if (!first) return { events: [], nextCheckAt: null };
-        const record = (await call(settings, ctx, "packetStatus", { packetId: first })) as Record<string, string>;
-        const event = trackingEventOf(record);
+        const records = await Promise.all(
+          packetIdsOf(shipment).map(
+            async (packetId) => (await call(settings, ctx, "packetStatus", { packetId })) as Record<string, string>,
+          ),
+        );
+        const event = orderTrackingEventOf(records);
         return { events: event ? [event] : [], nextCheckAt: null };
       }),
     );

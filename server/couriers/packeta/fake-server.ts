@@ -5,6 +5,7 @@ import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { asArray, attributeFaultsOf, buildXml, parsePacketaXml, type AttributeFault } from "./client";
+import { wsdlFaultsOf } from "./fake-wsdl";
 
 /** One request the fake received: the operation and its parsed body. */
 export type PacketaRequest = { operation: string; body: Record<string, unknown>; xml: string };
@@ -83,13 +84,13 @@ async function labelPdf(packetIds: string[], format: string): Promise<Uint8Array
 const xsdDateTime = (at: Date) => dateToLocalTime(at, "Europe/Prague");
 
 const fault = (name: string, text: string) => buildXml({ response: { status: "fault", fault: name, string: text } });
-const attributesFault = (refusal: AttributeFault) =>
+const attributesFault = (faults: AttributeFault | AttributeFault[]) =>
   buildXml({
     response: {
       status: "fault",
       fault: "PacketAttributesFault",
       string: "Packet attributes are not valid.",
-      detail: { attributes: { fault: refusal } },
+      detail: { attributes: { fault: faults } },
     },
   });
 
@@ -128,8 +129,16 @@ export async function startFakePacketa(options: {
     packets.set(id, { attributes, code: 1, at: new Date() });
     return { id, barcode: `Z${id}`, barcodeText: `Z ${id.slice(0, 3)} ${id.slice(3, 7)} ${id.slice(7)}` };
   };
-  const refusalOf = (attributes: Record<string, unknown>): AttributeFault | null =>
-    mode === "refuse" ? REFUSAL : refusal(attributes);
+  /**
+   * Why a packet is refused: first what the WSDL refuses (every attribute at fault), then the mode and the refusal
+   * rule (one fault); null to register it.
+   */
+  const refusalOf = (attributes: Record<string, unknown>): AttributeFault[] | null => {
+    const faults = wsdlFaultsOf(attributes);
+    if (faults.length) return faults;
+    const refused = mode === "refuse" ? REFUSAL : refusal(attributes);
+    return refused ? [refused] : null;
+  };
 
   /** `CurrentStatusRecord` of a packet (the WSDL's order of elements; nil elements empty). */
   const statusRecord = (id: string) => {
@@ -167,7 +176,7 @@ export async function startFakePacketa(options: {
     switch (operation) {
       case "createPacket": {
         const attributes = (body.packetAttributes ?? {}) as Record<string, unknown>;
-        const refused = mode === "refuse-call" ? REFUSAL : refusalOf(attributes);
+        const refused = refusalOf(attributes) ?? (mode === "refuse-call" ? [REFUSAL] : null);
         if (refused) return attributesFault(refused);
         const created = register(attributes);
         return fixture("create-packet.response.xml")
@@ -182,6 +191,8 @@ export async function startFakePacketa(options: {
           string,
           unknown
         >[];
+        if (all.length === 0)
+          return attributesFault({ name: "packets", fault: "At least one packet's attributes are required." });
         if (mode === "refuse-call") return attributesFault(REFUSAL);
         // `transaction` true: all or nothing, so one refused packet refuses the call.
         if (String(body.transaction) === "true") {

@@ -6,26 +6,60 @@ import type { PacketaSettings } from "./settings";
 import { splitStreet } from "./street";
 
 /**
- * The platform's order as Packeta packets (one per parcel) and Packeta's answers as the platform's terms.
- * Decisions the contract leaves open (also in README.md here):
- * - `Recipient.Name` is split at its first space: `name` = the first word, `surname` = the rest (a single word is the
- *   surname, which Packeta requires).
- * - For `HOME`, `Recipient.Street` is split into `street` and `houseNumber` by `splitStreet` (street.ts: "Dlouhá 12",
- *   "Hlavní 12, byt 3", "Náměstí Míru 1234/5 A"); without a house number, the whole text is the street.
- * - `value` (Packeta requires it) is `InsurancePrice`, else `CodPrice`, in the order's COD currency (Packeta reads
- *   `value` in `currency`); each packet of a multi-parcel order carries the order's COD and value on its first packet
- *   only, so the recipient pays once.
- * - Every packet of an order has the order's `ReferenceNumber` as `number`.
+ * The platform's order as Packeta packets (one per parcel) and Packeta's answers as the platform's terms. Each rule
+ * names its source in README.md here (the WSDL's `PacketAttributes`, Packeta's WooCommerce plugin, the contract).
  */
 export const PACKETA_COD_CURRENCIES = ["CZK", "EUR", "HUF", "PLN", "RON"] as const;
 
-export function splitName(full: string): { name: string | undefined; surname: string } {
+/**
+ * The WSDL's lengths (`string32`, `string64`, `string16`; XSD counts characters, not bytes) of the attributes the
+ * platform fills from free text.
+ */
+export const PACKETA_LENGTHS = { name: 32, surname: 32, company: 32, city: 32, street: 64, houseNumber: 16 } as const;
+
+/** Characters as XSD's `maxLength` counts them (code points). */
+const lengthOf = (text: string): number => [...text].length;
+
+/**
+ * `Recipient.Name` split at its first space: `name` = the first word, `surname` = the rest. A one-word name is the
+ * `name` (Packeta requires a name: its plugin refuses an order without one) with an empty `surname` (the WSDL's
+ * `surname` is a required element, and an empty `string32` is a valid one).
+ */
+export function splitName(full: string): { name: string; surname: string } {
   const words = full.trim().split(/\s+/);
-  if (words.length === 1) return { name: undefined, surname: words[0]! };
   return { name: words[0]!, surname: words.slice(1).join(" ") };
 }
 
 export { splitStreet } from "./street";
+
+/** The WSDL's `weight` is an `xsd:decimal` with `fractionDigits` 3: kg rounded to the gram. */
+export const packetaWeight = (kg: number): number => Math.round(kg * 1000) / 1000;
+
+/**
+ * The order's value (`InsurancePrice`, else `CodPrice`) shared across its packets, in cents so the shares add up to
+ * the order's value exactly: each packet gets the same share, the cents that do not divide go one each to the first
+ * packets. `null` when the order has no value (validation refuses such an order before any call).
+ */
+export function packetValues(order: ShipmentRequest): string[] | null {
+  const value = order.insurancePrice ?? order.codPrice;
+  if (value === null) return null;
+  const cents = Math.round(value * 100);
+  const count = order.parcels.length;
+  const share = Math.floor(cents / count);
+  const rest = cents - share * count;
+  return order.parcels.map((_, i) => ((share + (i < rest ? 1 : 0)) / 100).toFixed(2));
+}
+
+/**
+ * The WSDL's `Size` (length, width, height as `xsd:unsignedInt`, in mm) of a parcel whose three dimensions (cm) are
+ * all given; none otherwise (the three elements are required together).
+ */
+export function packetSize(parcel: ShipmentRequest["parcels"][number]) {
+  const { length, width, height } = parcel;
+  if (length === null || width === null || height === null) return undefined;
+  const mm = (cm: number) => Math.round(cm * 10);
+  return { length: mm(length), width: mm(width), height: mm(height) };
+}
 
 /** The `packetAttributes` of the order's parcel `index`. */
 export function packetAttributes(order: ShipmentRequest, index: number, settings: PacketaSettings) {
@@ -33,7 +67,6 @@ export function packetAttributes(order: ShipmentRequest, index: number, settings
   const first = index === 0;
   const home = order.service === "HOME";
   const address = home ? splitStreet(order.recipient.street) : null;
-  const value = order.insurancePrice ?? order.codPrice;
   return {
     number: order.referenceNumber,
     name,
@@ -42,10 +75,11 @@ export function packetAttributes(order: ShipmentRequest, index: number, settings
     email: order.recipient.email ?? undefined,
     phone: order.recipient.phone ?? undefined,
     addressId: home ? settings.homeDeliveryCarriers?.[order.recipient.country] : order.pickupPoint,
+    // Cash on delivery is collected once, on the first packet.
     cod: first && order.codPrice !== null ? order.codPrice.toFixed(2) : undefined,
     currency: order.codCurrency ?? "CZK",
-    value: first && value !== null ? value.toFixed(2) : "0.00",
-    weight: order.parcels[index]!.weight,
+    value: packetValues(order)?.[index] ?? "0.00",
+    weight: packetaWeight(order.parcels[index]!.weight),
     eshop: settings.sender,
     note: order.note ?? undefined,
     ...(home
@@ -56,6 +90,7 @@ export function packetAttributes(order: ShipmentRequest, index: number, settings
           zip: order.recipient.zip,
         }
       : {}),
+    size: packetSize(order.parcels[index]!),
   };
 }
 
@@ -65,10 +100,28 @@ export function validateForPacketa(order: ShipmentRequest, settings: PacketaSett
   if (order.referenceNumber.length > 24)
     messages.push(error("TOO_LONG", "ReferenceNumber", "Packeta takes at most 24 characters."));
   const { name, surname } = splitName(order.recipient.name);
-  if ((name?.length ?? 0) > 32 || surname.length > 32)
+  if (lengthOf(name) > PACKETA_LENGTHS.name || lengthOf(surname) > PACKETA_LENGTHS.surname)
     messages.push(
       error("TOO_LONG", "Recipient.Name", "Packeta takes a name and a surname of at most 32 characters each."),
     );
+  if (order.recipient.company !== null && lengthOf(order.recipient.company) > PACKETA_LENGTHS.company)
+    messages.push(error("TOO_LONG", "Recipient.Company", "Packeta takes a company of at most 32 characters."));
+  // Street, house number and city are sent for HOME only (a pickup point is its own address).
+  if (order.service === "HOME") {
+    const { street, houseNumber } = splitStreet(order.recipient.street);
+    if (lengthOf(street) > PACKETA_LENGTHS.street)
+      messages.push(error("TOO_LONG", "Recipient.Street", "Packeta takes a street of at most 64 characters."));
+    if (houseNumber !== undefined && lengthOf(houseNumber) > PACKETA_LENGTHS.houseNumber)
+      messages.push(error("TOO_LONG", "Recipient.Street", "Packeta takes a house number of at most 16 characters."));
+    if (lengthOf(order.recipient.city) > PACKETA_LENGTHS.city)
+      messages.push(error("TOO_LONG", "Recipient.City", "Packeta takes a city of at most 32 characters."));
+  }
+  order.parcels.forEach((parcel, i) => {
+    if (packetaWeight(parcel.weight) <= 0)
+      messages.push(
+        error("OUT_OF_RANGE", `Parcels[${i}].Weight`, "Packeta takes a weight of at least 0.001 kg (one gram)."),
+      );
+  });
   if ((order.recipient.phone?.length ?? 0) > 20)
     messages.push(error("TOO_LONG", "Recipient.Phone", "Packeta takes at most 20 characters."));
   if (order.codPrice !== null && !PACKETA_COD_CURRENCIES.includes(order.codCurrency as never))
@@ -115,6 +168,8 @@ const FIELDS: Record<string, string> = {
   houseNumber: "Recipient.Street",
   city: "Recipient.City",
   zip: "Recipient.Zip",
+  size: "Parcels[]",
+  eshop: "settings.sender",
 };
 
 /**
@@ -152,4 +207,28 @@ export function trackingEventOf(record: {
     description: String(record.statusText ?? record.codeText ?? ""),
     location: null,
   };
+}
+
+/** How far a packet is on its way (the order's status is that of its least advanced packet). */
+const PROGRESS: readonly ShippingStatus[] = ["CREATED", "HANDED_OVER", "IN_TRANSIT", "OUT_FOR_DELIVERY", "DELIVERED"];
+
+/**
+ * The order's tracking event from each of its packets' `packetStatus` (the contract: every packet is tracked, the
+ * order is DELIVERED only when every packet is, RETURNED when any packet is). The order's status: RETURNED when any
+ * packet is returned; CANCELLED when every packet is; else the status of its least advanced packet (cancelled packets
+ * left out). The event keeps the text of the packet that decides the status, and takes the time of the packets'
+ * latest change (the moment the order's state became what it is), so it is the order's newest event. One packet: its
+ * own event, as it was.
+ */
+export function orderTrackingEventOf(records: readonly Parameters<typeof trackingEventOf>[0][]): TrackingEvent | null {
+  const events = records.map(trackingEventOf).filter((e): e is TrackingEvent => e !== null);
+  if (events.length === 0) return null;
+  const latest = new Date(Math.max(...events.map((e) => e.time.getTime())));
+  const returned = events.filter((e) => e.status === "RETURNED");
+  const live = events.filter((e) => e.status !== "CANCELLED");
+  let deciding: TrackingEvent;
+  if (returned.length > 0) deciding = returned.reduce((a, b) => (b.time > a.time ? b : a));
+  else if (live.length === 0) deciding = events.reduce((a, b) => (b.time > a.time ? b : a));
+  else deciding = live.reduce((a, b) => (PROGRESS.indexOf(b.status) < PROGRESS.indexOf(a.status) ? b : a));
+  return { ...deciding, time: latest };
 }

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { PDFDocument } from "pdf-lib";
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -5,9 +6,10 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { CallContext, CreateOutcome, Shipment, ShipmentRef, ShipmentRequest } from "../adapter";
 import { packetaCourier as packeta, PACKETS_PER_CALL } from "./adapter";
-import { requestXml } from "./client";
+import { parsePacketaXml, requestXml } from "./client";
 import { refuseByReference, startFakePacketa } from "./fake-server";
-import { packetAttributes, splitName, splitStreet } from "./mapping";
+import { wsdlFaultsOf } from "./fake-wsdl";
+import { packetAttributes, packetValues, splitName, splitStreet } from "./mapping";
 import type { PacketaSettings } from "./settings";
 
 const PASSWORD = "0123456789abcdef0123456789abcdef";
@@ -55,7 +57,7 @@ const fixtureBatch = (): ShipmentRequest[] => [
     pickupPoint: null,
     note: "Ring twice",
     recipient: { ...order().recipient, name: "Petr Svoboda", company: "Svoboda s.r.o.", street: "Na Příkopě 15/3a" },
-    parcels: [parcel(3)],
+    parcels: [{ weight: 3, length: 30, width: 20, height: 10.5, reference: null }],
     codPrice: null,
     codCurrency: null,
     insurancePrice: 1200,
@@ -95,14 +97,15 @@ describe("the Packeta mapping", () => {
     );
   });
 
-  it("splits names and streets as documented, and puts COD and value on the first packet only", () => {
+  it("splits names and streets as documented, puts COD on the first packet and shares the value", () => {
     expect(splitName("Jana Nováková")).toEqual({ name: "Jana", surname: "Nováková" });
-    expect(splitName("Cher")).toEqual({ name: undefined, surname: "Cher" });
+    expect(splitName("Cher")).toEqual({ name: "Cher", surname: "" });
     expect(splitStreet("Dlouhá 12")).toEqual({ street: "Dlouhá", houseNumber: "12" });
     expect(splitStreet("Na Příkopě 15/3a")).toEqual({ street: "Na Příkopě", houseNumber: "15/3a" });
     expect(splitStreet("Náměstí")).toEqual({ street: "Náměstí", houseNumber: undefined });
     const two = order({ parcels: [order().parcels[0]!, { ...order().parcels[0]!, weight: 3 }] });
-    expect(packetAttributes(two, 1, settings)).toMatchObject({ cod: undefined, value: "0.00", weight: 3 });
+    expect(packetAttributes(two, 0, settings)).toMatchObject({ cod: "499.00", value: "249.50", weight: 1.2 });
+    expect(packetAttributes(two, 1, settings)).toMatchObject({ cod: undefined, value: "249.50", weight: 3 });
     const home = packetAttributes(order({ service: "HOME" }), 0, settings);
     expect(home).toMatchObject({ addressId: 106, street: "Dlouhá", houseNumber: "12", city: "Praha", zip: "110 00" });
   });
@@ -123,6 +126,228 @@ describe("the Packeta mapping", () => {
     expect(packeta.settings.schema.safeParse({ ...settings, apiPassword: "short" }).success).toBe(false);
   });
 });
+
+describe("the Packeta mapping against the WSDL's rules (issue 28)", () => {
+  const codes = (o: ShipmentRequest) => packeta.validate(o, settings).map((m) => `${m.code}@${m.field}`);
+  const home = (recipient: Partial<ShipmentRequest["recipient"]>) =>
+    order({ service: "HOME", pickupPoint: null, recipient: { ...order().recipient, ...recipient } });
+
+  it("the fake refuses what packeta.wsdl refuses, naming each attribute in one PacketAttributesFault", async () => {
+    const attributes = {
+      ...packetAttributes(order(), 0, settings),
+      name: "N".repeat(33),
+      surname: undefined,
+      company: "C".repeat(33),
+      email: "no-at-sign",
+      addressId: "Praha 1",
+      cod: "1.005",
+      value: "12.345",
+      weight: "1.2345",
+      currency: "CZKK",
+      street: "S".repeat(65),
+      houseNumber: "1".repeat(17),
+      city: "C".repeat(33),
+      size: { length: "300", width: "20.5" },
+      colour: "red",
+    };
+    const answer = await post(fake.url, requestXml("createPacket", PASSWORD, { packetAttributes: attributes }));
+    expect(answer).toContain("<fault>PacketAttributesFault</fault>");
+    const named = [...answer.matchAll(/<fault><name>(\w+)<\/name>/g)].map((m) => m[1]);
+    expect(named).toEqual([
+      "name",
+      "surname",
+      "company",
+      "email",
+      "addressId",
+      "cod",
+      "currency",
+      "value",
+      "weight",
+      "street",
+      "houseNumber",
+      "city",
+      "size",
+      "colour",
+    ]);
+    // The adapter reports the first one at its field.
+    const [outcome] = await packeta.createShipments(
+      [order({ recipient: { ...order().recipient, company: "C".repeat(33) } })],
+      settings,
+      ctx(),
+    );
+    expect(outcome).toMatchObject({ ok: false, code: "COURIER_REJECTED", field: "Recipient.Company" });
+    expect(fake.requests.filter((r) => r.operation.startsWith("create"))).toHaveLength(2);
+  });
+
+  it("every order validate accepts is accepted by the WSDL's rules", () => {
+    const orders = [
+      ...fixtureBatch(),
+      order({ recipient: { ...order().recipient, name: "Cher" } }),
+      order({ parcels: [parcel(0.0004 + 1), parcel(2.1234567), parcel(3)], insurancePrice: 1000.01 }),
+      home({ name: `${"J".repeat(32)} ${"N".repeat(32)}`, company: "C".repeat(32), city: "C".repeat(32) }),
+      home({ street: `${"S".repeat(64)} ${"1".repeat(16)}` }),
+    ];
+    for (const o of orders) {
+      expect(codes(o)).toEqual([]);
+      o.parcels.forEach((_, i) => expect(wsdlFaultsOf(toStrings(packetAttributes(o, i, settings)))).toEqual([]));
+    }
+  });
+
+  it("any order validate accepts is a packet the WSDL accepts, through Packeta's XML (property)", () => {
+    // Words of every length up to `max` (not biased to short ones), of letters Packeta's XML must carry as they are.
+    const text = (max: number) =>
+      fc
+        .integer({ min: 1, max })
+        .chain((n) => fc.string({ unit: fc.constantFrom(..."AbŽžя09.,&<'/-"), minLength: n, maxLength: n }));
+    const arbitraryOrder = fc.record({
+      service: fc.constantFrom("PICKUP_POINT", "HOME"),
+      // Lengths around Packeta's limits (the platform takes up to 100), so both sides of each limit are tried.
+      name: fc.tuple(text(34), fc.option(text(34))).map(([a, b]) => (b === null ? a : `${a} ${b}`)),
+      company: fc.option(text(36)),
+      street: fc
+        .tuple(
+          text(68),
+          fc.option(
+            fc
+              .integer({ min: 0, max: 16 })
+              .chain((n) => fc.string({ unit: fc.constantFrom(..."0123456789aB/-"), minLength: n, maxLength: n }))
+              .map((n) => `1${n}`),
+          ),
+        )
+        .map(([a, b]) => (b === null ? a : `${a} ${b}`)),
+      city: text(36),
+      weights: fc.array(fc.double({ min: 0.0001, max: 15, noNaN: true }), { minLength: 1, maxLength: 20 }),
+      dims: fc.option(fc.tuple(fc.double({ min: 0.1, max: 300, noNaN: true }), fc.integer({ min: 1, max: 300 }))),
+      codPrice: fc.option(fc.integer({ min: 1, max: 10_000_000 }).map((c) => c / 100)),
+      insurancePrice: fc.option(fc.double({ min: 0.01, max: 1_000_000, noNaN: true })),
+    });
+    fc.assert(
+      fc.property(arbitraryOrder, (g) => {
+        const o = order({
+          service: g.service,
+          pickupPoint: g.service === "HOME" ? null : "4321",
+          recipient: { ...order().recipient, name: g.name, company: g.company, street: g.street, city: g.city },
+          parcels: g.weights.map((weight) => ({
+            weight,
+            length: g.dims?.[0] ?? null,
+            width: g.dims?.[1] ?? null,
+            height: g.dims?.[1] ?? null,
+            reference: null,
+          })),
+          codPrice: g.codPrice,
+          codCurrency: g.codPrice === null ? null : "CZK",
+          insurancePrice: g.insurancePrice,
+        });
+        if (packeta.validate(o, settings).some((m) => m.severity === "ERROR")) return;
+        o.parcels.forEach((_, i) => {
+          const xml = requestXml("createPacket", PASSWORD, { packetAttributes: packetAttributes(o, i, settings) });
+          const parsed = parsePacketaXml(xml) as { createPacket: { packetAttributes: Record<string, unknown> } };
+          expect(wsdlFaultsOf(parsed.createPacket.packetAttributes)).toEqual([]);
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("sends a one-word name as the name Packeta requires (with an empty surname), and the fake registers it", async () => {
+    const cher = order({ recipient: { ...order().recipient, name: "Cher" } });
+    expect(packetAttributes(cher, 0, settings)).toMatchObject({ name: "Cher", surname: "" });
+    const [outcome] = await packeta.createShipments([cher], settings, ctx());
+    expect(outcome).toMatchObject({ ok: true });
+    expect(fake.requests[0]!.xml).toContain("<name>Cher</name><surname/>");
+  });
+
+  it("states Packeta's lengths at validate: company, and for HOME city, street and house number", () => {
+    expect(codes(order({ recipient: { ...order().recipient, company: "C".repeat(33) } }))).toEqual([
+      "TOO_LONG@Recipient.Company",
+    ]);
+    expect(codes(home({ city: "C".repeat(33) }))).toEqual(["TOO_LONG@Recipient.City"]);
+    expect(codes(home({ street: `${"S".repeat(65)} 12` }))).toEqual(["TOO_LONG@Recipient.Street"]);
+    expect(codes(home({ street: `Dlouhá ${"1".repeat(17)}` }))).toEqual(["TOO_LONG@Recipient.Street"]);
+    expect(packeta.validate(home({ street: `Dlouhá ${"1".repeat(17)}` }), settings)[0]!.message).toContain(
+      "house number",
+    );
+    // A pickup point is its own address: the recipient's street and city are not sent, so not limited.
+    expect(codes(order({ recipient: { ...order().recipient, city: "C".repeat(40) } }))).toEqual([]);
+  });
+
+  it("rounds weights to the WSDL's three decimals (grams), and refuses one that rounds to nothing", async () => {
+    const heavy = order({ parcels: [parcel(1.23456)] });
+    expect(packetAttributes(heavy, 0, settings).weight).toBe(1.235);
+    expect(await packeta.createShipments([heavy], settings, ctx())).toMatchObject([{ ok: true }]);
+    expect(fake.requests[0]!.xml).toContain("<weight>1.235</weight>");
+    expect(codes(order({ parcels: [parcel(1), parcel(0.0004)] }))).toEqual(["OUT_OF_RANGE@Parcels[1].Weight"]);
+  });
+
+  it("sends size (mm) when a parcel has its three dimensions, for HOME as for pickup points", () => {
+    const sized = { weight: 1, length: 30, width: 20.04, height: 10, reference: null };
+    expect(packetAttributes(home({}), 0, settings).size).toBeUndefined();
+    expect(packetAttributes({ ...home({}), parcels: [sized] }, 0, settings).size).toEqual({
+      length: 300,
+      width: 200,
+      height: 100,
+    });
+    expect(packetAttributes(order({ parcels: [sized] }), 0, settings).size).toEqual({
+      length: 300,
+      width: 200,
+      height: 100,
+    });
+    expect(packetAttributes(order({ parcels: [{ ...sized, height: null }] }), 0, settings).size).toBeUndefined();
+  });
+
+  it("shares a multi-parcel order's value across its packets, adding up to the order's, COD on the first", () => {
+    const three = order({ codPrice: 100, parcels: [parcel(1), parcel(2), parcel(3)] });
+    expect(packetValues(three)).toEqual(["33.34", "33.33", "33.33"]);
+    expect([0, 1, 2].map((i) => packetAttributes(three, i, settings).value)).toEqual(["33.34", "33.33", "33.33"]);
+    expect([0, 1, 2].map((i) => packetAttributes(three, i, settings).cod)).toEqual(["100.00", undefined, undefined]);
+    const insured = order({ insurancePrice: 0.02, parcels: [parcel(1), parcel(2), parcel(3)] });
+    expect(packetValues(insured)).toEqual(["0.01", "0.01", "0.00"]);
+    expect(packetValues(order({ codPrice: null, codCurrency: null }))).toBeNull();
+  });
+
+  it("reports a refused HOME carrier at Recipient.Country (its addressId is the profile's carrier for the country)", async () => {
+    fake.setRefusal((a) => (a.addressId === "106" ? { name: "addressId", fault: "Unknown carrier." } : null));
+    const outcomes = await packeta.createShipments(
+      [home({}), order({ referenceNumber: "PP-1", pickupPoint: "106" })],
+      settings,
+      ctx(),
+    );
+    expect(outcomes.map((o) => !o.ok && o.field)).toEqual(["Recipient.Country", "PickupPoint"]);
+  });
+
+  it("tracks every packet: DELIVERED only when every packet is, RETURNED when any is", async () => {
+    const [created] = await packeta.createShipments([order({ parcels: [parcel(1), parcel(2)] })], settings, ctx());
+    const ref = refOf(created);
+    const [a, b] = packetIdsOf(created);
+    const at = (minute: number) => new Date(`2026-11-24T10:${String(minute).padStart(2, "0")}:00Z`);
+    const track = async () => (await packeta.track([ref], settings, ctx()))[0]!.events;
+    fake.requests.length = 0;
+    fake.setStatus(a!, 7, at(10));
+    fake.setStatus(b!, 4, at(5));
+    expect(await track()).toEqual([
+      { time: at(10), status: "IN_TRANSIT", description: "Packet departed from the depot.", location: null },
+    ]);
+    expect(fake.requests.map((r) => String(r.body.packetId)).sort()).toEqual([a, b].sort());
+    fake.setStatus(b!, 7, at(20));
+    expect(await track()).toEqual([
+      { time: at(20), status: "DELIVERED", description: "Packet was delivered.", location: null },
+    ]);
+    fake.setStatus(a!, 10, at(30));
+    expect(await track()).toMatchObject([{ time: at(30), status: "RETURNED" }]);
+    fake.setStatus(a!, 11, at(40));
+    fake.setStatus(b!, 11, at(41));
+    expect(await track()).toMatchObject([{ time: at(41), status: "CANCELLED" }]);
+  });
+});
+
+/** Packet attributes as Packeta's XML carries them (every value a string), for the WSDL's rules. */
+function toStrings(attributes: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(attributes)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, typeof v === "object" && v !== null ? toStrings(v as Record<string, unknown>) : String(v)]),
+  );
+}
 
 describe("the Packeta fake", () => {
   it("answers createPackets and packetStatus in the WSDL's shapes (the fixtures)", async () => {

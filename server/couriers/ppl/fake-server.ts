@@ -3,11 +3,13 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { openApiErrorsOf } from "./fake-openapi";
 
 /*
  * A fake of PPL's CPL API ("myapi2") on 127.0.0.1, built from PPL's specification and answering with the fixtures in
- * `fixtures/`. Tests, the e2e set-up (a plain Node process) and the bench point `COURIER_PPL_URL` at `url`. It imports
- * nothing but node:* so any of them can load it (tsx included).
+ * `fixtures/`. Tests, the e2e set-up (a plain Node process) and the bench point `COURIER_PPL_URL` at `url`. Request
+ * bodies are validated against PPL's OpenAPI document (`fake-openapi.ts`, ajv) and refused with PPL's 400 problem;
+ * PPL's product rules that the document states only in words are the batch items' `Error`s (`productRuleError`).
  */
 
 /** One request the fake received. `path` is below the base path (`/shipment/batch`), `body` parsed (JSON or form). */
@@ -55,6 +57,65 @@ type BatchItem = {
   errorCode?: string;
   errorMessage?: string;
 };
+/** A rule PPL states in words (its OpenAPI descriptions, its plugin's code), broken by one shipment of a batch. */
+type ProductRuleError = { errorCode: string; errorMessage: string };
+
+/** PPL's insurance limits per product (CZK, from above the included cover): limits.php of PPL's plugin, `INSURANCE`. */
+const INSURANCE_LIMITS: Record<string, [min: number, max: number]> = {
+  PRIV: [50_000.01, 500_000],
+  PRID: [50_000.01, 500_000],
+  BUSS: [50_000.01, 500_000],
+  BUSD: [50_000.01, 500_000],
+  SMAR: [20_000.01, 500_000],
+  SMAD: [20_000.01, 500_000],
+  CONN: [100_000.01, 500_000],
+  COND: [100_000.01, 500_000],
+};
+/** Countries PPL collects cash on delivery in (its country code list) and their currencies (the plugin's tables). */
+const COD_CURRENCIES: Record<string, string[]> = {
+  CZ: ["CZK"],
+  SK: ["EUR", "CZK"],
+  PL: ["PLN"],
+  HU: ["HUF"],
+  RO: ["RON"],
+};
+
+/**
+ * What PPL refuses in a shipment that its document only says in words: insurance only in CZK
+ * (`InsuranceFeatureModel.insuranceCurrency`) and within the product's limits (`insurancePrice`: "Max limity -
+ * /codelist/servicePriceLimit"); one parcel for PPL Parcel Connect (the plugin's `ShipmentValidator`: "Počet zásilek
+ * je omezen na jednu"); cash on delivery only where the country code list allows it, in the country's currency; at
+ * most 50 parcels in a set (`numberOfShipments`: "Max 50").
+ */
+export function productRuleError(shipment: Json): ProductRuleError | null {
+  const product = String(shipment.productType);
+  const insurance = shipment.insurance as { insurancePrice?: number; insuranceCurrency?: string } | null | undefined;
+  if (insurance) {
+    if (insurance.insuranceCurrency !== "CZK")
+      return { errorCode: "InsuranceCurrency", errorMessage: "Insurance can only be in CZK." };
+    const [min, max] = INSURANCE_LIMITS[product] ?? [Infinity, 0];
+    if (Number(insurance.insurancePrice) < min || Number(insurance.insurancePrice) > max)
+      return {
+        errorCode: "InsurancePrice",
+        errorMessage: `Insurance for ${product} must be between ${min} and ${max} CZK.`,
+      };
+  }
+  const parcels = Number((shipment.shipmentSet as Json | null | undefined)?.numberOfShipments ?? 1);
+  if (["CONN", "COND"].includes(product) && parcels > 1)
+    return { errorCode: "ShipmentSet", errorMessage: `${product} takes one parcel per shipment.` };
+  if (parcels > 50) return { errorCode: "ShipmentSet", errorMessage: "A shipment set has at most 50 parcels." };
+  const cod = shipment.cashOnDelivery as { codCurrency?: string } | null | undefined;
+  if (cod) {
+    const country = String((shipment.recipient as Json).country);
+    if (!COD_CURRENCIES[country]?.includes(String(cod.codCurrency)))
+      return {
+        errorCode: "CodCurrency",
+        errorMessage: `Cash on delivery in ${String(cod.codCurrency)} is not possible in ${country}.`,
+      };
+  }
+  return null;
+}
+
 type Batch = {
   id: string;
   items: BatchItem[];
@@ -151,10 +212,23 @@ export async function startFakePpl(options: {
   const hanging = new Set<ServerResponse>();
   let url = "";
 
+  /** PPL's problem shape (`ProblemJsonModel`: type, title, status, detail, instance, errors). */
   const problem = (status: number, title: string, detail?: string, errors?: Record<string, string[]>) => ({
     status,
     type: "application/problem+json",
     body: JSON.stringify({ type: `https://httpstatuses.io/${status}`, title, status, detail, errors }),
+  });
+  const validationProblem = (errors: Record<string, string[]>, instance: string) => ({
+    status: 400,
+    type: "application/problem+json",
+    body: JSON.stringify({
+      type: "https://tools.ietf.org/html/rfc7231#section-6.5.1",
+      title: "One or more validation errors occurred.",
+      status: 400,
+      detail: null,
+      instance,
+      errors,
+    }),
   });
   type Answer = { status: number; type?: string; body?: string | Buffer; headers?: Record<string, string> };
   const json = (status: number, body: unknown, headers?: Record<string, string>): Answer => ({
@@ -167,44 +241,35 @@ export async function startFakePpl(options: {
   const allocate = () => String(nextNumber++);
 
   function createBatch(body: Json): Answer {
-    const list = Array.isArray(body.shipments) ? (body.shipments as Json[]) : [];
-    if (list.length === 0)
-      return problem(400, "One or more validation errors occurred.", undefined, {
-        shipments: ["The shipments field is required."],
-      });
-    const missing = list.findIndex(
-      (s) => !s.referenceId || !s.productType || !(s.recipient as Json | undefined)?.zipCode,
-    );
-    if (missing >= 0)
-      return problem(400, "One or more validation errors occurred.", undefined, {
-        [`shipments[${missing}]`]: ["referenceId, productType and recipient.zipCode are required."],
-      });
+    const invalid = openApiErrorsOf("createShipmentBatch", body);
+    if (invalid) return validationProblem(invalid, "/shipment/batch");
+    const list = body.shipments as Json[];
     if (mode === "bad-request") {
       const answer = fixtureText("problem-400.response.json");
       return { status: 400, type: "application/problem+json", body: answer };
     }
     const id = randomUUID();
     const refused = fixture<{ items: Json[] }>("get-batch-refused.response.json").items[0]!;
-    const sizes = list.map((s) => Math.max(1, Number((s.shipmentSet as Json | undefined)?.numberOfShipments ?? 1)));
+    const ruleErrors = list.map(productRuleError);
+    const sizes = list.map((s, i) =>
+      mode === "refuse" || ruleErrors[i]
+        ? 0
+        : Math.max(1, Number((s.shipmentSet as Json | undefined)?.numberOfShipments ?? 1)),
+    );
     const numbers: string[][] = list.map(() => []);
-    if (mode !== "refuse") {
-      if (numbering === "consecutive")
-        sizes.forEach((size, i) => numbers[i]!.push(...Array.from({ length: size }, allocate)));
-      else {
-        sizes.forEach((_size, i) => numbers[i]!.push(allocate()));
-        sizes.forEach((size, i) => numbers[i]!.push(...Array.from({ length: size - 1 }, allocate)));
-      }
+    if (numbering === "consecutive")
+      sizes.forEach((size, i) => numbers[i]!.push(...Array.from({ length: size }, allocate)));
+    else {
+      sizes.forEach((size, i) => size > 0 && numbers[i]!.push(allocate()));
+      sizes.forEach((size, i) => numbers[i]!.push(...Array.from({ length: Math.max(0, size - 1) }, allocate)));
     }
     const items: BatchItem[] = list.map((s, i) => {
       const referenceId = String(s.referenceId);
-      if (mode === "refuse")
-        return {
-          referenceId,
-          state: "Error",
-          numbers: [],
-          errorCode: String(refused.errorCode),
-          errorMessage: String(refused.errorMessage),
-        };
+      const error =
+        mode === "refuse"
+          ? { errorCode: String(refused.errorCode), errorMessage: String(refused.errorMessage) }
+          : ruleErrors[i];
+      if (error) return { referenceId, state: "Error", numbers: [], ...error };
       const external = (s.externalNumbers as Json[] | undefined)?.find((e) => e.code === "CUST");
       numbers[i]!.forEach((shipmentNumber, setIndex) =>
         shipments.set(shipmentNumber, {
@@ -351,11 +416,9 @@ export async function startFakePpl(options: {
       const batch = batches.get(decodeURIComponent(batchMatch[1]!));
       if (!batch) return problem(404, "Not Found", "No such batch.");
       if (method === "PUT" && !batchMatch[2]) {
-        const settings = (request.body as Json | null)?.labelSettings as Batch["labelSettings"] | undefined;
-        if (!settings?.format)
-          return problem(400, "One or more validation errors occurred.", undefined, {
-            labelSettings: ["The labelSettings field is required."],
-          });
+        const invalid = openApiErrorsOf("updateShipmentBatch", request.body);
+        if (invalid) return validationProblem(invalid, route);
+        const settings = (request.body as Json).labelSettings as Batch["labelSettings"];
         batch.labelSettings = settings;
         return { status: 204 };
       }

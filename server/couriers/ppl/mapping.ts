@@ -31,7 +31,6 @@ export type PplShipment = {
   referenceId: string;
   productType: string;
   note?: string;
-  depot?: string;
   shipmentSet?: {
     numberOfShipments: number;
     shipmentSetItems?: { weighedShipmentInfo?: { weight: number }; externalNumbers?: PplExternalNumber[] }[];
@@ -136,10 +135,37 @@ export const PPL_COD_LIMITS: readonly { products: readonly string[]; currency: s
   { products: ["COND"], currency: "RON", min: 0.01, max: 7_300 },
   { products: ["COND"], currency: "BGN", min: 0.01, max: 2_900 },
 ];
-export const PPL_COD_CURRENCIES = [...new Set(PPL_COD_LIMITS.map((l) => l.currency))];
+/**
+ * The currencies PPL collects cash on delivery in, per recipient country. PPL's country code list
+ * (`GET /codelist/country`, `cashOnDelivery`; the plugin's fallback `ppl-cz/src/config/countries.php`) allows COD in
+ * CZ, SK, PL, HU and RO only; the currency is the country's own (`ppl-cz/src/config/currencies.php`), and Slovakia
+ * also takes CZK (`ppl-cz/src/config/cod_currencies.php`). The plugin offers COD only for such a country and currency
+ * (`CartModelDernomalizer.php`).
+ */
+export const PPL_COD_COUNTRIES: Readonly<Record<string, readonly string[]>> = {
+  CZ: ["CZK"],
+  SK: ["EUR", "CZK"],
+  PL: ["PLN"],
+  HU: ["HUF"],
+  RO: ["RON"],
+};
+export const PPL_COD_CURRENCIES = [...new Set(Object.values(PPL_COD_COUNTRIES).flat())];
 
-/** limits.php: additional insurance up to 500,000 CZK for every product. */
+/**
+ * PPL's additional insurance (`insurance`, `InsuranceFeatureModel`): in CZK only ("Připojištění může být pouze v rámci
+ * naší národní měny – CZK"), above the cover each product includes and up to 500,000 CZK (limits.php, `INSURANCE`:
+ * PRIV/PRID, BUSS/BUSD from 50,000.01; SMAR/SMAD from 20,000.01; CONN/COND from 100,000.01).
+ */
+export const PPL_INCLUDED_INSURANCE_CZK: Readonly<Record<PplService, number>> = {
+  PRIVATE: 50_000,
+  BUSINESS: 50_000,
+  PARCELSHOP: 20_000,
+  INTERNATIONAL: 100_000,
+};
 export const PPL_MAX_INSURANCE_CZK = 500_000;
+
+/** `numberOfShipments` of a shipment set: "Max 50" (PPL's `ShipmentSetFeatureModel`). */
+export const PPL_MAX_PARCELS_PER_SET = 50;
 
 export const PPL_MAX_PARCEL_WEIGHT_KG = 31.5;
 
@@ -149,6 +175,18 @@ export const pplTrackingUrl = (shipmentNumber: string): string =>
 /** The code of the external number that carries the platform's ReferenceNumber (what `CustomerReferences` finds). */
 export const CUSTOMER_REFERENCE_CODE = "CUST";
 
+/** PPL's `ExternalNumberModel.externalNumber`: `maxLength` 100 (a `referenceId` may have 128). */
+export const PPL_MAX_EXTERNAL_NUMBER = 100;
+
+/**
+ * Whether the order's reference can be carried as its `CUST` external number, so that PPL's lookup by customer
+ * reference can find the shipment: a ReferenceNumber of 101..128 characters is a valid `referenceId` but no valid
+ * external number, so it is not sent as one and such a shipment cannot be looked up by reference (only through its
+ * batch).
+ */
+export const isCustomerReference = (referenceNumber: string): boolean =>
+  [...referenceNumber].length <= PPL_MAX_EXTERNAL_NUMBER;
+
 // ---- Order → PPL ----
 
 const present = (value: string | null | undefined): string | undefined =>
@@ -157,17 +195,33 @@ const present = (value: string | null | undefined): string | undefined =>
 /** The zip as PPL's examples write it: without spaces ("110 00" → "11000"). */
 export const pplZip = (zip: string): string => zip.replace(/\s+/g, "");
 
-/** Insurance is in the order's COD currency when it has one, else in CZK (the currency of PPL's insurance limits). */
-export const insuranceCurrencyOf = (order: ShipmentRequest): string => order.codCurrency ?? "CZK";
+/**
+ * PPL's additional insurance for the order: `InsurancePrice` is taken in CZK (the only currency PPL insures in), and
+ * sent only above the cover the product includes; at or below it nothing is sent.
+ */
+export function pplInsuranceOf(order: ShipmentRequest): PplShipment["insurance"] {
+  if (order.insurancePrice === null || !isPplService(order.service)) return undefined;
+  if (order.insurancePrice <= PPL_INCLUDED_INSURANCE_CZK[order.service]) return undefined;
+  return { insurancePrice: order.insurancePrice, insuranceCurrency: "CZK" };
+}
+
+/**
+ * `recipient.name` / `recipient.contact`: PPL's `name` is "Název firmy / jméno" (the company, else the person) and
+ * `contact` the contact person, so a company is the `name` with the person in `contact`; without one the person is
+ * the `name` (as PPL's plugin does, `AddressModelDenormalizer.php`).
+ */
+function recipientNames(recipient: ShipmentRequest["recipient"]): Pick<PplAddress, "name" | "contact"> {
+  const company = present(recipient.company);
+  return company === undefined ? { name: recipient.name } : { name: company, contact: recipient.name };
+}
 
 /** One item of `shipments[]`. */
-export function pplShipmentOf(order: ShipmentRequest, settings: PplSettings): PplShipment {
+export function pplShipmentOf(order: ShipmentRequest, _settings: PplSettings): PplShipment {
   const recipient = order.recipient;
   return {
     referenceId: order.referenceNumber,
     productType: productTypeOf(order),
     note: present(order.note),
-    depot: settings.depot,
     // PPL's shipment model has no weight of its own: every parcel's weight (kg) is an item of the shipment set, also
     // for a single parcel (a set of one).
     shipmentSet: {
@@ -175,8 +229,7 @@ export function pplShipmentOf(order: ShipmentRequest, settings: PplSettings): Pp
       shipmentSetItems: order.parcels.map((parcel) => ({ weighedShipmentInfo: { weight: parcel.weight } })),
     },
     recipient: {
-      name: recipient.name,
-      name2: present(recipient.company),
+      ...recipientNames(recipient),
       street: recipient.street,
       city: recipient.city,
       zipCode: pplZip(recipient.zip),
@@ -193,11 +246,10 @@ export function pplShipmentOf(order: ShipmentRequest, settings: PplSettings): Pp
             codCurrency: order.codCurrency ?? "CZK",
             codVarSym: present(order.variableSymbol),
           },
-    insurance:
-      order.insurancePrice === null
-        ? undefined
-        : { insurancePrice: order.insurancePrice, insuranceCurrency: insuranceCurrencyOf(order) },
-    externalNumbers: [{ code: CUSTOMER_REFERENCE_CODE, externalNumber: order.referenceNumber }],
+    insurance: pplInsuranceOf(order),
+    externalNumbers: isCustomerReference(order.referenceNumber)
+      ? [{ code: CUSTOMER_REFERENCE_CODE, externalNumber: order.referenceNumber }]
+      : undefined,
   };
 }
 
@@ -252,6 +304,18 @@ export function validateForPpl(order: ShipmentRequest, _settings: PplSettings): 
         `PPL Parcel Connect delivers to ${PPL_INTERNATIONAL_COUNTRIES.join(", ")}.`,
       ),
     );
+  if (!service.domestic && order.parcels.length > 1)
+    messages.push(
+      error(
+        "OUT_OF_RANGE",
+        "Parcels",
+        "PPL's INTERNATIONAL (Parcel Connect) takes one parcel per shipment; send the parcels as separate orders.",
+      ),
+    );
+  if (order.parcels.length > PPL_MAX_PARCELS_PER_SET)
+    messages.push(
+      error("OUT_OF_RANGE", "Parcels", `PPL takes at most ${PPL_MAX_PARCELS_PER_SET} parcels per shipment.`),
+    );
   if (order.service === "PARCELSHOP" && present(order.pickupPoint) === undefined)
     messages.push(error("REQUIRED", "PickupPoint", "PPL needs the ParcelShop code for PARCELSHOP."));
   if (order.codPrice !== null) {
@@ -263,7 +327,24 @@ export function validateForPpl(order: ShipmentRequest, _settings: PplSettings): 
     const product = service.codProduct;
     const limits = PPL_COD_LIMITS.filter((l) => l.products.includes(product));
     const limit = limits.find((l) => l.currency === order.codCurrency);
-    if (!limit)
+    const countryCurrencies = PPL_COD_COUNTRIES[country];
+    if (!countryCurrencies)
+      messages.push(
+        error(
+          "COD_NOT_SUPPORTED",
+          "CodPrice",
+          `PPL collects no cash on delivery in ${country} (only in ${Object.keys(PPL_COD_COUNTRIES).join(", ")}).`,
+        ),
+      );
+    else if (!countryCurrencies.includes(order.codCurrency ?? ""))
+      messages.push(
+        error(
+          "COD_NOT_SUPPORTED",
+          "CodCurrency",
+          `PPL collects cash on delivery in ${country} in ${countryCurrencies.join(" or ")}.`,
+        ),
+      );
+    else if (!limit)
       messages.push(
         error(
           "COD_NOT_SUPPORTED",
@@ -280,11 +361,7 @@ export function validateForPpl(order: ShipmentRequest, _settings: PplSettings): 
         ),
       );
   }
-  if (
-    order.insurancePrice !== null &&
-    insuranceCurrencyOf(order) === "CZK" &&
-    order.insurancePrice > PPL_MAX_INSURANCE_CZK
-  )
+  if (order.insurancePrice !== null && order.insurancePrice > PPL_MAX_INSURANCE_CZK)
     messages.push(error("OUT_OF_RANGE", "InsurancePrice", "PPL insures a shipment up to 500,000 CZK."));
   return messages;
 }
@@ -297,7 +374,9 @@ const FIELDS: Record<string, string> = {
   producttype: "Service",
   note: "Note",
   recipient: "Recipient",
+  // `name` is the company when the order has one (then `contact` is the person): PPL's words say which.
   "recipient.name": "Recipient.Name",
+  "recipient.contact": "Recipient.Name",
   "recipient.name2": "Recipient.Company",
   "recipient.street": "Recipient.Street",
   "recipient.city": "Recipient.City",

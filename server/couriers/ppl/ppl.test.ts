@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import fc from "fast-check";
 import { PDFDocument } from "pdf-lib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { CallContext, CreateOutcome, ShipmentRef, ShipmentRequest } from "../adapter";
 import { pplCourier as ppl } from "./adapter";
 import { clearPplTokens, pplBaseUrl } from "./client";
-import { startFakePpl, type FakePpl } from "./fake-server";
+import { isPplProblem, openApiErrorsOf } from "./fake-openapi";
+import { productRuleError, startFakePpl, type FakePpl } from "./fake-server";
 import {
   createBatchBody,
   platformField,
@@ -19,7 +21,7 @@ import type { PplSettings } from "./settings";
 
 const CLIENT_ID = "test-client";
 const SECRET = "test-secret-0123456789";
-const settings: PplSettings = { clientId: CLIENT_ID, clientSecret: SECRET, depot: "07" };
+const settings: PplSettings = { clientId: CLIENT_ID, clientSecret: SECRET };
 const fixture = (name: string) => readFileSync(path.join(import.meta.dirname, "fixtures", name), "utf8");
 
 const order = (overrides: Partial<ShipmentRequest> = {}): ShipmentRequest => ({
@@ -135,7 +137,7 @@ describe("the PPL mapping", () => {
     );
     expect(shipment).toMatchObject({
       note: "Call first",
-      recipient: { name: "Jana Nováková", name2: "Acme s.r.o.", zipCode: "11000" },
+      recipient: { name: "Acme s.r.o.", contact: "Jana Nováková", zipCode: "11000" },
       specificDelivery: { parcelShopCode: "KM12345" },
       insurance: { insurancePrice: 60000, insuranceCurrency: "CZK" },
       shipmentSet: {
@@ -148,7 +150,6 @@ describe("the PPL mapping", () => {
       },
     });
     expect(pplShipmentOf(order({ codPrice: null, codCurrency: null }), settings).cashOnDelivery).toBeUndefined();
-    expect(pplShipmentOf(order(), { ...settings, depot: undefined }).depot).toBeUndefined();
   });
 
   it("maps PPL's field paths to the platform's fields", () => {
@@ -214,7 +215,8 @@ describe("the PPL mapping", () => {
     expect(schema.safeParse({ ...settings, environment: "staging" }).success).toBe(false);
     expect(schema.safeParse({ ...settings, extra: 1 }).success).toBe(false);
     expect(schema.safeParse({ ...settings, clientSecret: "" }).success).toBe(false);
-    expect(schema.safeParse({ ...settings, depot: "x".repeat(21) }).success).toBe(false);
+    // PPL's `depot` says "Nepoužívat" (do not use): a profile has none, so it is an unknown key.
+    expect(schema.safeParse({ ...settings, depot: "07" }).success).toBe(false);
     expect(schema.safeParse({ ...settings, timeoutMs: 999 }).success).toBe(false);
     expect(ppl.settings.secretFields).toEqual(["clientSecret"]);
   });
@@ -255,6 +257,227 @@ describe("the PPL mapping", () => {
     // A time without an offset is Prague's: 08:30 in November is 07:30 UTC.
     expect(events[3]!.time).toEqual(new Date("2026-11-25T07:30:00Z"));
     expect(pplTime("2026-07-01T12:00:00")).toEqual(new Date("2026-07-01T10:00:00Z"));
+  });
+});
+
+describe("the PPL mapping against PPL's OpenAPI document and product rules (issue 28)", () => {
+  const codes = (o: ShipmentRequest) => validateForPpl(o, settings).map((m) => `${m.code}@${m.field}`);
+  const abroad = (country: string, overrides: Partial<ShipmentRequest> = {}) =>
+    order({ service: "INTERNATIONAL", recipient: { ...order().recipient, country, zip: "81101" }, ...overrides });
+  /** A POST with a fresh token, as any PPL client sends it. */
+  async function postToFake(route: string, body: unknown, method = "POST") {
+    const form = new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: CLIENT_ID,
+      client_secret: SECRET,
+      scope: "myapi2",
+    });
+    const token = (await (await fetch(`${fake.url}/login/getAccessToken`, { method: "POST", body: form })).json()) as {
+      access_token: string;
+    };
+    return fetch(`${fake.url}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${token.access_token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  }
+
+  it("the fake refuses a body PPL's OpenAPI document refuses, with PPL's problem naming each field", async () => {
+    type Loose = Record<string, Record<string, unknown>>;
+    const body = JSON.parse(fixture("create-batch.request.json")) as { shipments: Loose[] };
+    const shipment = body.shipments[0]!;
+    shipment.recipient!.name = "N".repeat(51);
+    delete shipment.recipient!.zipCode;
+    shipment.cashOnDelivery!.codVarSym = "VS-1";
+    shipment.insurance = { insurancePrice: 60_000 };
+    (shipment as Record<string, unknown>).colour = "red";
+    const answer = await postToFake("/shipment/batch", body);
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get("content-type")).toBe("application/problem+json");
+    const problem = (await answer.json()) as { errors: Record<string, string[]> };
+    expect(isPplProblem(problem)).toBe(true);
+    expect(Object.keys(problem.errors).sort()).toEqual([
+      "shipments[0].cashOnDelivery.codVarSym",
+      "shipments[0].colour",
+      "shipments[0].insurance.insuranceCurrency",
+      "shipments[0].recipient.name",
+      "shipments[0].recipient.zipCode",
+    ]);
+    expect(problem.errors["shipments[0].recipient.name"]).toEqual([
+      "The field name must be a string or array type with a maximum length of '50'.",
+    ]);
+    expect(batchPosts()).toHaveLength(1);
+    // The label settings of PUT /shipment/batch/{id} are checked the same way.
+    const [created] = await settle(ppl.createShipments([order()], settings, ctx()));
+    const batchId = String(refOf(created).courierData.batchId);
+    const put = await postToFake(`/shipment/batch/${batchId}`, { labelSettings: { format: "Gif", dpi: 100 } }, "PUT");
+    expect(put.status).toBe(400);
+    expect(Object.keys(((await put.json()) as { errors: object }).errors).sort()).toEqual([
+      "labelSettings.dpi",
+      "labelSettings.format",
+    ]);
+  });
+
+  it("every order validate accepts passes PPL's OpenAPI document and its product rules", () => {
+    const orders = [
+      order(),
+      order({ recipient: { ...order().recipient, company: "C".repeat(50), name: "N".repeat(50) } }),
+      order({ service: "PARCELSHOP", pickupPoint: "KM12345", insurancePrice: 20_000.01, note: "n".repeat(300) }),
+      order({ service: "BUSINESS", insurancePrice: 500_000, parcels: [parcel(1), parcel(31.5)] }),
+      abroad("SK", { codCurrency: "EUR", codPrice: 3000, insurancePrice: 100_000 }),
+      abroad("SK", { codCurrency: "CZK", codPrice: 80_000 }),
+      abroad("PL", { codCurrency: "PLN", codPrice: 6500 }),
+      abroad("DE", { codPrice: null, codCurrency: null, variableSymbol: null, insurancePrice: 100_000.01 }),
+    ];
+    for (const o of orders) {
+      expect(codes(o)).toEqual([]);
+      expect(openApiErrorsOf("createShipmentBatch", createBatchBody([o], settings))).toBeNull();
+      expect(productRuleError(pplShipmentOf(o, settings) as unknown as Record<string, unknown>)).toBeNull();
+    }
+  });
+
+  it("any order validate accepts passes PPL's OpenAPI document and product rules (property)", () => {
+    // Strings of every length up to `max`, so both sides of PPL's limits are tried.
+    const text = (max: number, chars = "AbŽž09 .,&-") =>
+      fc
+        .integer({ min: 1, max })
+        .chain((n) => fc.string({ unit: fc.constantFrom(...chars), minLength: n, maxLength: n }))
+        .filter((s) => s.trim() !== "")
+        .map((s) => s.trim());
+    const arbitraryOrder = fc.record({
+      referenceNumber: text(130, "R1-"),
+      service: fc.constantFrom("PRIVATE", "BUSINESS", "PARCELSHOP", "INTERNATIONAL"),
+      country: fc.constantFrom("CZ", "SK", "PL", "HU", "RO", "DE", "BG", "AT"),
+      name: text(52),
+      company: fc.option(text(52)),
+      street: text(62),
+      city: text(52),
+      zip: text(11, "0123456789 "),
+      note: fc.option(text(300)),
+      parcels: fc.integer({ min: 1, max: 3 }),
+      cod: fc.option(
+        fc.tuple(
+          fc.constantFrom("CZK", "EUR", "PLN", "HUF", "RON", "BGN"),
+          fc.integer({ min: 1, max: 12_000_000 }).map((c) => c / 100),
+        ),
+      ),
+      insurancePrice: fc.option(fc.integer({ min: 1, max: 60_000_000 }).map((c) => c / 100)),
+    });
+    fc.assert(
+      fc.property(arbitraryOrder, (g) => {
+        const o = order({
+          referenceNumber: g.referenceNumber,
+          service: g.service,
+          pickupPoint: g.service === "PARCELSHOP" ? "KM12345" : null,
+          note: g.note,
+          recipient: {
+            ...order().recipient,
+            name: g.name,
+            company: g.company,
+            street: g.street,
+            city: g.city,
+            zip: g.zip,
+            country: g.country,
+          },
+          parcels: Array.from({ length: g.parcels }, (_, i) => parcel(i + 1)),
+          codPrice: g.cod?.[1] ?? null,
+          codCurrency: g.cod?.[0] ?? null,
+          variableSymbol: g.cod ? "1001" : null,
+          insurancePrice: g.insurancePrice,
+        });
+        if (validateForPpl(o, settings).some((m) => m.severity === "ERROR")) return;
+        expect(openApiErrorsOf("createShipmentBatch", createBatchBody([o], settings))).toBeNull();
+        expect(productRuleError(pplShipmentOf(o, settings) as unknown as Record<string, unknown>)).toBeNull();
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("carries the reference as the CUST external number only when PPL's externalNumber takes it (≤ 100)", async () => {
+    const long = order({ referenceNumber: "R".repeat(128) });
+    expect(codes(long)).toEqual([]);
+    expect(openApiErrorsOf("createShipmentBatch", createBatchBody([long], settings))).toBeNull();
+    expect(pplShipmentOf(long, settings).externalNumbers).toBeUndefined();
+    expect(pplShipmentOf(order({ referenceNumber: "R".repeat(100) }), settings).externalNumbers).toEqual([
+      { code: "CUST", externalNumber: "R".repeat(100) },
+    ]);
+    expect(await settle(ppl.createShipments([long], settings, ctx()))).toMatchObject([{ ok: true }]);
+  });
+
+  it("puts a company in recipient.name with the person in contact, and the person in name without one", async () => {
+    const company = order({ recipient: { ...order().recipient, company: "Acme s.r.o." } });
+    const [outcome] = await settle(ppl.createShipments([company], settings, ctx()));
+    expect(outcome).toMatchObject({ ok: true });
+    expect(lastShipmentSent().recipient).toMatchObject({ name: "Acme s.r.o.", contact: "Jana Nováková" });
+    expect(lastShipmentSent().recipient).not.toHaveProperty("name2");
+    const person = pplShipmentOf(order(), settings).recipient;
+    expect(person.name).toBe("Jana Nováková");
+    expect(person).not.toHaveProperty("contact");
+    expect(platformField("shipments[0].recipient.contact")).toBe("Recipient.Name");
+  });
+
+  it("sends insurance in CZK only above the cover the product includes; the fake refuses it otherwise", async () => {
+    const insured = (service: string, insurancePrice: number, extra: Partial<ShipmentRequest> = {}) =>
+      pplShipmentOf(order({ service, pickupPoint: "KM1", insurancePrice, ...extra }), settings).insurance;
+    expect(insured("PRIVATE", 50_000)).toBeUndefined();
+    expect(insured("PRIVATE", 50_000.01)).toEqual({ insurancePrice: 50_000.01, insuranceCurrency: "CZK" });
+    expect(insured("BUSINESS", 50_000)).toBeUndefined();
+    expect(insured("PARCELSHOP", 20_000)).toBeUndefined();
+    expect(insured("PARCELSHOP", 20_001)).toEqual({ insurancePrice: 20_001, insuranceCurrency: "CZK" });
+    expect(insured("INTERNATIONAL", 100_000, { codCurrency: "EUR" })).toBeUndefined();
+    // In CZK whatever the COD currency: PPL insures in CZK only.
+    expect(insured("INTERNATIONAL", 150_000, { codCurrency: "EUR" })).toEqual({
+      insurancePrice: 150_000,
+      insuranceCurrency: "CZK",
+    });
+    const outcomes = await settle(
+      ppl.createShipments(
+        [
+          order({ referenceNumber: "INS-1", insurancePrice: 1_000 }),
+          abroad("SK", { referenceNumber: "INS-2", codCurrency: "EUR", insurancePrice: 150_000 }),
+        ],
+        settings,
+        ctx(),
+      ),
+    );
+    expect(outcomes.map((o) => o.ok)).toEqual([true, true]);
+    const sent = (batchPosts()[0]!.body as { shipments: Record<string, unknown>[] }).shipments;
+    expect(sent.map((s) => s.insurance)).toEqual([undefined, { insurancePrice: 150_000, insuranceCurrency: "CZK" }]);
+    // What PPL refuses: below the included cover, or in another currency.
+    expect(
+      productRuleError({ productType: "PRIV", insurance: { insurancePrice: 1_000, insuranceCurrency: "CZK" } }),
+    ).toMatchObject({ errorCode: "InsurancePrice" });
+    expect(
+      productRuleError({ productType: "CONN", insurance: { insurancePrice: 150_000, insuranceCurrency: "EUR" } }),
+    ).toMatchObject({ errorCode: "InsuranceCurrency" });
+    expect(codes(order({ insurancePrice: 500_000.01 }))).toEqual(["OUT_OF_RANGE@InsurancePrice"]);
+  });
+
+  it("refuses INTERNATIONAL with several parcels at validate, as PPL refuses Parcel Connect sets", async () => {
+    const two = abroad("DE", {
+      codPrice: null,
+      codCurrency: null,
+      variableSymbol: null,
+      parcels: [parcel(1), parcel(2)],
+    });
+    expect(codes(two)).toEqual(["OUT_OF_RANGE@Parcels"]);
+    const [outcome] = await settle(ppl.createShipments([two], settings, ctx()));
+    expect(outcome).toMatchObject({ ok: false, code: "COURIER_REJECTED", message: expect.stringContaining("CONN") });
+  });
+
+  it("takes cash on delivery only in the currency PPL takes for the recipient's country", async () => {
+    expect(codes(abroad("SK", { codCurrency: "EUR" }))).toEqual([]);
+    expect(codes(abroad("SK", { codCurrency: "CZK" }))).toEqual([]);
+    expect(codes(abroad("PL", { codCurrency: "PLN" }))).toEqual([]);
+    expect(codes(abroad("HU", { codCurrency: "HUF" }))).toEqual([]);
+    expect(codes(abroad("RO", { codCurrency: "RON" }))).toEqual([]);
+    expect(codes(abroad("PL", { codCurrency: "EUR" }))).toEqual(["COD_NOT_SUPPORTED@CodCurrency"]);
+    expect(codes(abroad("HU", { codCurrency: "EUR" }))).toEqual(["COD_NOT_SUPPORTED@CodCurrency"]);
+    expect(codes(abroad("DE", { codCurrency: "EUR" }))).toEqual(["COD_NOT_SUPPORTED@CodPrice"]);
+    expect(codes(abroad("BG", { codCurrency: "BGN" }))).toEqual(["COD_NOT_SUPPORTED@CodPrice"]);
+    expect(ppl.capabilities.codCurrencies).toEqual(["CZK", "EUR", "PLN", "HUF", "RON"]);
+    const [outcome] = await settle(ppl.createShipments([abroad("DE", { codCurrency: "EUR" })], settings, ctx()));
+    expect(outcome).toMatchObject({ ok: false, code: "COURIER_REJECTED", message: expect.stringContaining("DE") });
   });
 });
 

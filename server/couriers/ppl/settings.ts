@@ -1,6 +1,9 @@
 import { z } from "zod";
 
-/** A PPL courier profile's settings (the contract's table); unknown keys are refused. */
+/**
+ * A PPL courier profile's settings (the contract's table); unknown keys are refused. There is no `depot`: PPL's
+ * `ShipmentModel.depot` says "Nepoužívat" (do not use).
+ */
 export const pplSettings = z.strictObject({
   clientId: z.string().min(1).max(100).describe("The CPL API client id PPL issued to the e-shop."),
   clientSecret: z.string().min(1).max(200).describe("The CPL API client secret (write-only)."),
@@ -9,7 +12,6 @@ export const pplSettings = z.strictObject({
     .enum(["production", "test"])
     .optional()
     .describe("`production` (default): COURIER_PPL_URL; `test`: PPL's sandbox at COURIER_PPL_TEST_URL."),
-  depot: z.string().min(1).max(20).optional().describe("The PPL depot code the shipments are handed over at."),
   timeoutMs: z.number().int().min(1000).max(60_000).optional(),
 });
 
