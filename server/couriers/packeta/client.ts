@@ -68,6 +68,9 @@ export async function callPacketa(
       signal,
     );
   } catch (error) {
+    // Aborted at the timeout (fetch rejects with the abort's reason, callCourier's own COURIER_TIMEOUT): sent, so
+    // Packeta may have acted on it.
+    if (signal.aborted && error instanceof CourierError) throw error.unknownOutcome();
     // A redirect or an oversized answer (courierExchange): Packeta answered, and nothing was acted on.
     if (error instanceof CourierError) throw error;
     // Sent but unanswered (a timeout, a connection or an answer cut while read): Packeta may have acted on it.

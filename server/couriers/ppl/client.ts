@@ -121,6 +121,10 @@ async function exchange(url: string, init: RequestInit, signal: AbortSignal): Pr
   try {
     return await courierExchange("PPL", url, init, signal);
   } catch (error) {
+    // Aborted at the timeout (fetch rejects with the abort's reason, callCourier's own COURIER_TIMEOUT): the cause
+    // says it may have arrived (callPpl).
+    if (signal.aborted && error instanceof CourierError)
+      throw new CourierError(error.code, error.message, null, { cause: error });
     // A redirect or an oversized answer (courierExchange): PPL answered; its cause is unset (known outcome).
     if (error instanceof CourierError) throw error;
     // The cause tells a request that may have arrived (a timeout, a cut connection) from one never sent (callPpl).
