@@ -44,6 +44,32 @@ describe("isDatabaseUnavailable", () => {
     expect(isDatabaseUnavailable(await failure(client`select 1`))).toBe(true);
   });
 
+  it("sees through another copy of drizzle's Failed query wrapper (a production build has one per bundle)", async () => {
+    // The shape of drizzle-orm's DrizzleQueryError, from a class that is not the one this module imports: what a
+    // route's bundle gets from the database handle the worker's bundle made (seed 101: 500s instead of 503s).
+    class CopiedDrizzleQueryError extends Error {
+      constructor(
+        public query: string,
+        public params: unknown[],
+        cause: unknown,
+      ) {
+        super(`Failed query: ${query}\nparams: ${params.join(",")}`, { cause });
+      }
+    }
+    const url = `postgres://postgres@127.0.0.1:${await refusedPort()}/nothing`;
+    const client = postgres(url, { max: 1, connect_timeout: 5, onnotice: () => {} });
+    try {
+      const driver = await failure(client`select 1`);
+      expect(isDatabaseUnavailable(new CopiedDrizzleQueryError("select 1", [], driver))).toBe(true);
+      const port = await refusedPort();
+      const fetched = await failure(fetch(`http://127.0.0.1:${port}/webhook`, { method: "POST" }));
+      expect(isDatabaseUnavailable(new CopiedDrizzleQueryError("select 1", [], fetched))).toBe(false);
+      expect(isDatabaseUnavailable(new Error("Failed query: select 1", { cause: driver }))).toBe(false);
+    } finally {
+      await client.end({ timeout: 1 });
+    }
+  });
+
   it("is true for a closed PGlite and false for a query PostgreSQL refuses", async () => {
     const pglite = await PGlite.create();
     const syntax = await failure(pglite.query("select from where"));

@@ -39,13 +39,31 @@ export function markConnectionFailure(error: unknown): void {
 type Coded = { code?: unknown; errno?: unknown; severity?: unknown };
 
 /**
+ * drizzle's "Failed query" wrapper of the driver's error (`DrizzleQueryError`), told by its shape as well as by its
+ * class: the production build holds a copy of drizzle-orm per server bundle, and the database handle is made once per
+ * process (db/client.ts) by whichever bundle asks first (the worker's, in `instrumentation.ts`), so a route's own
+ * copy of the class does not match what that handle throws. Seen in the invariant suite (seed 101,
+ * terminate-backends): creates whose cause was CONNECTION_CLOSED answered 500 "unhandled error" instead of 503.
+ */
+function isQueryWrapper(error: unknown): error is Error & { cause: unknown } {
+  if (error instanceof DrizzleQueryError) return true;
+  return (
+    error instanceof Error &&
+    error.cause !== undefined &&
+    typeof (error as { query?: unknown }).query === "string" &&
+    "params" in error &&
+    error.message.startsWith("Failed query: ")
+  );
+}
+
+/**
  * Whether `error` means "PostgreSQL is not reachable right now" (a 503 to retry), judged from the database
  * driver alone: postgres.js's own connection errors, a socket error postgres.js attached to one of its
  * queries, PostgreSQL ending the session, or a closed PGlite. Any other network error — a `fetch` to a courier
  * or a webhook receiver that failed with ECONNREFUSED — is not the database's, and is never taken for it.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (error instanceof DrizzleQueryError) return isDatabaseUnavailable(error.cause);
+  if (isQueryWrapper(error)) return isDatabaseUnavailable(error.cause);
   if (typeof error !== "object" || error === null) return false;
   const { code, errno, severity } = error as Coded;
   if (typeof code !== "string") return error instanceof Error && PGLITE_CLOSED.has(error.message);

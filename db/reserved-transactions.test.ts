@@ -1,3 +1,4 @@
+import { createServer, connect, type AddressInfo, type Server, type Socket } from "node:net";
 import { sql } from "drizzle-orm";
 import postgres, { type Sql } from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -290,3 +291,75 @@ async function waitForSleeper(): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+describe("a transaction whose connection is reset (ECONNRESET) between two statements", () => {
+  // Seen in the invariant suite (seed 101, terminate-backends): a backend ended while its session sat idle in
+  // transaction closes the socket with a reset, so the connection's close carries a bare `read ECONNRESET`, not a
+  // statement's error. The scope's refusal of the next statement copied that code with no query attached, so it was
+  // not taken for the database's (a 500 "unhandled error" in creates; a webhook attempt's outcome not retried, and the
+  // event POSTed again after the lease). A proxy between the pool and PostgreSQL resets the client's socket.
+  let proxy: Server;
+  let single: Awaited<ReturnType<typeof openPostgres>>;
+  const sockets = new Set<Socket>();
+  beforeAll(async () => {
+    const target = new URL(cluster.url);
+    proxy = createServer((client) => {
+      const upstream = connect(Number(target.port), target.hostname);
+      sockets.add(client);
+      client.on("close", () => sockets.delete(client));
+      client.pipe(upstream).pipe(client);
+      client.on("error", () => upstream.destroy());
+      upstream.on("error", () => client.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const url = new URL(cluster.url);
+    url.port = String((proxy.address() as AddressInfo).port);
+    single = await openPostgres(url.toString(), 1);
+  });
+  afterAll(async () => {
+    await single?.close();
+    for (const s of sockets) s.destroy();
+    await new Promise((resolve) => proxy?.close(resolve));
+  });
+
+  it("refuses the next statement as a database outage (503), and stores nothing", async () => {
+    await admin`truncate notes`;
+    let inFlight: unknown = null;
+    const failed = await within(
+      20_000,
+      "the transaction",
+      single.db
+        .transaction(async (tx) => {
+          await tx.execute(sql`insert into notes (body) values ('first')`);
+          // A statement in flight when the socket is reset fails with the bare socket error (its query attached);
+          // the body goes on (as a body awaiting several statements at once does) and its next one is refused.
+          const sleeping = tx.execute(sql`select pg_sleep(30)`).catch((error: unknown) => (inFlight = error));
+          await within(
+            10_000,
+            "the statement to start",
+            (async () => {
+              for (;;) {
+                const [row] = await admin<{ n: number }[]>`
+                  select count(*)::int as n from pg_stat_activity where query like 'select pg_sleep(30)%' and state = 'active'`;
+                if (row!.n > 0) return;
+                await new Promise((resolve) => setImmediate(resolve));
+              }
+            })(),
+          );
+          for (const s of sockets) s.resetAndDestroy();
+          await sleeping;
+          await tx.execute(sql`insert into notes (body) values ('second')`);
+        })
+        .then(
+          () => null,
+          (error: unknown) => error,
+        ),
+    );
+    expect((inFlight as { cause?: { code?: string } } | null)?.cause?.code).toBe("ECONNRESET");
+    expect(isDatabaseUnavailable(inFlight)).toBe(true);
+    expect(failed).not.toBeNull();
+    expect(isDatabaseUnavailable(failed)).toBe(true);
+    expect(errorResponse(failed).status).toBe(503);
+    expect(await admin`select body from notes`).toEqual([]);
+  }, 60_000);
+});

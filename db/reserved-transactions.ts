@@ -54,9 +54,16 @@ export function reservedTransactions<T extends Sql>(client: T): T {
     });
     /** The close of the connection (or a statement's failure for want of it), once it has happened. */
     let gone: Error | null = null;
-    // A new error per refused statement, coded as postgres.js's own (a 503 to retry, isDatabaseUnavailable).
-    const refusal = (closed: Error) =>
-      Object.assign(new Error(closed.message), pick(closed, ["code", "errno", "address", "port"]), { cause: closed });
+    // A new error per refused statement, coded as postgres.js's own and marked as the connection's failure (a 503 to
+    // retry, isDatabaseUnavailable): a bare socket code (ECONNRESET when the backend's end reset the socket under a
+    // statement) is the database's only with that mark, and the copy carries no query of its own.
+    const refusal = (closed: Error) => {
+      const refused = Object.assign(new Error(closed.message), pick(closed, ["code", "errno", "address", "port"]), {
+        cause: closed,
+      });
+      markConnectionFailure(refused);
+      return refused;
+    };
     const unsafe = conn.unsafe.bind(conn) as unknown as Unsafe;
     const watched: Unsafe = (...a) => {
       const query = unsafe(...a);

@@ -102,10 +102,7 @@ export function errorResponse(error: unknown, request?: Request): Response {
     logger.error({ requestId, path: pathOf(request), err: String(error) }, "database unavailable");
     return errorResponse(databaseUnavailable(requestId));
   }
-  logger.error(
-    { requestId, path: pathOf(request), err: error instanceof Error ? error.stack : String(error) },
-    "unhandled error",
-  );
+  logger.error({ requestId, path: pathOf(request), err: describeError(error) }, "unhandled error");
   return errorResponse(unexpectedError(requestId));
 }
 
@@ -116,4 +113,27 @@ function pathOf(request?: Request): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The error's stack and each of its causes with their codes (drizzle wraps the driver's error as the cause of a
+ * "Failed query" one): what support needs to tell a database fault from a bug.
+ */
+export function describeError(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
+    if (current instanceof Error) {
+      const { code, errno, severity } = current as { code?: unknown; errno?: unknown; severity?: unknown };
+      const tags = [code, errno, severity].filter((v) => v !== undefined).map(String);
+      parts.push(
+        `${depth ? "caused by: " : ""}${current.stack ?? current.message}${tags.length ? ` [${tags.join(" ")}]` : ""}`,
+      );
+      current = current.cause;
+    } else {
+      parts.push(`${depth ? "caused by: " : ""}${String(current)}`);
+      break;
+    }
+  }
+  return parts.join("\n");
 }

@@ -21,6 +21,7 @@ import { startDeliveryPump, type DeliveryPump } from "./delivery-pump";
 import { createQueues, QUEUES, trackingQueue } from "./queues";
 import { runJob } from "./run-job";
 import { jobSql } from "./sql-adapter";
+import { describeError } from "@/server/http/problem";
 
 export type WorkerOptions = {
   delivery: DeliveryOptions;
@@ -50,7 +51,7 @@ export function workerOptionsFromEnv(): WorkerOptions {
     deliveryPerAccount: e.WEBHOOK_ACCOUNT_CONCURRENCY,
     deliveryPerEndpoint: e.WEBHOOK_ENDPOINT_CONCURRENCY,
     trackingBatchSize: 500,
-    log: (message, error) => logger.error({ err: error instanceof Error ? error.stack : error }, message),
+    log: (message, error) => logger.error({ err: error === undefined ? undefined : describeError(error) }, message),
   };
 }
 

@@ -461,6 +461,21 @@ export function noUnexpectedExit(h: History): Verdict {
   );
 }
 
+/** (6) No request answered a 5xx but 503 (a 503 is the contract's "database unreachable, retry"; a 500 is a bug). */
+export function noServerErrors(h: History): Verdict {
+  const errors = h.requests.flatMap((r) => r.serverErrors.map((e) => ({ r, e })));
+  return verdict(
+    "requests: no answer is a 5xx other than 503",
+    `${errors.length} such answers (${h.requests.length} requests)`,
+    errors
+      .slice(0, 10)
+      .map(
+        ({ r, e }) =>
+          `${r.tenant} ${r.kind} of ${r.references.length}: ${e.status} at ${new Date(e.at).toISOString().slice(11, 23)} (X-Request-Id ${e.requestId})${nearby(h.faults, e.at)}`,
+      ),
+  );
+}
+
 export async function checkAll(h: History, progress: (name: string) => void = () => {}): Promise<Verdict[]> {
   const checks: [string, (h: History) => Verdict | Promise<Verdict>][] = [
     ["feed exactly once", feedExactlyOnce],
@@ -474,6 +489,7 @@ export async function checkAll(h: History, progress: (name: string) => void = ()
     ["full pace", fullPace],
     ["nothing stuck", (x) => nothingStuck(x)],
     ["no unexpected exit", noUnexpectedExit],
+    ["no server errors", noServerErrors],
   ];
   const verdicts: Verdict[] = [];
   for (const [name, check] of checks) {

@@ -25,6 +25,8 @@ export type RequestRecord = {
   /** create: reference → the order answered. */
   orders: Record<string, string>;
   failed: string[];
+  /** Tries answered with a 5xx other than 503 (a 503 says "the database is unreachable, retry": the contract's). */
+  serverErrors: { status: number; at: number; requestId: string | null }[];
 };
 
 const CREATE = "/api/v2/couriers/sandbox/shipping-orders";
@@ -80,6 +82,8 @@ export class Workload {
       try {
         const res = await init(urls[record.tries % urls.length]!);
         const body = await res.text();
+        if (res.status >= 500 && res.status !== 503)
+          record.serverErrors.push({ status: res.status, at: Date.now(), requestId: res.headers.get("x-request-id") });
         if (res.status >= 500 || res.status === 409 || res.status === 429) {
           await sleep(res.status === 429 ? 1000 : 250);
           continue;
@@ -108,6 +112,7 @@ export class Workload {
       tries: 0,
       orders: {},
       failed: [],
+      serverErrors: [],
     };
     for (const r of references) this.busy.add(r);
     const batch = references.length > 1;
@@ -161,6 +166,7 @@ export class Workload {
       tries: 0,
       orders: {},
       failed: [],
+      serverErrors: [],
     };
     try {
       await this.send(record, (url) =>
