@@ -5,7 +5,7 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { refusedPort } from "@/test/helpers";
-import { isDatabaseUnavailable } from "./connection-errors";
+import { isDatabaseUnavailable, retryWhileUnavailable } from "./connection-errors";
 import { reservedTransactions } from "./reserved-transactions";
 
 const failure = (promise: PromiseLike<unknown>) =>
@@ -77,4 +77,28 @@ describe("isDatabaseUnavailable", () => {
     await pglite.close();
     expect(isDatabaseUnavailable(await failure(pglite.query("select 1")))).toBe(true);
   }, 120_000);
+});
+
+describe("retryWhileUnavailable", () => {
+  it("retries database-only work that failed with a bare socket error, and nothing else", async () => {
+    // What postgres.js hands on for a socket reset under a reserved connection's statement: no query attached.
+    const reset = () =>
+      Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET", errno: -104, syscall: "read" });
+    let calls = 0;
+    const result = await retryWhileUnavailable(async () => {
+      calls += 1;
+      if (calls < 3) throw reset();
+      return "recorded";
+    }, Date.now() + 10_000);
+    expect(result).toBe("recorded");
+    expect(calls).toBe(3);
+    let refused = 0;
+    await expect(
+      retryWhileUnavailable(async () => {
+        refused += 1;
+        throw new Error("a bug, not the database");
+      }, Date.now() + 10_000),
+    ).rejects.toThrow("a bug");
+    expect(refused).toBe(1);
+  });
 });

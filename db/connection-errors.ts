@@ -73,7 +73,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /**
- * Runs `work` again while it fails because the database was unreachable (isDatabaseUnavailable), with backoff,
+ * Runs `work` (statements to the database, nothing else) again while it fails because the database was unreachable
+ * (isDatabaseUnavailable, or any connection error code: see hasConnectionCode), with backoff,
  * until `deadline` (epoch ms); any other error, or the deadline, ends it with that error. For writes whose
  * content only this process knows and that must not be dropped because one backend was terminated or the
  * database restarted: a webhook attempt's outcome, a job handed back to its queue.
@@ -84,6 +85,20 @@ export function retryWhileUnavailable<T>(work: () => Promise<T>, deadline: numbe
     minTimeout: 100,
     maxTimeout: 2000,
     maxRetryTime: Math.max(0, deadline - Date.now()),
-    shouldRetry: ({ error }) => isDatabaseUnavailable(error),
+    shouldRetry: ({ error }) => isDatabaseUnavailable(error) || hasConnectionCode(error),
   });
+}
+
+/**
+ * A connection's error code anywhere in `error`'s causes. `work` given to `retryWhileUnavailable` talks to the
+ * database only, so such an error can only be the database connection's, even where postgres.js handed it on bare
+ * (a socket reset under a statement of a reserved connection carries no query: seed 101 of the invariant suite,
+ * `read ECONNRESET` ending a webhook attempt's outcome write, whose event was then POSTed again after its lease).
+ */
+function hasConnectionCode(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 5; e = (e as Error).cause, depth++) {
+    const { code } = e as Coded;
+    if (typeof code === "string" && (DRIVER_CONNECTION_CODES.has(code) || SOCKET_CODES.has(code))) return true;
+  }
+  return false;
 }
