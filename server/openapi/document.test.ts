@@ -387,13 +387,14 @@ describe("the document's JSON Schemas", () => {
 describe("GET /api/v2/openapi.json", () => {
   const fetchDocument = () => getDocument(new Request("http://shop.test:8080/api/v2/openapi.json"));
 
-  it("serves the document as JSON, with the request's origin as its server", async () => {
+  it("serves the document as JSON, with the platform's origin (PUBLIC_URL) as its server, whatever the request's Host", async () => {
     const first = await fetchDocument();
     expect(first.status).toBe(200);
     expect(first.headers.get("content-type")).toBe("application/json");
     const text = await first.text();
     const { servers, ...rest } = JSON.parse(text) as DocumentJson;
-    expect(servers).toEqual([{ url: "http://shop.test:8080", description: "This server" }]);
+    // test/setup.ts sets PUBLIC_URL=http://localhost; the request came to shop.test:8080 (issue 29, item 4).
+    expect(servers).toEqual([{ url: "http://localhost", description: "This server" }]);
     expect(rest).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
     expect(await (await fetchDocument()).text()).toBe(text);
   });
