@@ -49,9 +49,16 @@ const verdict = (name: string, summary: string, examples: string[]): Verdict => 
 
 const healthy = (h: History) => h.tenants.filter((t) => !t.hostile);
 
-/** The SIGKILL faults (a crash) whose moment fell while an attempt begun at `at` could still be in flight. */
+/**
+ * The SIGKILL faults (a crash) whose moment fell while an attempt POSTed at `at` could still be unfinished: its POST in
+ * flight, or its outcome not yet committed, which the attempt keeps retrying until its lease ends (a terminated
+ * backend fails the write meanwhile). A crash then leaves the attempt to the sweep, which counts it failed and
+ * schedules the next: at least once. (Seed 101: four such repeats, each with a process SIGKILLed 6-18 s after the
+ * answer while terminate-backends kept failing the outcome's transaction.)
+ */
+const ATTEMPT_LEASE_MS = WEBHOOK_TIMEOUT_MS + 15_000; // deliver-webhook.ts attemptLeaseMs (not imported: db/client)
 const crashDuring = (faults: Fault[], at: number) =>
-  faults.find((f) => f.fault.startsWith("kill-") && f.start >= at - 500 && f.start <= at + WEBHOOK_TIMEOUT_MS + 1500);
+  faults.find((f) => f.fault.startsWith("kill-") && f.start >= at - 500 && f.start <= at + ATTEMPT_LEASE_MS);
 
 /** (1) Every committed shipping_order.* event of an account read exactly once by every reader of that account. */
 export function feedExactlyOnce(h: History): Verdict {
