@@ -9,10 +9,16 @@
  *  - hold-lock: the advisory lock persist-orders.ts takes for (account, reference), held from outside while a
  *    batch with that reference is sent, so its transaction waits inside BEGIN for 6-8 s (finding 1);
  *  - other-role-transaction: a role without pg_read_all_stats opens a transaction, writes a row (an xid) and
- *    keeps it open 20-30 s (a report or migration; finding 1's frozen feed).
+ *    keeps it open 20-30 s (a report or migration; finding 1's frozen feed);
+ *  - courier-late / courier-hang / courier-cut / courier-in-process (only with the courier tenant,
+ *    INVARIANTS_COURIERS=1; issue 28): for 8-20 s the fake PPL registers a batch and answers it only after the
+ *    profile's timeout, answers nothing at all, registers a batch and resets the connection instead of answering, or
+ *    keeps new batches `InProcess` for 30 polls. Processes killed between PPL's answer and the commit are the kill
+ *    faults above, falling on the courier tenant's creates in flight.
  */
 import type postgres from "postgres";
 import type { Cluster, Database } from "./cluster";
+import { PPL_TIMEOUT_MS, type FakeCourier } from "./couriers";
 import { sleep, waitUntil, type Random } from "./random";
 import type { Tenant } from "./tenants";
 import type { Workload } from "./workload";
@@ -29,6 +35,8 @@ export type NemesisContext = {
   workload: Workload;
   tenants: Tenant[];
   random: Random;
+  /** The fake PPL of the courier tenant (INVARIANTS_COURIERS=1), null without it: the courier faults then do nothing. */
+  courier: FakeCourier | null;
 };
 
 export const FAULTS = [
@@ -39,13 +47,26 @@ export const FAULTS = [
   "terminate-backends",
   "hold-lock",
   "other-role-transaction",
+  "courier-late",
+  "courier-hang",
+  "courier-cut",
+  "courier-in-process",
 ] as const;
+
+/** The faults of the fake courier: in the default set only when the courier tenant runs (INVARIANTS_COURIERS=1). */
+export const COURIER_FAULTS: readonly FaultKind[] = [
+  "courier-late",
+  "courier-hang",
+  "courier-cut",
+  "courier-in-process",
+];
 
 export class Nemesis {
   readonly history: Fault[] = [];
   private running: Promise<unknown>[] = [];
   private otherRole: postgres.Sql | null = null;
   private otherRoleOpen = false;
+  private courierFaulted = false;
 
   constructor(private readonly ctx: NemesisContext) {}
 
@@ -103,6 +124,36 @@ export class Nemesis {
         return this.holdLock();
       case "other-role-transaction":
         return this.otherRoleTransaction();
+      case "courier-late":
+      case "courier-hang":
+      case "courier-cut":
+      case "courier-in-process":
+        return this.courierFault(fault);
+    }
+  }
+
+  /** One fault of the fake PPL at a time, 8-20 s, then back to answering normally. */
+  private async courierFault(fault: FaultKind): Promise<void> {
+    const { courier, random } = this.ctx;
+    if (!courier || this.courierFaulted) return;
+    this.courierFaulted = true;
+    const hold = random.int(8000, 20_000);
+    const lateMs = PPL_TIMEOUT_MS + random.int(1000, 4000);
+    const kind = fault.slice("courier-".length) as "late" | "hang" | "cut" | "in-process";
+    const f = this.record(
+      fault,
+      "fake-ppl",
+      `${hold} ms${kind === "late" ? `, answers after ${lateMs} ms` : kind === "in-process" ? ", 30 polls" : ""}`,
+    );
+    try {
+      await courier.setFault(kind, { lateMs, polls: 30 });
+      await sleep(hold);
+    } finally {
+      await courier
+        .setFault("ok")
+        .catch((e: unknown) => console.log(`  nemesis: the fake PPL stayed faulty: ${String(e)}`));
+      this.courierFaulted = false;
+      f.end = Date.now();
     }
   }
 

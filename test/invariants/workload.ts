@@ -29,11 +29,20 @@ export type RequestRecord = {
   serverErrors: { status: number; at: number; requestId: string | null }[];
 };
 
-const CREATE = "/api/v2/couriers/sandbox/shipping-orders";
+const createPath = (t: Tenant) => `/api/v2/couriers/${t.courier ?? "sandbox"}/shipping-orders`;
 
 const order = (reference: string) => ({
   ReferenceNumber: reference,
-  Recipient: { Name: "Jana Nováková", Street: "Dlouhá 12", City: "Praha", Zip: "110 00", Country: "CZ" },
+  Recipient: {
+    Name: "Jana Nováková",
+    Street: "Dlouhá 12",
+    City: "Praha",
+    Zip: "110 00",
+    Country: "CZ",
+    // PPL wants a way to reach the recipient (the sandbox takes them as they are).
+    Email: "jana@example.com",
+    Phone: "+420777123456",
+  },
   Parcels: [{ Weight: 1.5 }],
 });
 
@@ -119,7 +128,7 @@ export class Workload {
     const body = JSON.stringify(batch ? references.map(order) : order(references[0]!));
     try {
       const res = await this.send(record, (url) =>
-        fetch(url + CREATE, {
+        fetch(url + createPath(t), {
           method: "POST",
           headers: {
             "content-type": batch ? "application/svc.shipping-orders+json" : "application/svc.shipping-order+json",

@@ -195,6 +195,11 @@ export async function startFakePpl(options: {
   firstNumber?: number;
   /** 0 or none: any free port. */
   port?: number;
+  /**
+   * Serves `/__fake/fault` and `/__fake/ledger` beside PPL's API (outside its base path), for a suite that runs the
+   * fake as a process (the invariant suite): faults switched at run time, and the ledger of registered shipments.
+   */
+  control?: boolean;
 }) {
   let mode: PplFakeMode = "ok";
   let delayMs = options.delayMs ?? 0;
@@ -211,6 +216,14 @@ export async function startFakePpl(options: {
   const labelData = new Map<string, string>(); // data guid → shipment number
   const hanging = new Set<ServerResponse>();
   let url = "";
+  /**
+   * A fault of a shipment batch's registration (POST /shipment/batch) only: `late` registers and answers after
+   * `lateMs` (past the platform's courier timeout), `cut` registers and then resets the connection instead of
+   * answering. (`hang`, PPL never answering anything, is the mode of that name; a batch kept `InProcess` is
+   * `pendingPolls`.)
+   */
+  let createFault: { kind: "none" | "late" | "cut"; lateMs: number } = { kind: "none", lateMs: 0 };
+  const initialPendingPolls = pendingPolls;
 
   /** PPL's problem shape (`ProblemJsonModel`: type, title, status, detail, instance, errors). */
   const problem = (status: number, title: string, detail?: string, errors?: Record<string, string[]>) => ({
@@ -481,6 +494,40 @@ export async function startFakePpl(options: {
     return problem(404, "Not Found", `No route ${method} ${route}.`);
   }
 
+  /**
+   * The control endpoints (option `control`): `POST /__fake/fault` with `{ "fault": "ok" | "late" | "cut" | "hang" |
+   * "in-process", "lateMs"?, "polls"? }` (`ok` ends any fault and drops hung connections), `GET /__fake/ledger`: every
+   * shipment the fake registered, with its phase (`Canceled` once cancelled).
+   */
+  function control(method: string, pathname: string, body: unknown): Answer {
+    if (method === "GET" && pathname === "/__fake/ledger")
+      return json(200, {
+        shipments: [...shipments.values()].map((s) => ({
+          shipmentNumber: s.shipmentNumber,
+          referenceId: s.referenceId,
+          customerReference: s.customerReference,
+          master: s.master,
+          phase: s.phase,
+        })),
+      });
+    if (method === "POST" && pathname === "/__fake/fault") {
+      const { fault, lateMs, polls } = (body ?? {}) as { fault?: string; lateMs?: number; polls?: number };
+      createFault = { kind: "none", lateMs: 0 };
+      pendingPolls = initialPendingPolls;
+      if (mode === "hang") {
+        mode = "ok";
+        for (const r of hanging) r.destroy();
+        hanging.clear();
+      }
+      if (fault === "late" || fault === "cut") createFault = { kind: fault, lateMs: Number(lateMs ?? 0) };
+      else if (fault === "hang") mode = "hang";
+      else if (fault === "in-process") pendingPolls = Number(polls ?? 0);
+      else if (fault !== "ok") return problem(400, "Bad Request", `Unknown fault ${String(fault)}.`);
+      return { status: 204 };
+    }
+    return problem(404, "Not Found", `No control route ${method} ${pathname}.`);
+  }
+
   function parseBody(raw: string, contentType: string): unknown {
     if (raw === "") return null;
     if (contentType.includes("application/x-www-form-urlencoded")) return Object.fromEntries(new URLSearchParams(raw));
@@ -517,6 +564,10 @@ export async function startFakePpl(options: {
         body: parseBody(raw, headers["content-type"] ?? ""),
         raw,
       };
+      if (options.control && parsed.pathname.startsWith("/__fake/")) {
+        send(res, control(request.method, parsed.pathname, request.body));
+        return;
+      }
       requests.push(request);
       if (mode === "hang") {
         hanging.add(res);
@@ -524,11 +575,21 @@ export async function startFakePpl(options: {
       }
       inFlight += 1;
       state.maxInFlight = Math.max(state.maxInFlight, inFlight);
-      setTimeout(() => {
-        inFlight -= 1;
-        if (mode === "5xx") send(res, problem(503, "Service Unavailable", "The service is temporarily unavailable."));
-        else send(res, answer(request));
-      }, delayMs);
+      const registering = request.method === "POST" && route === "/shipment/batch";
+      const fault = registering ? createFault.kind : "none";
+      setTimeout(
+        () => {
+          inFlight -= 1;
+          if (mode === "5xx") send(res, problem(503, "Service Unavailable", "The service is temporarily unavailable."));
+          else {
+            // Registered either way (late: the caller has usually given up by now; cut: it sees a reset).
+            const result = answer(request);
+            if (fault === "cut") res.socket?.destroy();
+            else send(res, result);
+          }
+        },
+        fault === "late" ? createFault.lateMs : delayMs,
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
