@@ -27,6 +27,8 @@ export type FakeCourier = {
   url: string;
   setFault(fault: CourierFault, options?: { lateMs?: number; polls?: number }): Promise<void>;
   ledger(): Promise<LedgerShipment[]>;
+  /** Resolves once the fake has registered the next batch and sent its 201 (false: none within 20 s). */
+  nextRegistration(): Promise<boolean>;
   stop(): Promise<void>;
 };
 
@@ -77,6 +79,10 @@ export async function startFakePplProcess(logDir: string): Promise<FakeCourier> 
     async ledger() {
       const res = await fetch(`${origin}/__fake/ledger`, { signal: AbortSignal.timeout(10_000) });
       return ((await res.json()) as { shipments: LedgerShipment[] }).shipments;
+    },
+    async nextRegistration() {
+      const res = await fetch(`${origin}/__fake/next-registration`, { signal: AbortSignal.timeout(30_000) });
+      return ((await res.json()) as { registered: boolean }).registered;
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {

@@ -11,10 +11,10 @@
  *  - other-role-transaction: a role without pg_read_all_stats opens a transaction, writes a row (an xid) and
  *    keeps it open 20-30 s (a report or migration; finding 1's frozen feed);
  *  - courier-late / courier-hang / courier-cut / courier-in-process (only with the courier tenant,
- *    INVARIANTS_COURIERS=1; issue 28): for 8-20 s the fake PPL registers a batch and answers it only after the
+ *    INVARIANTS_COURIERS=1; issue 28): for 6-12 s (one at a time) the fake PPL registers a batch and answers it only after the
  *    profile's timeout, answers nothing at all, registers a batch and resets the connection instead of answering, or
- *    keeps new batches `InProcess` for 30 polls. Processes killed between PPL's answer and the commit are the kill
- *    faults above, falling on the courier tenant's creates in flight.
+ *    keeps new batches `InProcess` for 30 polls; courier-kill: SIGKILL of the web process a courier create is on,
+ *    right after the fake registered its batch (between PPL's answer and the commit).
  */
 import type postgres from "postgres";
 import type { Cluster, Database } from "./cluster";
@@ -37,6 +37,8 @@ export type NemesisContext = {
   random: Random;
   /** The fake PPL of the courier tenant (INVARIANTS_COURIERS=1), null without it: the courier faults then do nothing. */
   courier: FakeCourier | null;
+  /** The courier tenant's workload (its requests in flight: which web process a create is on). */
+  courierWorkload: Workload | null;
 };
 
 export const FAULTS = [
@@ -51,6 +53,7 @@ export const FAULTS = [
   "courier-hang",
   "courier-cut",
   "courier-in-process",
+  "courier-kill",
 ] as const;
 
 /** The faults of the fake courier: in the default set only when the courier tenant runs (INVARIANTS_COURIERS=1). */
@@ -66,7 +69,8 @@ export class Nemesis {
   private running: Promise<unknown>[] = [];
   private otherRole: postgres.Sql | null = null;
   private otherRoleOpen = false;
-  private courierFaulted = false;
+  /** The fake PPL's faults, one after another (a second waits for the first to end). */
+  private courierFaults: Promise<void> = Promise.resolve();
 
   constructor(private readonly ctx: NemesisContext) {}
 
@@ -127,17 +131,21 @@ export class Nemesis {
       case "courier-late":
       case "courier-hang":
       case "courier-cut":
-      case "courier-in-process":
-        return this.courierFault(fault);
+      case "courier-in-process": {
+        const next = this.courierFaults.then(() => this.courierFault(fault));
+        this.courierFaults = next.catch(() => {});
+        return next;
+      }
+      case "courier-kill":
+        return this.courierKill();
     }
   }
 
-  /** One fault of the fake PPL at a time, 8-20 s, then back to answering normally. */
+  /** One fault of the fake PPL at a time, 6-12 s, then back to answering normally. */
   private async courierFault(fault: FaultKind): Promise<void> {
     const { courier, random } = this.ctx;
-    if (!courier || this.courierFaulted) return;
-    this.courierFaulted = true;
-    const hold = random.int(8000, 20_000);
+    if (!courier) return;
+    const hold = random.int(6000, 12_000);
     const lateMs = PPL_TIMEOUT_MS + random.int(1000, 4000);
     const kind = fault.slice("courier-".length) as "late" | "hang" | "cut" | "in-process";
     const f = this.record(
@@ -152,9 +160,33 @@ export class Nemesis {
       await courier
         .setFault("ok")
         .catch((e: unknown) => console.log(`  nemesis: the fake PPL stayed faulty: ${String(e)}`));
-      this.courierFaulted = false;
       f.end = Date.now();
     }
+  }
+
+  /**
+   * A process killed between the courier's answer and the commit: waits until the fake PPL has registered a batch
+   * and sent its 201, then SIGKILLs the web process the courier tenant's create in flight is on (while it reads the
+   * batch's numbers or commits), unless it is the last web process up.
+   */
+  private async courierKill(): Promise<void> {
+    const { courier, courierWorkload, cluster, random } = this.ctx;
+    if (!courier || !courierWorkload) return;
+    if (!(await courier.nextRegistration())) return;
+    // Its one client sends one request at a time: the latest is the one in flight.
+    const latest = courierWorkload.requests.at(-1);
+    const request = latest && latest.answered === null && latest.kind !== "delete" ? latest : undefined;
+    const m = cluster.webs().find((w) => w.up && w.url === request?.url);
+    if (!request || !m || cluster.liveWebUrls().length < 2) return;
+    const f = this.record(
+      "courier-kill",
+      m.name,
+      `pid ${m.child?.pid}, right after PPL registered a batch (request ${request.idempotencyKey})`,
+    );
+    await cluster.kill(m);
+    await sleep(random.int(500, 3000));
+    await cluster.restart(m);
+    f.end = Date.now();
   }
 
   private async terminateBackends(): Promise<void> {

@@ -248,6 +248,7 @@ async function main(): Promise<number> {
     phase(`chaos: every tenant's workload under faults, ${CHAOS_S} s`);
     const chaosEnd = Date.now() + CHAOS_S * 1000;
     const over = () => Date.now() > chaosEnd;
+    const courierWorkload = new Workload(cluster, `${tag}c`);
     const nemesis = new Nemesis({
       kinds: KINDS,
       cluster,
@@ -256,8 +257,8 @@ async function main(): Promise<number> {
       tenants,
       random: random.fork("nemesis"),
       courier: fakePpl,
+      courierWorkload: courierTenant ? courierWorkload : null,
     });
-    const courierWorkload = new Workload(cluster, `${tag}c`);
     await Promise.all([
       nemesis.run(over),
       courierTenant ? courierWorkload.run(courierTenant, random.fork("workload-courier"), over, COURIER_LOAD) : null,

@@ -27,6 +27,8 @@ export type RequestRecord = {
   failed: string[];
   /** Tries answered with a 5xx other than 503 (a 503 says "the database is unreachable, retry": the contract's). */
   serverErrors: { status: number; at: number; requestId: string | null }[];
+  /** The web process the latest try went to (the nemesis's courier-kill kills the one a courier create is on). */
+  url?: string;
 };
 
 const createPath = (t: Tenant) => `/api/v2/couriers/${t.courier ?? "sandbox"}/shipping-orders`;
@@ -88,8 +90,9 @@ export class Workload {
         continue;
       }
       record.tries += 1;
+      record.url = urls[record.tries % urls.length]!;
       try {
-        const res = await init(urls[record.tries % urls.length]!);
+        const res = await init(record.url);
         const body = await res.text();
         if (res.status >= 500 && res.status !== 503)
           record.serverErrors.push({ status: res.status, at: Date.now(), requestId: res.headers.get("x-request-id") });

@@ -63,6 +63,18 @@ describe("the fake PPL's control endpoints", () => {
     expect((await ledger()).length).toBeGreaterThan(0);
   });
 
+  it("next-registration: answers once a batch has been registered and its 201 sent", async () => {
+    const { register, fault } = await start(true);
+    // Registered 300 ms after the POST: the waiter below is surely waiting by then.
+    await fault({ fault: "late", lateMs: 300 });
+    const origin = new URL(fake!.url).origin;
+    const told = fetch(`${origin}/__fake/next-registration`).then(
+      async (r) => ((await r.json()) as { registered: boolean }).registered,
+    );
+    expect((await register()).status).toBe(201);
+    expect(await told).toBe(true);
+  });
+
   it("refuses an unknown fault, and has no control routes without the option", async () => {
     const { fault } = await start(true);
     expect((await fault({ fault: "sometimes" })).status).toBe(400);

@@ -224,6 +224,8 @@ export async function startFakePpl(options: {
    */
   let createFault: { kind: "none" | "late" | "cut"; lateMs: number } = { kind: "none", lateMs: 0 };
   const initialPendingPolls = pendingPolls;
+  /** `GET /__fake/next-registration` callers, told when the next batch has been registered and answered. */
+  let registrationWaiters: (() => void)[] = [];
 
   /** PPL's problem shape (`ProblemJsonModel`: type, title, status, detail, instance, errors). */
   const problem = (status: number, title: string, detail?: string, errors?: Record<string, string[]>) => ({
@@ -497,9 +499,23 @@ export async function startFakePpl(options: {
   /**
    * The control endpoints (option `control`): `POST /__fake/fault` with `{ "fault": "ok" | "late" | "cut" | "hang" |
    * "in-process", "lateMs"?, "polls"? }` (`ok` ends any fault and drops hung connections), `GET /__fake/ledger`: every
-   * shipment the fake registered, with its phase (`Canceled` once cancelled).
+   * shipment the fake registered, with its phase (`Canceled` once cancelled); `GET /__fake/next-registration`: answers
+   * once the next batch has been registered and its 201 sent (`registered: false` after 20 s), so a suite can kill the
+   * caller between PPL's answer and its commit.
    */
-  function control(method: string, pathname: string, body: unknown): Answer {
+  function control(method: string, pathname: string, body: unknown): Answer | Promise<Answer> {
+    if (method === "GET" && pathname === "/__fake/next-registration")
+      return new Promise<Answer>((resolve) => {
+        const timer = setTimeout(() => {
+          registrationWaiters = registrationWaiters.filter((w) => w !== done);
+          resolve(json(200, { registered: false }));
+        }, 20_000);
+        const done = () => {
+          clearTimeout(timer);
+          resolve(json(200, { registered: true }));
+        };
+        registrationWaiters.push(done);
+      });
     if (method === "GET" && pathname === "/__fake/ledger")
       return json(200, {
         shipments: [...shipments.values()].map((s) => ({
@@ -565,7 +581,7 @@ export async function startFakePpl(options: {
         raw,
       };
       if (options.control && parsed.pathname.startsWith("/__fake/")) {
-        send(res, control(request.method, parsed.pathname, request.body));
+        void Promise.resolve(control(request.method, parsed.pathname, request.body)).then((a) => send(res, a));
         return;
       }
       requests.push(request);
@@ -586,6 +602,11 @@ export async function startFakePpl(options: {
             const result = answer(request);
             if (fault === "cut") res.socket?.destroy();
             else send(res, result);
+            if (registering && result.status === 201) {
+              const waiters = registrationWaiters;
+              registrationWaiters = [];
+              for (const w of waiters) w();
+            }
           }
         },
         fault === "late" ? createFault.lateMs : delayMs,
