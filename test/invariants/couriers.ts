@@ -25,7 +25,7 @@ export type LedgerShipment = {
 
 export type FakeCourier = {
   url: string;
-  setFault(fault: CourierFault, options?: { lateMs?: number; polls?: number }): Promise<void>;
+  setFault(fault: CourierFault, options?: { lateMs?: number }): Promise<void>;
   ledger(): Promise<LedgerShipment[]>;
   /** Resolves once the fake has registered the next batch and sent its 201 (false: none within 20 s). */
   nextRegistration(): Promise<boolean>;

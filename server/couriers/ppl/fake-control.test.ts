@@ -39,7 +39,7 @@ async function start(control: boolean) {
     });
   const ledger = async () =>
     ((await (await fetch(`${origin}/__fake/ledger`)).json()) as { shipments: { phase: string }[] }).shipments;
-  return { register, fault, ledger };
+  return { register, fault, ledger, token };
 }
 
 describe("the fake PPL's control endpoints", () => {
@@ -73,6 +73,19 @@ describe("the fake PPL's control endpoints", () => {
     );
     expect((await register()).status).toBe(201);
     expect(await told).toBe(true);
+  });
+
+  it("in-process: a batch registered during the fault stays InProcess until the fault ends", async () => {
+    const { register, fault, token } = await start(true);
+    await fault({ fault: "in-process" });
+    const location = (await register()).headers.get("location")!;
+    const state = async () => {
+      const read = await fetch(location, { headers: { authorization: `Bearer ${token}` } });
+      return ((await read.json()) as { items: { importState: string }[] }).items[0]!.importState;
+    };
+    for (let i = 0; i < 40; i++) expect(await state()).toBe("InProcess");
+    await fault({ fault: "ok" });
+    expect(await state()).toBe("Complete");
   });
 
   it("refuses an unknown fault, and has no control routes without the option", async () => {

@@ -120,6 +120,8 @@ type Batch = {
   id: string;
   items: BatchItem[];
   pollsLeft: number;
+  /** Registered during the `in-process` fault: `InProcess` until the fault ends (control `ok`). */
+  held?: boolean;
   labelSettings: { format: string; dpi?: number };
 };
 
@@ -220,10 +222,11 @@ export async function startFakePpl(options: {
    * A fault of a shipment batch's registration (POST /shipment/batch) only: `late` registers and answers after
    * `lateMs` (past the platform's courier timeout), `cut` registers and then resets the connection instead of
    * answering. (`hang`, PPL never answering anything, is the mode of that name; a batch kept `InProcess` is
-   * `pendingPolls`.)
+   * `pendingPolls`, or the control's `in-process` fault: every batch registered while it lasts stays `InProcess`
+   * until it ends, as a PPL busy for a while.)
    */
   let createFault: { kind: "none" | "late" | "cut"; lateMs: number } = { kind: "none", lateMs: 0 };
-  const initialPendingPolls = pendingPolls;
+  let holdNewBatches = false;
   /** `GET /__fake/next-registration` callers, told when the next batch has been registered and answered. */
   let registrationWaiters: (() => void)[] = [];
 
@@ -303,7 +306,7 @@ export async function startFakePpl(options: {
       return { referenceId, state: "Complete", numbers: numbers[i]! };
     });
     const labelSettings = (body.labelSettings as Batch["labelSettings"] | undefined) ?? { format: "Pdf" };
-    batches.set(id, { id, items, pollsLeft: pendingPolls, labelSettings });
+    batches.set(id, { id, items, pollsLeft: pendingPolls, labelSettings, held: holdNewBatches });
     return { status: 201, headers: { location: `${url}/shipment/batch/${id}` } };
   }
 
@@ -315,8 +318,8 @@ export async function startFakePpl(options: {
 
   function readBatch(batch: Batch): Answer {
     const template = fixture<{ items: Json[] }>("get-batch.response.json").items[0]!;
-    const inProcess = batch.pollsLeft > 0;
-    if (inProcess) batch.pollsLeft -= 1;
+    const inProcess = batch.held === true || batch.pollsLeft > 0;
+    if (batch.pollsLeft > 0) batch.pollsLeft -= 1;
     const items = batch.items.map((item) => {
       if (inProcess)
         return {
@@ -498,7 +501,7 @@ export async function startFakePpl(options: {
 
   /**
    * The control endpoints (option `control`): `POST /__fake/fault` with `{ "fault": "ok" | "late" | "cut" | "hang" |
-   * "in-process", "lateMs"?, "polls"? }` (`ok` ends any fault and drops hung connections), `GET /__fake/ledger`: every
+   * "in-process", "lateMs"? }` (`ok` ends any fault, releases the batches `in-process` held and drops hung connections), `GET /__fake/ledger`: every
    * shipment the fake registered, with its phase (`Canceled` once cancelled); `GET /__fake/next-registration`: answers
    * once the next batch has been registered and its 201 sent (`registered: false` after 20 s), so a suite can kill the
    * caller between PPL's answer and its commit.
@@ -527,9 +530,10 @@ export async function startFakePpl(options: {
         })),
       });
     if (method === "POST" && pathname === "/__fake/fault") {
-      const { fault, lateMs, polls } = (body ?? {}) as { fault?: string; lateMs?: number; polls?: number };
+      const { fault, lateMs } = (body ?? {}) as { fault?: string; lateMs?: number };
       createFault = { kind: "none", lateMs: 0 };
-      pendingPolls = initialPendingPolls;
+      holdNewBatches = false;
+      for (const b of batches.values()) b.held = false;
       if (mode === "hang") {
         mode = "ok";
         for (const r of hanging) r.destroy();
@@ -537,7 +541,7 @@ export async function startFakePpl(options: {
       }
       if (fault === "late" || fault === "cut") createFault = { kind: fault, lateMs: Number(lateMs ?? 0) };
       else if (fault === "hang") mode = "hang";
-      else if (fault === "in-process") pendingPolls = Number(polls ?? 0);
+      else if (fault === "in-process") holdNewBatches = true;
       else if (fault !== "ok") return problem(400, "Bad Request", `Unknown fault ${String(fault)}.`);
       return { status: 204 };
     }
