@@ -505,3 +505,49 @@ export async function checkAll(h: History, progress: (name: string) => void = ()
   }
   return verdicts;
 }
+
+/**
+ * (7) No orphan shipment (issue 28, with the courier tenant): after recovery has settled every attempt, the fake
+ * PPL's ledger of shipments not cancelled is exactly the courier tenant's live orders (by shipping number); every
+ * shipment the fake registered is held by a live order or cancelled at the fake; every deleted order's shipment is
+ * cancelled; and no courier request was answered a 5xx other than 503.
+ */
+export async function courierLedger(
+  sql: postgres.Sql,
+  tenant: Tenant,
+  ledger: { shipmentNumber: string; referenceId: string; customerReference: string; phase: string }[],
+  requests: RequestRecord[],
+  unsettledAttempts: { id: string; state: string }[],
+): Promise<Verdict> {
+  const rows = await sql<{ id: string; reference_number: string; deleted: boolean; shipping_number: string }[]>`
+    select o.id::text, o.reference_number, o.deleted_at is not null as deleted, p.shipping_number
+    from shipping_orders o join parcels p on p.order_id = o.id where o.account_id = ${tenant.accountId}::uuid`;
+  const live = new Map(rows.filter((r) => !r.deleted).map((r) => [r.shipping_number, r]));
+  const deleted = new Map(rows.filter((r) => r.deleted).map((r) => [r.shipping_number, r]));
+  const atFake = new Map(ledger.map((s) => [s.shipmentNumber, s]));
+  const examples: string[] = [];
+  const add = (text: string) => examples.length < 20 && examples.push(text);
+  for (const a of unsettledAttempts) add(`courier attempt ${a.id} still ${a.state} after the quiet phase`);
+  for (const s of ledger) {
+    if (s.phase === "Canceled") continue;
+    if (!live.has(s.shipmentNumber))
+      add(
+        `orphan shipment ${s.shipmentNumber} (reference ${s.customerReference}) registered at the fake PPL, not cancelled, held by no live order${deleted.has(s.shipmentNumber) ? ` (its order ${deleted.get(s.shipmentNumber)!.id} is deleted)` : ""}`,
+      );
+  }
+  for (const [number, o] of live) {
+    const s = atFake.get(number);
+    if (!s) add(`live order ${o.id} (${o.reference_number}) holds ${number}, which the fake PPL never registered`);
+    else if (s.phase === "Canceled")
+      add(`live order ${o.id} (${o.reference_number}) holds ${number}, cancelled at the fake PPL`);
+  }
+  const errors = requests.flatMap((r) => r.serverErrors.map((e) => ({ r, e })));
+  for (const { r, e } of errors.slice(0, 5))
+    add(`${r.kind} of ${r.references.length} answered ${e.status} (X-Request-Id ${e.requestId})`);
+  const cancelled = ledger.filter((s) => s.phase === "Canceled").length;
+  return verdict(
+    "couriers: the fake PPL's ledger is the live orders plus cancellations (no orphan shipment)",
+    `${ledger.length} shipments at the fake (${cancelled} cancelled), ${live.size} live and ${deleted.size} deleted orders, ${requests.length} requests, ${unsettledAttempts.length} attempts unsettled`,
+    examples,
+  );
+}

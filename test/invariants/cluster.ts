@@ -102,6 +102,8 @@ export type ClusterOptions = {
   workers: number;
   /** DATABASE_POOL_MAX of every process (default: the app's own, 10). */
   poolMax?: number;
+  /** More environment for every process (the fake couriers' URLs: COURIER_PPL_URL). */
+  env?: Record<string, string>;
 };
 
 export class Cluster {
@@ -172,6 +174,7 @@ export class Cluster {
       // reserved connection whose backend was terminated at once, for a waiting query, while its transaction's
       // body is still running: the window of finding 5 (half a transaction), rarely reached with 10 connections.
       ...(this.options.poolMax ? { DATABASE_POOL_MAX: String(this.options.poolMax) } : {}),
+      ...this.options.env,
     };
   }
 

@@ -9,10 +9,17 @@
  *  - hold-lock: the advisory lock persist-orders.ts takes for (account, reference), held from outside while a
  *    batch with that reference is sent, so its transaction waits inside BEGIN for 6-8 s (finding 1);
  *  - other-role-transaction: a role without pg_read_all_stats opens a transaction, writes a row (an xid) and
- *    keeps it open 20-30 s (a report or migration; finding 1's frozen feed).
+ *    keeps it open 20-30 s (a report or migration; finding 1's frozen feed);
+ *  - courier-late / courier-hang / courier-cut / courier-in-process (only with the courier tenant,
+ *    INVARIANTS_COURIERS=1; issue 28): for 6-12 s (one at a time) the fake PPL registers a batch and answers it only after the
+ *    profile's timeout, answers nothing at all, registers a batch and resets the connection instead of answering, or
+ *    keeps the batches registered meanwhile `InProcess` until it ends (PPL busy for a while: a number of polls
+ *    would outlast recovery's 5 minutes, as 30 did in seed 7's second run, at one recovery a minute); courier-kill: SIGKILL of the web process a courier create is on,
+ *    right after the fake registered its batch (between PPL's answer and the commit).
  */
 import type postgres from "postgres";
 import type { Cluster, Database } from "./cluster";
+import { PPL_TIMEOUT_MS, type FakeCourier } from "./couriers";
 import { sleep, waitUntil, type Random } from "./random";
 import type { Tenant } from "./tenants";
 import type { Workload } from "./workload";
@@ -29,6 +36,10 @@ export type NemesisContext = {
   workload: Workload;
   tenants: Tenant[];
   random: Random;
+  /** The fake PPL of the courier tenant (INVARIANTS_COURIERS=1), null without it: the courier faults then do nothing. */
+  courier: FakeCourier | null;
+  /** The courier tenant's workload (its requests in flight: which web process a create is on). */
+  courierWorkload: Workload | null;
 };
 
 export const FAULTS = [
@@ -39,13 +50,30 @@ export const FAULTS = [
   "terminate-backends",
   "hold-lock",
   "other-role-transaction",
+  "courier-late",
+  "courier-hang",
+  "courier-cut",
+  "courier-in-process",
+  "courier-kill",
 ] as const;
+
+/** The faults of the fake courier: in the default set only when the courier tenant runs (INVARIANTS_COURIERS=1). */
+export const COURIER_FAULTS: readonly FaultKind[] = [
+  "courier-late",
+  "courier-hang",
+  "courier-cut",
+  "courier-in-process",
+];
 
 export class Nemesis {
   readonly history: Fault[] = [];
   private running: Promise<unknown>[] = [];
   private otherRole: postgres.Sql | null = null;
   private otherRoleOpen = false;
+  /** The fake PPL's faults, one after another (a second waits for the first to end). */
+  private courierFaults: Promise<void> = Promise.resolve();
+  /** The chaos phase is over: a courier fault still queued is dropped rather than run into the quiet phase. */
+  private over: () => boolean = () => false;
 
   constructor(private readonly ctx: NemesisContext) {}
 
@@ -59,6 +87,7 @@ export class Nemesis {
   /** Faults every 3-8 s until `until`; each runs in the background (they overlap), all have ended on return. */
   async run(until: () => boolean): Promise<void> {
     const { random, kinds } = this.ctx;
+    this.over = until;
     if (!kinds.length) return;
     // Every kind at least once per run, in a seeded order, then seeded picks.
     const order = [...kinds].sort(() => random.next() - 0.5);
@@ -103,7 +132,61 @@ export class Nemesis {
         return this.holdLock();
       case "other-role-transaction":
         return this.otherRoleTransaction();
+      case "courier-late":
+      case "courier-hang":
+      case "courier-cut":
+      case "courier-in-process": {
+        const next = this.courierFaults.then(() => this.courierFault(fault));
+        this.courierFaults = next.catch(() => {});
+        return next;
+      }
+      case "courier-kill":
+        return this.courierKill();
     }
+  }
+
+  /** One fault of the fake PPL at a time, 6-12 s, then back to answering normally. */
+  private async courierFault(fault: FaultKind): Promise<void> {
+    const { courier, random } = this.ctx;
+    if (!courier || this.over()) return;
+    const hold = random.int(6000, 12_000);
+    const lateMs = PPL_TIMEOUT_MS + random.int(1000, 4000);
+    const kind = fault.slice("courier-".length) as "late" | "hang" | "cut" | "in-process";
+    const f = this.record(fault, "fake-ppl", `${hold} ms${kind === "late" ? `, answers after ${lateMs} ms` : ""}`);
+    try {
+      await courier.setFault(kind, { lateMs });
+      await sleep(hold);
+    } finally {
+      await courier
+        .setFault("ok")
+        .catch((e: unknown) => console.log(`  nemesis: the fake PPL stayed faulty: ${String(e)}`));
+      f.end = Date.now();
+    }
+  }
+
+  /**
+   * A process killed between the courier's answer and the commit: waits until the fake PPL has registered a batch
+   * and sent its 201, then SIGKILLs the web process the courier tenant's create in flight is on (while it reads the
+   * batch's numbers or commits), unless it is the last web process up.
+   */
+  private async courierKill(): Promise<void> {
+    const { courier, courierWorkload, cluster, random } = this.ctx;
+    if (!courier || !courierWorkload) return;
+    if (!(await courier.nextRegistration())) return;
+    // Its one client sends one request at a time: the latest is the one in flight.
+    const latest = courierWorkload.requests.at(-1);
+    const request = latest && latest.answered === null && latest.kind !== "delete" ? latest : undefined;
+    const m = cluster.webs().find((w) => w.up && w.url === request?.url);
+    if (!request || !m || cluster.liveWebUrls().length < 2) return;
+    const f = this.record(
+      "courier-kill",
+      m.name,
+      `pid ${m.child?.pid}, right after PPL registered a batch (request ${request.idempotencyKey})`,
+    );
+    await cluster.kill(m);
+    await sleep(random.int(500, 3000));
+    await cluster.restart(m);
+    f.end = Date.now();
   }
 
   private async terminateBackends(): Promise<void> {

@@ -9,6 +9,8 @@
  *   INVARIANTS_FAULTS      the nemesis's fault kinds, comma-separated (default all; see nemesis.ts), to tell
  *                          which fault shows a violation
  *   INVARIANTS_KEEP_DB     keep the run's database (and its roles) to look into afterwards
+ *   INVARIANTS_COURIERS    1: the courier tenant (orders to a fake PPL process), its faults in the default set and
+ *                          the ledger check (issue 28); also on when INVARIANTS_FAULTS names a courier fault
  * Exit 0 only when every invariant holds; 1 when one is violated (or the run broke); 2 without a build.
  *
  * Phases: baseline (a healthy tenant alone: its delivery lag) → pace (a burst to a 1.5 s receiver) → fairness
@@ -20,8 +22,9 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { AUTH_SECRET, Cluster, createDatabase, migrate, SECRETS_KEY, type Database } from "./cluster";
-import { checkAll, type History, type StoredEvent } from "./checker";
-import { FAULTS, Nemesis, type FaultKind } from "./nemesis";
+import { checkAll, courierLedger, type History, type StoredEvent } from "./checker";
+import { startFakePplProcess, type FakeCourier } from "./couriers";
+import { COURIER_FAULTS, FAULTS, Nemesis, type FaultKind } from "./nemesis";
 import { createRandom, sleep, waitUntil } from "./random";
 import { startReader, type Reader } from "./readers";
 import type { Tenant } from "./tenants";
@@ -46,9 +49,19 @@ const LOAD = { clients: 1, pauseMs: [1000, 3000] as [number, number], maxBatch: 
 const HOSTILE_LOAD = { clients: 1, pauseMs: [2000, 5000] as [number, number], maxBatch: 10 };
 /** The app's pool size in every process (INVARIANTS_POOL_MAX; default the app's 10): 2-3 shows finding 5. */
 const POOL_MAX = process.env.INVARIANTS_POOL_MAX ? Number(process.env.INVARIANTS_POOL_MAX) : undefined;
-const KINDS = (process.env.INVARIANTS_FAULTS?.split(",").filter(Boolean) ?? [...FAULTS]) as FaultKind[];
+/**
+ * The courier tenant's workload: PPL is slower (a token, a batch POST, its GETs), so one client, a step every 2-4 s,
+ * batches of at most 5.
+ */
+const COURIER_LOAD = { clients: 1, pauseMs: [2000, 4000] as [number, number], maxBatch: 5 };
+/** How long the quiet phase waits for recovery to settle the courier tenant's attempts (the contract: 5 minutes). */
+const RECOVERY_S = 330;
+const NAMED_FAULTS = process.env.INVARIANTS_FAULTS?.split(",").filter(Boolean) as FaultKind[] | undefined;
+const COURIERS =
+  process.env.INVARIANTS_COURIERS === "1" || Boolean(NAMED_FAULTS?.some((k) => COURIER_FAULTS.includes(k)));
+const KINDS = NAMED_FAULTS ?? FAULTS.filter((k) => COURIERS || !COURIER_FAULTS.includes(k));
 const unknownFault = KINDS.find((k) => !FAULTS.includes(k));
-const rerun = `INVARIANTS_SEED=${seed} INVARIANTS_DURATION_S=${DURATION_S}${process.env.INVARIANTS_FAULTS ? ` INVARIANTS_FAULTS=${KINDS.join(",")}` : ""}${POOL_MAX ? ` INVARIANTS_POOL_MAX=${POOL_MAX}` : ""} npm run test:invariants`;
+const rerun = `INVARIANTS_SEED=${seed} INVARIANTS_DURATION_S=${DURATION_S}${process.env.INVARIANTS_FAULTS ? ` INVARIANTS_FAULTS=${KINDS.join(",")}` : ""}${POOL_MAX ? ` INVARIANTS_POOL_MAX=${POOL_MAX}` : ""}${COURIERS ? " INVARIANTS_COURIERS=1" : ""} npm run test:invariants`;
 
 const ORDER_TYPES = ["shipping_order.created", "shipping_order.status_changed", "shipping_order.cancelled"];
 const CANCELLED_ONLY = ["shipping_order.cancelled"];
@@ -75,11 +88,13 @@ async function main(): Promise<number> {
   console.log(`logs: ${logDir}`);
   let database: Database | null = null;
   let cluster: Cluster | null = null;
+  let fakePpl: FakeCourier | null = null;
   const tenants: Tenant[] = [];
   const hardStop = setTimeout(
     () => {
       console.log(`the run passed its hard deadline: stopping (seed ${seed}; rerun: ${rerun}; logs ${logDir})`);
       cluster?.killAllNow();
+      void fakePpl?.stop();
       process.exit(1);
     },
     (DURATION_S + SETTLE_S + 900) * 1000,
@@ -144,7 +159,23 @@ async function main(): Promise<number> {
     const bulk = await createTenant("bulk", false, [{ kind: "fast", eventTypes: ["shipping_order.created"] }], 600);
     bulk.bulk = true;
     tenants.push(alpha, beta, gamma, hostile, bulk);
-    cluster = new Cluster({ databaseUrl: database.url, logDir, webs: 2, workers: 1, poolMax: POOL_MAX });
+    // The courier tenant (INVARIANTS_COURIERS=1): its orders go to the fake PPL, a process of the run. It is kept out
+    // of `tenants` (no receivers, no readers: the other invariants are the sandbox tenants'); its own check is the
+    // ledger's.
+    let courierTenant: Tenant | null = null;
+    if (COURIERS) {
+      fakePpl = await startFakePplProcess(logDir);
+      courierTenant = await createTenant("courier", false, [], 60, "ppl");
+      console.log(`fake PPL: ${fakePpl.url}`);
+    }
+    cluster = new Cluster({
+      databaseUrl: database.url,
+      logDir,
+      webs: 2,
+      workers: 1,
+      poolMax: POOL_MAX,
+      env: fakePpl ? { COURIER_PPL_URL: fakePpl.url } : {},
+    });
     await cluster.start();
     console.log(
       `processes: ${cluster.members.map((m) => `${m.name} pid ${m.child?.pid}${m.url ? ` ${m.url}` : ""}`).join(", ")}`,
@@ -217,9 +248,20 @@ async function main(): Promise<number> {
     phase(`chaos: every tenant's workload under faults, ${CHAOS_S} s`);
     const chaosEnd = Date.now() + CHAOS_S * 1000;
     const over = () => Date.now() > chaosEnd;
-    const nemesis = new Nemesis({ kinds: KINDS, cluster, database, workload, tenants, random: random.fork("nemesis") });
+    const courierWorkload = new Workload(cluster, `${tag}c`);
+    const nemesis = new Nemesis({
+      kinds: KINDS,
+      cluster,
+      database,
+      workload,
+      tenants,
+      random: random.fork("nemesis"),
+      courier: fakePpl,
+      courierWorkload: courierTenant ? courierWorkload : null,
+    });
     await Promise.all([
       nemesis.run(over),
+      courierTenant ? courierWorkload.run(courierTenant, random.fork("workload-courier"), over, COURIER_LOAD) : null,
       ...tenants
         .filter((t) => !t.bulk)
         .map((t) => workload.run(t, random.fork(`workload-${t.name}`), over, t.hostile ? HOSTILE_LOAD : LOAD)),
@@ -234,6 +276,17 @@ async function main(): Promise<number> {
       from events where account_id = any(${accountIds}::uuid[]) and type = any(${ORDER_TYPES})`;
     const eventIds = events.map((e) => e.id);
     const healthyIds = tenants.filter((t) => !t.hostile).map((t) => t.accountId);
+    // Recovery settles the courier tenant's attempts within 5 minutes (its job runs every minute): polled beside the
+    // deliveries' settling, with its own deadline.
+    const unsettled = async () =>
+      courierTenant
+        ? database!.admin<{ id: string; state: string }[]>`
+            select id::text, state::text from courier_attempts
+            where account_id = ${courierTenant.accountId}::uuid and state in ('open', 'unknown', 'abandoned', 'recovering')`
+        : [];
+    const recovered = courierTenant
+      ? waitUntil(async () => (await unsettled()).length === 0, RECOVERY_S * 1000, 2000)
+      : Promise.resolve(true);
     const settled = await waitUntil(
       async () => {
         const unread = readers.some((r) => {
@@ -249,6 +302,13 @@ async function main(): Promise<number> {
       1000,
     );
     console.log(`  ${settled ? "settled" : "did not settle by the deadline"}; ${events.length} order events to check`);
+    if (courierTenant) {
+      const started = Date.now();
+      const done = await recovered;
+      console.log(
+        `  courier attempts ${done ? "settled" : `not settled within ${RECOVERY_S} s`} (${((Date.now() - started) / 1000).toFixed(0)} s more)`,
+      );
+    }
     // Where the deliveries stand, per endpoint of the healthy tenants: what the run offered each and what is left.
     const standing = await database.admin<{ endpoint_id: string; total: number; pending: number; failed: number }[]>`
       select endpoint_id::text, count(*)::int as total, (count(*) filter (where status = 'pending'))::int as pending,
@@ -307,6 +367,18 @@ async function main(): Promise<number> {
       unexpectedExits: cluster.unexpectedExits,
     };
     const verdicts = await checkAll(history, (name) => console.log(`  checking: ${name}`));
+    if (courierTenant && fakePpl) {
+      console.log("  checking: courier ledger");
+      verdicts.push(
+        await courierLedger(
+          database.admin,
+          courierTenant,
+          await fakePpl.ledger(),
+          courierWorkload.requests,
+          await unsettled(),
+        ),
+      );
+    }
     writeFileSync(
       path.join(logDir, "history.json"),
       JSON.stringify(
@@ -314,6 +386,7 @@ async function main(): Promise<number> {
           seed,
           faults: nemesis.history,
           requests: workload.requests,
+          courierRequests: courierWorkload.requests,
           posts: tenants.flatMap((t) => t.receivers.flatMap((r) => r.posts)),
           readers: readers.map((r) => ({ name: r.name, ids: r.ids, errors: r.errors })),
         },
@@ -346,6 +419,7 @@ async function main(): Promise<number> {
     return 1;
   } finally {
     await cluster?.stopAll().catch(() => cluster?.killAllNow());
+    await fakePpl?.stop().catch(() => {});
     for (const t of tenants) for (const r of t.receivers) await r.close().catch(() => {});
     try {
       const { closeDb } = await import("@/db/client");

@@ -8,6 +8,7 @@ import { createUser } from "@/server/services/accounts/create-user";
 import { createApiKey } from "@/server/services/api-keys/create-api-key";
 import { createCourierProfile } from "@/server/services/courier-profiles/create-courier-profile";
 import { createWebhookEndpoint } from "@/server/services/webhooks/create-webhook-endpoint";
+import { PPL_CLIENT_ID, PPL_CLIENT_SECRET, PPL_TIMEOUT_MS } from "./couriers";
 import { startReceiver, type Receiver, type ReceiverKind } from "./receivers";
 
 export type Tenant = {
@@ -19,6 +20,8 @@ export type Tenant = {
   userId: string;
   key: string;
   receivers: Receiver[];
+  /** The courier its orders go to (default sandbox): `ppl` for the courier tenant (couriers.ts, the fake PPL). */
+  courier?: "sandbox" | "ppl";
 };
 
 /** A receiver kind and, optionally, the event types its endpoint subscribes to (default: all). */
@@ -29,6 +32,7 @@ export async function createTenant(
   hostile: boolean,
   plans: EndpointPlan[],
   trackingStepMinutes: number,
+  courier: "sandbox" | "ppl" = "sandbox",
 ): Promise<Tenant> {
   const db = await getDb();
   const { userId, accountId } = await createUser(db, {
@@ -37,15 +41,24 @@ export async function createTenant(
     accountName: `Invariants ${name}`,
   });
   const actor = { userId, isStaff: false };
-  await createCourierProfile(db, actor, {
-    accountId,
-    courier: "sandbox",
-    name: "Sandbox",
-    service: "STANDARD",
-    isDefault: true,
-    // Short steps: status_changed events flow during the run (the worker polls due orders at least once a minute).
-    settings: { trackingStepMinutes },
-  });
+  if (courier === "ppl")
+    await createCourierProfile(db, actor, {
+      accountId,
+      courier: "ppl",
+      name: "PPL",
+      isDefault: true,
+      settings: { clientId: PPL_CLIENT_ID, clientSecret: PPL_CLIENT_SECRET, timeoutMs: PPL_TIMEOUT_MS },
+    });
+  else
+    await createCourierProfile(db, actor, {
+      accountId,
+      courier: "sandbox",
+      name: "Sandbox",
+      service: "STANDARD",
+      isDefault: true,
+      // Short steps: status_changed events flow during the run (the worker polls due orders at least once a minute).
+      settings: { trackingStepMinutes },
+    });
   const key = await createApiKey(db, actor, { accountId, name: `invariants ${name}`, rateLimitPerMinute: 100_000 });
   const receivers: Receiver[] = [];
   for (const [i, { kind, eventTypes }] of plans.entries()) {
@@ -61,5 +74,5 @@ export async function createTenant(
     receiver.secret = endpoint.secret;
     receivers.push(receiver);
   }
-  return { name, hostile, accountId, userId, key: key.key, receivers };
+  return { name, hostile, accountId, userId, key: key.key, receivers, courier };
 }

@@ -27,13 +27,24 @@ export type RequestRecord = {
   failed: string[];
   /** Tries answered with a 5xx other than 503 (a 503 says "the database is unreachable, retry": the contract's). */
   serverErrors: { status: number; at: number; requestId: string | null }[];
+  /** The web process the latest try went to (the nemesis's courier-kill kills the one a courier create is on). */
+  url?: string;
 };
 
-const CREATE = "/api/v2/couriers/sandbox/shipping-orders";
+const createPath = (t: Tenant) => `/api/v2/couriers/${t.courier ?? "sandbox"}/shipping-orders`;
 
 const order = (reference: string) => ({
   ReferenceNumber: reference,
-  Recipient: { Name: "Jana Nováková", Street: "Dlouhá 12", City: "Praha", Zip: "110 00", Country: "CZ" },
+  Recipient: {
+    Name: "Jana Nováková",
+    Street: "Dlouhá 12",
+    City: "Praha",
+    Zip: "110 00",
+    Country: "CZ",
+    // PPL wants a way to reach the recipient (the sandbox takes them as they are).
+    Email: "jana@example.com",
+    Phone: "+420777123456",
+  },
   Parcels: [{ Weight: 1.5 }],
 });
 
@@ -79,8 +90,9 @@ export class Workload {
         continue;
       }
       record.tries += 1;
+      record.url = urls[record.tries % urls.length]!;
       try {
-        const res = await init(urls[record.tries % urls.length]!);
+        const res = await init(record.url);
         const body = await res.text();
         if (res.status >= 500 && res.status !== 503)
           record.serverErrors.push({ status: res.status, at: Date.now(), requestId: res.headers.get("x-request-id") });
@@ -119,7 +131,7 @@ export class Workload {
     const body = JSON.stringify(batch ? references.map(order) : order(references[0]!));
     try {
       const res = await this.send(record, (url) =>
-        fetch(url + CREATE, {
+        fetch(url + createPath(t), {
           method: "POST",
           headers: {
             "content-type": batch ? "application/svc.shipping-orders+json" : "application/svc.shipping-order+json",

@@ -1,7 +1,7 @@
 /**
  * The PPL fake as its own process, for trying the app by hand and for a bench:
  *
- *   npx tsx server/couriers/ppl/fake-server-main.ts --port 4012 --client-id <id> --client-secret <secret> [--delay-ms 150]
+ *   npx tsx server/couriers/ppl/fake-server-main.ts --port 4012 --client-id <id> --client-secret <secret> [--delay-ms 150] [--control]
  *
  * (or `FAKE_PPL_PORT`, `FAKE_PPL_CLIENT_ID`, `FAKE_PPL_CLIENT_SECRET`, `FAKE_PPL_DELAY_MS`; port 0 or none: any free
  * port). It listens on 127.0.0.1, prints one JSON line `{ "url": … }` (the value for `COURIER_PPL_URL`) once it
@@ -17,6 +17,7 @@ const { values } = parseArgs({
     "client-id": { type: "string" },
     "client-secret": { type: "string" },
     "delay-ms": { type: "string" },
+    control: { type: "boolean" },
   },
 });
 const port = Number(values.port ?? process.env.FAKE_PPL_PORT ?? 0);
@@ -32,4 +33,7 @@ if (!clientId || !clientSecret || !Number.isInteger(port) || port < 0 || !Number
   process.exit(2);
 }
 
-serveUntilSignal(await startFakePpl({ clientId, clientSecret, port, delayMs }));
+// --control (or FAKE_PPL_CONTROL=1): faults switched at run time and the ledger of shipments (fake-server.ts `control`).
+const control = values.control ?? process.env.FAKE_PPL_CONTROL === "1";
+
+serveUntilSignal(await startFakePpl({ clientId, clientSecret, port, delayMs, control }));

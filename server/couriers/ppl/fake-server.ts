@@ -120,6 +120,8 @@ type Batch = {
   id: string;
   items: BatchItem[];
   pollsLeft: number;
+  /** Registered during the `in-process` fault: `InProcess` until the fault ends (control `ok`). */
+  held?: boolean;
   labelSettings: { format: string; dpi?: number };
 };
 
@@ -195,6 +197,11 @@ export async function startFakePpl(options: {
   firstNumber?: number;
   /** 0 or none: any free port. */
   port?: number;
+  /**
+   * Serves `/__fake/fault` and `/__fake/ledger` beside PPL's API (outside its base path), for a suite that runs the
+   * fake as a process (the invariant suite): faults switched at run time, and the ledger of registered shipments.
+   */
+  control?: boolean;
 }) {
   let mode: PplFakeMode = "ok";
   let delayMs = options.delayMs ?? 0;
@@ -211,6 +218,17 @@ export async function startFakePpl(options: {
   const labelData = new Map<string, string>(); // data guid → shipment number
   const hanging = new Set<ServerResponse>();
   let url = "";
+  /**
+   * A fault of a shipment batch's registration (POST /shipment/batch) only: `late` registers and answers after
+   * `lateMs` (past the platform's courier timeout), `cut` registers and then resets the connection instead of
+   * answering. (`hang`, PPL never answering anything, is the mode of that name; a batch kept `InProcess` is
+   * `pendingPolls`, or the control's `in-process` fault: every batch registered while it lasts stays `InProcess`
+   * until it ends, as a PPL busy for a while.)
+   */
+  let createFault: { kind: "none" | "late" | "cut"; lateMs: number } = { kind: "none", lateMs: 0 };
+  let holdNewBatches = false;
+  /** `GET /__fake/next-registration` callers, told when the next batch has been registered and answered. */
+  let registrationWaiters: (() => void)[] = [];
 
   /** PPL's problem shape (`ProblemJsonModel`: type, title, status, detail, instance, errors). */
   const problem = (status: number, title: string, detail?: string, errors?: Record<string, string[]>) => ({
@@ -288,7 +306,7 @@ export async function startFakePpl(options: {
       return { referenceId, state: "Complete", numbers: numbers[i]! };
     });
     const labelSettings = (body.labelSettings as Batch["labelSettings"] | undefined) ?? { format: "Pdf" };
-    batches.set(id, { id, items, pollsLeft: pendingPolls, labelSettings });
+    batches.set(id, { id, items, pollsLeft: pendingPolls, labelSettings, held: holdNewBatches });
     return { status: 201, headers: { location: `${url}/shipment/batch/${id}` } };
   }
 
@@ -300,8 +318,8 @@ export async function startFakePpl(options: {
 
   function readBatch(batch: Batch): Answer {
     const template = fixture<{ items: Json[] }>("get-batch.response.json").items[0]!;
-    const inProcess = batch.pollsLeft > 0;
-    if (inProcess) batch.pollsLeft -= 1;
+    const inProcess = batch.held === true || batch.pollsLeft > 0;
+    if (batch.pollsLeft > 0) batch.pollsLeft -= 1;
     const items = batch.items.map((item) => {
       if (inProcess)
         return {
@@ -481,6 +499,55 @@ export async function startFakePpl(options: {
     return problem(404, "Not Found", `No route ${method} ${route}.`);
   }
 
+  /**
+   * The control endpoints (option `control`): `POST /__fake/fault` with `{ "fault": "ok" | "late" | "cut" | "hang" |
+   * "in-process", "lateMs"? }` (`ok` ends any fault, releases the batches `in-process` held and drops hung connections), `GET /__fake/ledger`: every
+   * shipment the fake registered, with its phase (`Canceled` once cancelled); `GET /__fake/next-registration`: answers
+   * once the next batch has been registered and its 201 sent (`registered: false` after 20 s), so a suite can kill the
+   * caller between PPL's answer and its commit.
+   */
+  function control(method: string, pathname: string, body: unknown): Answer | Promise<Answer> {
+    if (method === "GET" && pathname === "/__fake/next-registration")
+      return new Promise<Answer>((resolve) => {
+        const timer = setTimeout(() => {
+          registrationWaiters = registrationWaiters.filter((w) => w !== done);
+          resolve(json(200, { registered: false }));
+        }, 20_000);
+        const done = () => {
+          clearTimeout(timer);
+          resolve(json(200, { registered: true }));
+        };
+        registrationWaiters.push(done);
+      });
+    if (method === "GET" && pathname === "/__fake/ledger")
+      return json(200, {
+        shipments: [...shipments.values()].map((s) => ({
+          shipmentNumber: s.shipmentNumber,
+          referenceId: s.referenceId,
+          customerReference: s.customerReference,
+          master: s.master,
+          phase: s.phase,
+        })),
+      });
+    if (method === "POST" && pathname === "/__fake/fault") {
+      const { fault, lateMs } = (body ?? {}) as { fault?: string; lateMs?: number };
+      createFault = { kind: "none", lateMs: 0 };
+      holdNewBatches = false;
+      for (const b of batches.values()) b.held = false;
+      if (mode === "hang") {
+        mode = "ok";
+        for (const r of hanging) r.destroy();
+        hanging.clear();
+      }
+      if (fault === "late" || fault === "cut") createFault = { kind: fault, lateMs: Number(lateMs ?? 0) };
+      else if (fault === "hang") mode = "hang";
+      else if (fault === "in-process") holdNewBatches = true;
+      else if (fault !== "ok") return problem(400, "Bad Request", `Unknown fault ${String(fault)}.`);
+      return { status: 204 };
+    }
+    return problem(404, "Not Found", `No control route ${method} ${pathname}.`);
+  }
+
   function parseBody(raw: string, contentType: string): unknown {
     if (raw === "") return null;
     if (contentType.includes("application/x-www-form-urlencoded")) return Object.fromEntries(new URLSearchParams(raw));
@@ -517,6 +584,10 @@ export async function startFakePpl(options: {
         body: parseBody(raw, headers["content-type"] ?? ""),
         raw,
       };
+      if (options.control && parsed.pathname.startsWith("/__fake/")) {
+        void Promise.resolve(control(request.method, parsed.pathname, request.body)).then((a) => send(res, a));
+        return;
+      }
       requests.push(request);
       if (mode === "hang") {
         hanging.add(res);
@@ -524,11 +595,26 @@ export async function startFakePpl(options: {
       }
       inFlight += 1;
       state.maxInFlight = Math.max(state.maxInFlight, inFlight);
-      setTimeout(() => {
-        inFlight -= 1;
-        if (mode === "5xx") send(res, problem(503, "Service Unavailable", "The service is temporarily unavailable."));
-        else send(res, answer(request));
-      }, delayMs);
+      const registering = request.method === "POST" && route === "/shipment/batch";
+      const fault = registering ? createFault.kind : "none";
+      setTimeout(
+        () => {
+          inFlight -= 1;
+          if (mode === "5xx") send(res, problem(503, "Service Unavailable", "The service is temporarily unavailable."));
+          else {
+            // Registered either way (late: the caller has usually given up by now; cut: it sees a reset).
+            const result = answer(request);
+            if (fault === "cut") res.socket?.destroy();
+            else send(res, result);
+            if (registering && result.status === 201) {
+              const waiters = registrationWaiters;
+              registrationWaiters = [];
+              for (const w of waiters) w();
+            }
+          }
+        },
+        fault === "late" ? createFault.lateMs : delayMs,
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
