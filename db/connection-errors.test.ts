@@ -101,4 +101,19 @@ describe("retryWhileUnavailable", () => {
     ).rejects.toThrow("a bug");
     expect(refused).toBe(1);
   });
+
+  it("starts the next try when one hangs, and gives up at the deadline however long a try hangs", async () => {
+    let calls = 0;
+    const started = Date.now();
+    const result = await retryWhileUnavailable(() => {
+      calls += 1;
+      // The first try never settles (a connection the database ended under it); the second answers.
+      return calls === 1 ? new Promise<string>(() => {}) : Promise.resolve("recorded");
+    }, Date.now() + 20_000);
+    expect(result).toBe("recorded");
+    expect(calls).toBe(2);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const hanging = retryWhileUnavailable(() => new Promise<never>(() => {}), Date.now() + 1500);
+    await expect(hanging).rejects.toThrow("no answer from the database");
+  }, 30_000);
 });

@@ -80,13 +80,34 @@ export function isDatabaseUnavailable(error: unknown): boolean {
  * database restarted: a webhook attempt's outcome, a job handed back to its queue.
  */
 export function retryWhileUnavailable<T>(work: () => Promise<T>, deadline: number): Promise<T> {
-  return pRetry(work, {
+  return pRetry(() => withinMs(work, Math.min(ATTEMPT_TIMEOUT_MS, Math.max(1, deadline - Date.now()))), {
     retries: 20,
     minTimeout: 100,
     maxTimeout: 2000,
     maxRetryTime: Math.max(0, deadline - Date.now()),
-    shouldRetry: ({ error }) => isDatabaseUnavailable(error) || hasConnectionCode(error),
+    shouldRetry: ({ error }) =>
+      error instanceof AttemptTimedOut || isDatabaseUnavailable(error) || hasConnectionCode(error),
   });
+}
+
+/**
+ * How long one try of `retryWhileUnavailable` may take before the next is started: p-retry's deadline is checked only
+ * between tries, and a try can hang on a connection the database ended (the soak of seed 303: attempts still
+ * running 23 s after their claim, past their lease, each then POSTed again). A try left behind may still finish; the
+ * work is fenced (a webhook outcome is written only under its run's token), so a late one writes nothing twice.
+ */
+const ATTEMPT_TIMEOUT_MS = 3000;
+
+class AttemptTimedOut extends Error {}
+
+function withinMs<T>(work: () => Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AttemptTimedOut(`no answer from the database within ${ms} ms`)), ms);
+  });
+  const attempt = work();
+  attempt.catch(() => {}); // a try left behind must not end as an unhandled rejection
+  return Promise.race([attempt, late]).finally(() => clearTimeout(timer));
 }
 
 /**
