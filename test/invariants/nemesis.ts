@@ -63,6 +63,7 @@ export const COURIER_FAULTS: readonly FaultKind[] = [
   "courier-hang",
   "courier-cut",
   "courier-in-process",
+  "courier-kill",
 ];
 
 export class Nemesis {
