@@ -92,6 +92,9 @@ export function subscribes(
  * longer guards the attempt (the worker that runs it takes a lease from its own timeout, deliver-webhook.ts), and
  * the queue's own (queues.ts) applies.
  */
+/** The priority of a delivery job handed back unsent (the pump's `handBack`): it keeps its place in the line. */
+const HANDED_BACK_PRIORITY = 1;
+
 export function enqueueDeliveries(
   executor: Executor,
   jobs: (DeliveryJob & { endpointId: string })[],
@@ -109,6 +112,3 @@ export function enqueueDeliveries(
     })),
   );
 }
-
-/** The priority of a delivery job handed back unsent (the pump's `handBack`): it keeps its place in the line. */
-export const HANDED_BACK_PRIORITY = 1;
