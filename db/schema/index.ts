@@ -10,3 +10,4 @@ export * from "./refused-attempts";
 export * from "./events";
 export * from "./statistics";
 export * from "./couriers";
+export * from "./pickup-points";

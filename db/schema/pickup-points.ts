@@ -1,0 +1,108 @@
+import { boolean, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { instant } from "./columns";
+
+/** One opening interval of a point: `day` 1 = Monday … 7 = Sunday, `from`/`to` "HH:mm" (contract: "A point"). */
+export type OpeningInterval = { day: number; from: string; to: string };
+
+/** A locker compartment's largest inner size, in cm. */
+export type SizeCm = { length: number; width: number; height: number };
+
+export const POINT_TYPES = ["POINT", "LOCKER"] as const;
+export type PointType = (typeof POINT_TYPES)[number];
+
+/**
+ * A pickup point or parcel locker of one courier's directory, as its feed last described it (contract: "Pickup
+ * points"). Keyed on the courier's own id (Packeta's branch id, PPL's access-point code), which is what an order's
+ * `PickupPoint` names. Rows are never deleted by a sync: a point that leaves its feed is kept with `open = false`
+ * and `closedSince` set, so an order naming it is told "closed", not "unknown".
+ */
+export const pickupPoints = pgTable(
+  "pickup_points",
+  {
+    courier: text("courier").notNull(),
+    id: text("id").notNull(),
+    type: text("type").$type<PointType>().notNull(),
+    /** e.g. "packeta", "zbox", "alzabox", "parcelshop", "parcelbox". */
+    network: text("network").notNull(),
+    name: text("name").notNull(),
+    street: text("street").notNull(),
+    city: text("city").notNull(),
+    zip: text("zip").notNull(),
+    /** ISO 3166-1 alpha-2, upper case. */
+    country: text("country").notNull(),
+    latitude: doublePrecision("latitude").notNull(),
+    longitude: doublePrecision("longitude").notNull(),
+    openingHours: jsonb("opening_hours").$type<OpeningInterval[]>().notNull().default([]),
+    cod: boolean("cod").notNull(),
+    cardPayment: boolean("card_payment").notNull(),
+    maxWeightKg: doublePrecision("max_weight_kg"),
+    maxSizeCm: jsonb("max_size_cm").$type<SizeCm>(),
+    /** Accepting parcels now (listed, in operation, not on holiday/over capacity). */
+    open: boolean("open").notNull(),
+    /** The day the point was first seen closed or gone from its feed; null while open. */
+    closedSince: date("closed_since", { mode: "string" }),
+    /**
+     * Name, street, city and zip, lower-cased and with accents stripped in JavaScript (`normalizeSearchText`), so a
+     * search for "plzen" finds "Plzeň" without the `unaccent` extension (whose dictionary differs by installation).
+     */
+    searchText: text("search_text").notNull(),
+    /** A hash of the feed's fields as stored: a sync rewrites a row only when it changed. */
+    feedHash: text("feed_hash").notNull(),
+    /** The start of the last sync whose feed listed the point: after a complete sync, older rows left the feed. */
+    seenAt: instant("seen_at").notNull(),
+    updatedAt: instant("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.courier, t.id] }),
+    index("pickup_points_location_idx").on(t.courier, t.latitude, t.longitude),
+    index("pickup_points_zip_idx").on(t.courier, t.country, t.zip),
+  ],
+);
+
+export type PickupPointRow = typeof pickupPoints.$inferSelect;
+
+/**
+ * Packeta's carriers (its v5 `carrier.json`): home-delivery and external pickup-point carriers, with the
+ * requirements an order for them must meet (phone, e-mail, separate house number, size, COD, weight).
+ */
+export const packetaCarriers = pgTable("packeta_carriers", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  /** ISO 3166-1 alpha-2, upper case. */
+  country: text("country").notNull(),
+  currency: text("currency").notNull(),
+  available: boolean("available").notNull(),
+  pickupPoints: boolean("pickup_points").notNull(),
+  apiAllowed: boolean("api_allowed").notNull(),
+  separateHouseNumber: boolean("separate_house_number").notNull(),
+  customsDeclarations: boolean("customs_declarations").notNull(),
+  requiresEmail: boolean("requires_email").notNull(),
+  requiresPhone: boolean("requires_phone").notNull(),
+  requiresSize: boolean("requires_size").notNull(),
+  disallowsCod: boolean("disallows_cod").notNull(),
+  maxWeightKg: doublePrecision("max_weight_kg"),
+  seenAt: instant("seen_at").notNull(),
+  updatedAt: instant("updated_at").notNull().defaultNow(),
+});
+
+export type PacketaCarrierRow = typeof packetaCarriers.$inferSelect;
+
+/**
+ * The state of one directory feed's sync (`packeta-points`, `packeta-boxes`, `packeta-carriers`, `ppl-access-points`):
+ * when it last succeeded (what `GET /couriers` reports as `syncedAt`), how long it took, how many it holds, and the
+ * last failure. A failed sync leaves the directory and `lastSuccessAt` as they were.
+ */
+export const pickupPointSyncs = pgTable("pickup_point_syncs", {
+  feed: text("feed").primaryKey(),
+  courier: text("courier").notNull(),
+  lastStartedAt: instant("last_started_at"),
+  lastSuccessAt: instant("last_success_at"),
+  lastDurationMs: integer("last_duration_ms"),
+  /** Rows the feed listed in its last successful sync. */
+  lastCount: integer("last_count"),
+  lastError: text("last_error"),
+  lastErrorAt: instant("last_error_at"),
+});
+
+/** Which couriers have a pickup-point directory at all (`GET /couriers`: `pickupPoints` null for the others). */
+export const COURIERS_WITH_POINTS = ["packeta", "ppl"] as const;
