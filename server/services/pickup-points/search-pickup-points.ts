@@ -1,0 +1,158 @@
+import { and, asc, count, eq, gte, like, lte, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import type { Executor } from "@/db/client";
+import { pickupPoints, POINT_TYPES, type PickupPointRow } from "@/db/schema";
+import { notFound } from "@/server/errors";
+import { normalizeSearchText } from "@/server/pickup-points/search-text";
+import { envelope, offsetOf, type Page, type Paging } from "../pagination";
+
+/** A point as the API answers it (contract "Pickup points" → "A point"). */
+export const pickupPointView = z.object({
+  id: z.string(),
+  courier: z.string(),
+  type: z.enum(POINT_TYPES),
+  network: z.string().describe('e.g. "packeta", "zbox", "alzabox", "parcelshop", "parcelbox"'),
+  name: z.string(),
+  street: z.string(),
+  city: z.string(),
+  zip: z.string(),
+  country: z.string().describe("ISO 3166-1 alpha-2, upper case"),
+  latitude: z.number(),
+  longitude: z.number(),
+  openingHours: z.array(
+    z.object({
+      day: z.number().int().min(1).max(7).describe("1 = Monday … 7 = Sunday"),
+      from: z.string(),
+      to: z.string(),
+    }),
+  ),
+  cod: z.boolean().describe("Cash on delivery can be paid there"),
+  cardPayment: z.boolean(),
+  maxWeightKg: z.number().nullable(),
+  maxSizeCm: z.object({ length: z.number(), width: z.number(), height: z.number() }).nullable(),
+  open: z.boolean().describe("Accepting parcels now"),
+  closedSince: z.string().nullable().describe("yyyy-MM-dd, or null while open"),
+  distanceKm: z.number().optional().describe("With `near`: the distance from it"),
+});
+
+export type PickupPointView = z.infer<typeof pickupPointView>;
+
+export type PickupPointSearch = Paging & {
+  courier: string;
+  country?: string;
+  /** Name, street, city or zip; case and accents ignored. */
+  q?: string;
+  zip?: string;
+  near?: { lat: number; lon: number };
+  /** With `near`; default 10, at most 100. */
+  radiusKm?: number;
+  type?: (typeof POINT_TYPES)[number];
+  /** Only points where cash on delivery can be paid. */
+  cod?: boolean;
+  /** Only points that take that weight. */
+  weightKg?: number;
+  /** Default true: only points accepting parcels now. */
+  open?: boolean;
+};
+
+const EARTH_RADIUS_KM = 6371;
+const KM_PER_DEGREE_LAT = 111.32;
+
+export function toPickupPointView(row: PickupPointRow, distanceKm?: number): PickupPointView {
+  return {
+    id: row.id,
+    courier: row.courier,
+    type: row.type,
+    network: row.network,
+    name: row.name,
+    street: row.street,
+    city: row.city,
+    zip: row.zip,
+    country: row.country,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    openingHours: row.openingHours,
+    cod: row.cod,
+    cardPayment: row.cardPayment,
+    maxWeightKg: row.maxWeightKg,
+    maxSizeCm: row.maxSizeCm,
+    open: row.open,
+    closedSince: row.closedSince,
+    ...(distanceKm === undefined ? {} : { distanceKm: Math.round(distanceKm * 100) / 100 }),
+  };
+}
+
+/** Great-circle distance in km (haversine), as SQL over the row's coordinates. */
+export const distanceKmSql = (lat: number, lon: number) =>
+  sql<number>`(2 * ${EARTH_RADIUS_KM} * asin(sqrt(
+    power(sin(radians(${pickupPoints.latitude} - ${lat}) / 2), 2) +
+    cos(radians(${lat})) * cos(radians(${pickupPoints.latitude})) * power(sin(radians(${pickupPoints.longitude} - ${lon}) / 2), 2)
+  )))`;
+
+/**
+ * The bounding box of a circle: the latitude/longitude ranges that a btree on (courier, latitude, longitude) can
+ * narrow to before the exact distance is computed for the few rows left.
+ */
+export function boundingBox(lat: number, lon: number, radiusKm: number) {
+  const dLat = radiusKm / KM_PER_DEGREE_LAT;
+  const dLon = radiusKm / (KM_PER_DEGREE_LAT * Math.max(Math.cos((lat * Math.PI) / 180), 0.01));
+  return { minLat: lat - dLat, maxLat: lat + dLat, minLon: lon - dLon, maxLon: lon + dLon };
+}
+
+/** Escapes LIKE's wildcards in user text. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Searches one courier's directory (contract: GET /couriers/{courier_id}/pickup-points). */
+export async function searchPickupPoints(db: Executor, input: PickupPointSearch): Promise<Page<PickupPointView>> {
+  const conditions: (SQL | undefined)[] = [eq(pickupPoints.courier, input.courier)];
+  if (input.country) conditions.push(eq(pickupPoints.country, input.country.toUpperCase()));
+  if (input.open ?? true) conditions.push(eq(pickupPoints.open, true));
+  if (input.type) conditions.push(eq(pickupPoints.type, input.type));
+  if (input.cod) conditions.push(eq(pickupPoints.cod, true));
+  if (input.weightKg !== undefined)
+    conditions.push(sql`(${pickupPoints.maxWeightKg} is null or ${pickupPoints.maxWeightKg} >= ${input.weightKg})`);
+  if (input.zip) conditions.push(eq(sql`replace(${pickupPoints.zip}, ' ', '')`, input.zip.replace(/\s+/g, "")));
+  if (input.q) {
+    for (const word of normalizeSearchText(input.q).split(" ").filter(Boolean))
+      conditions.push(like(pickupPoints.searchText, `%${likeLiteral(word)}%`));
+  }
+  let distance: SQL<number> | undefined;
+  if (input.near) {
+    const radiusKm = input.radiusKm ?? 10;
+    const box = boundingBox(input.near.lat, input.near.lon, radiusKm);
+    distance = distanceKmSql(input.near.lat, input.near.lon);
+    conditions.push(
+      gte(pickupPoints.latitude, box.minLat),
+      lte(pickupPoints.latitude, box.maxLat),
+      gte(pickupPoints.longitude, box.minLon),
+      lte(pickupPoints.longitude, box.maxLon),
+      lte(distance, radiusKm),
+    );
+  }
+  const where = and(...conditions);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ row: pickupPoints, distanceKm: distance ?? sql<null>`null` })
+      .from(pickupPoints)
+      .where(where)
+      .orderBy(...(distance ? [asc(distance)] : []), asc(pickupPoints.name), asc(pickupPoints.id))
+      .limit(input.pageSize)
+      .offset(offsetOf(input)),
+    db.select({ n: count() }).from(pickupPoints).where(where),
+  ]);
+  return envelope(
+    rows.map(({ row, distanceKm }) => toPickupPointView(row, distanceKm === null ? undefined : Number(distanceKm))),
+    total?.n ?? 0,
+    input,
+  );
+}
+
+/** One point of a courier's directory, closed ones included (contract: GET …/pickup-points/{id}). */
+export async function getPickupPoint(db: Executor, courier: string, id: string): Promise<PickupPointView> {
+  const [row] = await db
+    .select()
+    .from(pickupPoints)
+    .where(and(eq(pickupPoints.courier, courier), eq(pickupPoints.id, id)));
+  if (!row) throw notFound("Pickup point");
+  return toPickupPointView(row);
+}
