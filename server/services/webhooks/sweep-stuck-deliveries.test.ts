@@ -5,6 +5,7 @@ import { webhookDeliveries } from "@/db/schema";
 import { deliveryQueue, type DeliveryJob } from "@/server/jobs/queues";
 import { createUser } from "@/server/services/accounts/create-user";
 import { recordEvents } from "@/server/services/events/record-events";
+import { pollUntil } from "@/test/helpers";
 import { startReceiver, type Receiver } from "@/test/webhook-receiver";
 import { createWebhookEndpoint } from "./create-webhook-endpoint";
 import { deliverWebhook } from "./deliver-webhook";
@@ -167,3 +168,39 @@ it("finds a lost job behind thousands of due deliveries that wait in a hanging e
   await deliverWebhook(db, requeued!, { timeoutMs: 2000, allowPrivate: true, retrySchedule: [1] });
   expect(hook.received.filter((r) => r.headers["webhook-id"] === eventId)).toHaveLength(1);
 });
+
+// Needs a second session to hold a lock: only on PostgreSQL (PGlite is one session).
+it.skipIf(!process.env.DATABASE_URL)(
+  "finishes a dead worker's attempt even while the lookup of lost jobs cannot run (it waits on pg-boss's table)",
+  async () => {
+    const { delivery } = await pendingDelivery("Sweep apart");
+    const [job] = await liveJobs(delivery);
+    await db.execute(sql`update pgboss.job set state = 'completed' where id = ${job!.id}`);
+    // Its last attempt claimed and its worker gone: finishing it touches only webhook_deliveries (the schedule is
+    // spent), while the lookup of lost jobs reads pg-boss's job table, which another session holds.
+    await db.execute(
+      sql`update webhook_deliveries set attempts = 3, job_id = gen_random_uuid(), lease_until = now() - interval '1 second',
+          next_attempt_at = now() - interval '1 second' where id = ${delivery.id}`,
+    );
+    const { default: postgres } = await import("postgres");
+    const other = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    const holder = await other.reserve();
+    await holder`begin`;
+    await holder`lock table pgboss.job in access exclusive mode`;
+    let sweeping: Promise<number> | undefined;
+    try {
+      sweeping = sweepStuckDeliveries(db, SWEEP);
+      sweeping.catch(() => {});
+      const status = async () =>
+        (await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id)))[0]!.status;
+      // Before: both parts were one transaction, so the finished attempt waited (or, at the statement timeout, was
+      // rolled back) with the lookup.
+      expect(await pollUntil(status, (s) => s === "failed", { timeoutMs: 10_000 })).toBe("failed");
+    } finally {
+      await holder`rollback`;
+      holder.release();
+      await sweeping?.catch(() => {});
+      await other.end();
+    }
+  },
+);
