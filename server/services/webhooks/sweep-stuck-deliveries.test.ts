@@ -9,7 +9,7 @@ import { pollUntil } from "@/test/helpers";
 import { startReceiver, type Receiver } from "@/test/webhook-receiver";
 import { createWebhookEndpoint } from "./create-webhook-endpoint";
 import { deliverWebhook } from "./deliver-webhook";
-import { sweepStuckDeliveries, UNKNOWN_OUTCOME } from "./sweep-stuck-deliveries";
+import { STUCK, sweepStuckDeliveries, UNKNOWN_OUTCOME } from "./sweep-stuck-deliveries";
 
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
 
@@ -204,3 +204,14 @@ it.skipIf(!process.env.DATABASE_URL)(
     }
   },
 );
+
+it("looks up the endpoints with overdue deliveries once per sweep, not once per overdue delivery", async () => {
+  // The plan must compute `late` as a CTE of its own; inlined, a stale estimate made it a rescanned inner loop.
+  const text = STUCK.replace(/\$1::int/g, "60")
+    .replace(/\$2/g, "'webhook-delivery'")
+    .replace(/\$3/g, "'webhook-delivery.'");
+  const rows = await queryRows<Record<string, unknown>>(db, `explain (format json) ${text}`, []);
+  const plan = JSON.stringify(rows[0]);
+  expect(plan).toContain('"CTE Name":"late"');
+  expect(plan).toContain('"CTE Name":"orphaned"');
+});
