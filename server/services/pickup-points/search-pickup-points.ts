@@ -61,7 +61,7 @@ const EARTH_RADIUS_KM = 6371;
  * first pages of the nearest or best-named points, and nobody pages through 20,000 points of Prague.
  */
 export const MAX_COUNTED = 1000;
-const KM_PER_DEGREE_LAT = 111.32;
+export const KM_PER_DEGREE_LAT = 111.32;
 
 export function toPickupPointView(row: PickupPointRow, distanceKm?: number): PickupPointView {
   return {

@@ -10,6 +10,15 @@ export const messageSchema = z.object({
   severity: z.enum(["ERROR", "WARNING"]),
   field: z.string().nullable().describe("Path of the field at fault, e.g. `Recipient.Zip` or `Parcels[0].Weight`."),
   message: z.string(),
+  suggestions: z
+    .array(
+      z.object({
+        value: z.string().describe("A value the field could take instead (a pickup point's id)"),
+        text: z.string().describe("What it is, for a person (a point's name, address and distance)"),
+      }),
+    )
+    .optional()
+    .describe("Values the field could take instead, best first (pickup points: up to 3 nearest that would accept the order)"),
 });
 
 export type ValidationMessage = z.infer<typeof messageSchema>;
