@@ -211,7 +211,7 @@ export function pickupPointMessages(order: ShipmentRequest, point: PointFacts | 
 
 /** What a suggestion must accept, and where to look from. */
 export type SuggestionRequest = {
-  /** The named point, when the directory has it (then it is excluded and its place is the origin). */
+  /** The named point's place, when the directory has it in the recipient's country. */
   near: { lat: number; lon: number } | null;
   exclude: string | null;
   /** The recipient's zip and country: the origin when the point is unknown. */
@@ -246,8 +246,9 @@ export function envelopeDims(parcels: ShipmentRequest["parcels"]): [number, numb
   return [0, 1, 2].map((i) => Math.max(...all.map((d) => d![i]!))) as [number, number, number];
 }
 
+/** From the named point, unless it is unknown or abroad: then from the recipient's zip. */
 export const suggestionRequest = (order: ShipmentRequest, point: PointFacts | undefined): SuggestionRequest => ({
-  near: point ? { lat: point.latitude, lon: point.longitude } : null,
+  near: point && point.country === order.recipient.country ? { lat: point.latitude, lon: point.longitude } : null,
   exclude: point?.id ?? null,
   zip: order.recipient.zip,
   country: order.recipient.country,

@@ -18,7 +18,9 @@ export const messageSchema = z.object({
       }),
     )
     .optional()
-    .describe("Values the field could take instead, best first (pickup points: up to 3 nearest that would accept the order)"),
+    .describe(
+      "Values the field could take instead, best first (pickup points: up to 3 nearest that would accept the order)",
+    ),
 });
 
 export type ValidationMessage = z.infer<typeof messageSchema>;
