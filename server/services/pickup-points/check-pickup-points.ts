@@ -227,9 +227,11 @@ export type SuggestionRequest = {
 export type Suggestion = { value: string; text: string };
 
 export const SUGGESTIONS = 3;
-/** Suggestions are looked for this close first (a town has enough points), then this far (the countryside). */
-const NEAR_KM = 3;
-const FAR_KM = 50;
+/**
+ * Suggestions are looked for in growing boxes: 0.5 km (a city centre has hundreds of points per km², and each one in
+ * the box has its distance computed and its row read), then 5 km (a town), then 50 km (the countryside).
+ */
+const RINGS_KM = [0.5, 5, 50] as const;
 
 /** The zip as the feeds write it ("110 00", "11000", "00-950"): both forms, so the (courier, country, zip) index serves. */
 function zipForms(zip: string): string[] {
@@ -271,8 +273,8 @@ type SuggestionRow = {
  * Up to 3 open points of the courier per request, nearest first, that would accept its order: in the recipient's
  * country, taking COD when it has COD, its heaviest parcel and (lockers with a size) its parcels' envelope. From the
  * named point, or from the centre of the directory's points with the recipient's zip. All requests in ONE query: a
- * lateral per request over the (courier, latitude, longitude) btree, a 3 km box first and 50 km only for requests
- * that found fewer than 3 in it, so a batch in a city never sorts the whole city per order.
+ * lateral per request over the (courier, latitude, longitude) btree, boxes of 0.5, 5 and 50 km, the larger only for
+ * requests that found fewer than 3 in the smaller, so a batch in a city never sorts the whole city per order.
  */
 export async function suggestPickupPoints(
   db: Executor,
@@ -334,19 +336,30 @@ export async function suggestPickupPoints(
             and zip in (select jsonb_array_elements_text(req.zips))
         ) z on req.lat is null
       ),
-      close_by as (
-        select o.i, c.* from origin o cross join lateral (${candidates(NEAR_KM)}) c where o.lat is not null
+      ring1 as (
+        select o.i, c.* from origin o cross join lateral (${candidates(RINGS_KM[0])}) c where o.lat is not null
       ),
-      short as (
+      -- An origin is done with a ring when it found 3 points within the ring's radius (not only in its box's corners).
+      short1 as (
         select o.* from origin o
-        where o.lat is not null and (select count(*) from close_by b where b.i = o.i) < ${SUGGESTIONS}
+        where o.lat is not null
+          and (select count(*) from ring1 r where r.i = o.i and r.distance_km <= ${RINGS_KM[0]}) < ${SUGGESTIONS}
       ),
-      further as (
-        select o.i, c.* from short o cross join lateral (${candidates(FAR_KM)}) c
+      ring2 as (
+        select o.i, c.* from short1 o cross join lateral (${candidates(RINGS_KM[1])}) c
+      ),
+      short2 as (
+        select o.* from short1 o
+        where (select count(*) from ring2 r where r.i = o.i and r.distance_km <= ${RINGS_KM[1]}) < ${SUGGESTIONS}
+      ),
+      ring3 as (
+        select o.i, c.* from short2 o cross join lateral (${candidates(RINGS_KM[2])}) c
       )
-      select * from further
+      select * from ring1 where i not in (select i from short1)
       union all
-      select * from close_by where i not in (select i from short)
+      select * from ring2 where i not in (select i from short2)
+      union all
+      select * from ring3
       order by i, distance_km, id`),
   );
   const out: Suggestion[][] = requests.map(() => []);
