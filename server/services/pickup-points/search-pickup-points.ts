@@ -137,9 +137,14 @@ export async function searchPickupPoints(db: Executor, input: PickupPointSearch)
   const where = and(...conditions);
   // Counted first, up to a cap: an exact count of "praha" (a fifth of a 100,000-point directory) read every matching
   // row and took 60 ms, four times the search's budget; past MAX_COUNTED the envelope says MAX_COUNTED.
-  const [total] = await db
-    .select({ n: count() })
-    .from(db.select({ one: sql`1` }).from(pickupPoints).where(where).limit(MAX_COUNTED).as("matches"));
+  const [total] = await db.select({ n: count() }).from(
+    db
+      .select({ one: sql`1` })
+      .from(pickupPoints)
+      .where(where)
+      .limit(MAX_COUNTED)
+      .as("matches"),
+  );
   const matches = total?.n ?? 0;
   /*
    * Without `near`, up to MAX_COUNTED matches come in name order (the trigram index finds them, they are sorted). A
