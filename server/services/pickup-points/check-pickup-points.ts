@@ -342,15 +342,16 @@ export async function suggestPickupPoints(
       -- An origin is done with a ring when it found 3 points within the ring's radius (not only in its box's corners).
       short1 as (
         select o.* from origin o
-        where o.lat is not null
-          and (select count(*) from ring1 r where r.i = o.i and r.distance_km <= ${RINGS_KM[0]}) < ${SUGGESTIONS}
+        left join (select i, count(*) as n from ring1 where distance_km <= ${RINGS_KM[0]} group by i) f on f.i = o.i
+        where o.lat is not null and coalesce(f.n, 0) < ${SUGGESTIONS}
       ),
       ring2 as (
         select o.i, c.* from short1 o cross join lateral (${candidates(RINGS_KM[1])}) c
       ),
       short2 as (
         select o.* from short1 o
-        where (select count(*) from ring2 r where r.i = o.i and r.distance_km <= ${RINGS_KM[1]}) < ${SUGGESTIONS}
+        left join (select i, count(*) as n from ring2 where distance_km <= ${RINGS_KM[1]} group by i) f on f.i = o.i
+        where coalesce(f.n, 0) < ${SUGGESTIONS}
       ),
       ring3 as (
         select o.i, c.* from short2 o cross join lateral (${candidates(RINGS_KM[2])}) c
