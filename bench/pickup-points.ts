@@ -37,6 +37,9 @@ async function timed<T>(samples: number[], fn: () => Promise<T>): Promise<T> {
 async function main(): Promise<void> {
   const database = await createDatabase();
   process.env.DATABASE_URL = database.url;
+  // One connection: a backend's first call of a statement shape pays its catalog lookups (80–180 ms for the
+  // suggestions' jsonb_to_recordset), and a pool of ten cold connections made every run of a few a first call.
+  process.env.DATABASE_POOL_MAX = "1";
   process.env.AUTH_SECRET ??= "bench-auth-secret-0123456789-bench-auth-secret";
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   const targets: { name: string; figure: string; met: boolean }[] = [];
