@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { rowsOf, type Executor } from "@/db/client";
 import type { OpeningInterval, PointType, SizeCm } from "@/db/schema";
 import type { CarrierRequirements, DirectoryFacts, ShipmentRequest } from "@/server/couriers/adapter";
@@ -228,11 +228,10 @@ export type Suggestion = { value: string; text: string };
 
 export const SUGGESTIONS = 3;
 /**
- * Suggestions are looked for in growing boxes, each only for the orders that found fewer than 3 in the one
- * before: a city centre has hundreds of points per km², and each one in a box has its row read and its distance
- * computed (a 5 km box in Prague is thousands of rows per order), the countryside needs 50 km.
+ * Suggestions are looked for in growing boxes: 0.5 km (a city centre has hundreds of points per km², and each one in
+ * the box has its distance computed and its row read), then 5 km (a town), then 50 km (the countryside).
  */
-const RINGS_KM = [0.5, 1.5, 5, 15, 50] as const;
+const RINGS_KM = [0.5, 5, 50] as const;
 
 /** The zip as the feeds write it ("110 00", "11000", "00-950"): both forms, so the (courier, country, zip) index serves. */
 function zipForms(zip: string): string[] {
@@ -319,27 +318,6 @@ export async function suggestPickupPoints(
     order by distance_km, p.id
     limit ${SUGGESTIONS}`);
   };
-  // ring<k>: the candidates of the orders still short after ring<k-1>; short<k>: those that found fewer than 3
-  // within ring<k>'s radius (not only in its box's corners). The answer: each order's candidates from the ring that
-  // satisfied it, or from the last ring.
-  const parts: SQL[] = [];
-  const answer: SQL[] = [];
-  RINGS_KM.forEach((km, k) => {
-    const from = k === 0 ? sql.raw("(select * from origin where lat is not null)") : sql.raw(`short${k - 1}`);
-    parts.push(sql`, ring${sql.raw(String(k))} as (
-        select o.i, c.* from ${from} o cross join lateral (${candidates(km)}) c
-      ), short${sql.raw(String(k))} as (
-        select o.* from ${from} o
-        left join (select i, count(*) as n from ring${sql.raw(String(k))} where distance_km <= ${sql.raw(String(km))} group by i) f
-          on f.i = o.i
-        where coalesce(f.n, 0) < ${SUGGESTIONS}
-      )`);
-    answer.push(
-      k === RINGS_KM.length - 1
-        ? sql`select * from ring${sql.raw(String(k))}`
-        : sql`select * from ring${sql.raw(String(k))} where i not in (select i from short${sql.raw(String(k))})`,
-    );
-  });
   const rows = rowsOf<SuggestionRow>(
     await db.execute(sql`
       with req as (
@@ -357,9 +335,32 @@ export async function suggestPickupPoints(
           where courier = ${courier} and country = req.country
             and zip in (select jsonb_array_elements_text(req.zips))
         ) z on req.lat is null
+      ),
+      ring1 as (
+        select o.i, c.* from origin o cross join lateral (${candidates(RINGS_KM[0])}) c where o.lat is not null
+      ),
+      -- An origin is done with a ring when it found 3 points within the ring's radius (not only in its box's corners).
+      short1 as (
+        select o.* from origin o
+        left join (select i, count(*) as n from ring1 where distance_km <= ${RINGS_KM[0]} group by i) f on f.i = o.i
+        where o.lat is not null and coalesce(f.n, 0) < ${SUGGESTIONS}
+      ),
+      ring2 as (
+        select o.i, c.* from short1 o cross join lateral (${candidates(RINGS_KM[1])}) c
+      ),
+      short2 as (
+        select o.* from short1 o
+        left join (select i, count(*) as n from ring2 where distance_km <= ${RINGS_KM[1]} group by i) f on f.i = o.i
+        where coalesce(f.n, 0) < ${SUGGESTIONS}
+      ),
+      ring3 as (
+        select o.i, c.* from short2 o cross join lateral (${candidates(RINGS_KM[2])}) c
       )
-      ${sql.join(parts, sql.raw(""))}
-      ${sql.join(answer, sql.raw(" union all "))}
+      select * from ring1 where i not in (select i from short1)
+      union all
+      select * from ring2 where i not in (select i from short2)
+      union all
+      select * from ring3
       order by i, distance_km, id`),
   );
   const out: Suggestion[][] = requests.map(() => []);
