@@ -5,6 +5,7 @@ import type { ExtractTablesWithRelations } from "drizzle-orm";
 import * as schema from "./schema";
 import { env } from "@/server/env";
 import { reservedTransactions } from "./reserved-transactions";
+import { pgliteExtensions } from "./pglite";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -127,14 +128,15 @@ async function open(): Promise<Handle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const snapshot = process.env.PGLITE_SNAPSHOT;
+  const extensions = await pgliteExtensions();
   let client: InstanceType<typeof PGlite>;
   if (snapshot) {
     // Tests: every worker starts from one migrated snapshot, in memory.
-    client = await PGlite.create({ loadDataDir: new Blob([readFileSync(snapshot)]) });
+    client = await PGlite.create({ loadDataDir: new Blob([readFileSync(snapshot)]), extensions });
   } else {
     const dir = path.resolve(DATA_DIR, "pglite");
     mkdirSync(dir, { recursive: true });
-    client = await PGlite.create(dir);
+    client = await PGlite.create(dir, { extensions });
   }
   return { db: drizzle({ client, schema }) as unknown as Db, close: () => client.close(), kind: "pglite" };
 }

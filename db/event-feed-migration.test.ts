@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { queryRows, type Db } from "@/db/client";
+import { pgliteExtensions } from "@/db/pglite";
 import * as schema from "@/db/schema";
 import { listEvents } from "@/server/services/events/list-events";
 import { recordEvents } from "@/server/services/events/record-events";
@@ -33,7 +34,7 @@ async function pglite(): Promise<Target> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
-  const client = await PGlite.create();
+  const client = await PGlite.create({ extensions: await pgliteExtensions() });
   const db = drizzle({ client, schema });
   return {
     db: db as unknown as Db,

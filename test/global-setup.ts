@@ -44,7 +44,8 @@ export default async function setup(project: TestProject) {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
-  const pg = await PGlite.create();
+  const { pgliteExtensions } = await import("@/db/pglite");
+  const pg = await PGlite.create({ extensions: await pgliteExtensions() });
   await migrate(drizzle({ client: pg }), { migrationsFolder });
   await prepareJobs(drizzle({ client: pg }) as unknown as Db);
   const dump = await pg.dumpDataDir("none");

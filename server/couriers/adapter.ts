@@ -66,6 +66,34 @@ export function requestMayHaveArrived(error: unknown): boolean {
   return true;
 }
 
+/**
+ * What a courier's directory says about what an order names, looked up once per batch by the platform (one query)
+ * and handed to `validate`: adapters never get a database handle.
+ */
+export type DirectoryFacts = {
+  /**
+   * A home-delivery carrier's requirements (Packeta's carrier feed), by the id `directoryKeys` named; undefined when
+   * the id is not in the feed. `carriersSynced` false: the feed never arrived, nothing can be checked.
+   */
+  carrier(id: string): CarrierRequirements | undefined;
+  carriersSynced: boolean;
+};
+
+/** A home-delivery carrier's requirements on an order (Packeta's `carrier.json`). */
+export type CarrierRequirements = {
+  id: string;
+  name: string;
+  country: string;
+  available: boolean;
+  apiAllowed: boolean;
+  separateHouseNumber: boolean;
+  requiresEmail: boolean;
+  requiresPhone: boolean;
+  requiresSize: boolean;
+  disallowsCod: boolean;
+  maxWeightKg: number | null;
+};
+
 export type CourierServiceInfo = { code: string; name: string; requiresPickupPoint: boolean };
 
 /** What validation asks of a courier, and what `GET /couriers` shows. */
@@ -222,8 +250,13 @@ export interface CourierAdapter<S = Record<string, unknown>> {
   readonly settings: SettingsSpec<S>;
   /** Answer time allowed for one call of this profile, in ms. */
   timeoutMs(settings: S): number;
-  /** The courier's own written limits, as validation messages at the order's fields; runs at validate time, before any call. */
-  validate(order: ShipmentRequest, settings: S): ValidationMessage[];
+  /**
+   * The courier's own written limits, as validation messages at the order's fields; runs at validate time, before any
+   * call. `directory` holds what the batch's `directoryKeys` named (absent where no lookup was made).
+   */
+  validate(order: ShipmentRequest, settings: S, directory?: DirectoryFacts): ValidationMessage[];
+  /** The directory entries `validate` needs for this order (Packeta HOME: its carrier's id), looked up once per batch. */
+  directoryKeys?(order: ShipmentRequest, settings: S): { carrier?: string };
   /** Registers up to `limits.createBatchSize` shipments; one outcome per request, in request order. */
   createShipments(requests: readonly ShipmentRequest[], settings: S, ctx: CallContext): Promise<CreateOutcome[]>;
   /** Throws `CourierError("COURIER_CANNOT_CANCEL")` when the courier no longer allows it. */

@@ -168,6 +168,25 @@ export const errorResult = {
   ],
 };
 
+/** A Packeta order whose pickup point is closed, with the nearest open points that would accept it. */
+export const pickupPointResult = {
+  status: "ERROR",
+  referenceNumber: "ORDER-1006",
+  messages: [
+    {
+      code: "PICKUP_POINT_CLOSED",
+      severity: "ERROR",
+      field: "PickupPoint",
+      message: "Pickup point 4321 (Praha 1, Dlouhá 12 (Trafika)) is closed or not accepting parcels",
+      suggestions: [
+        { value: "4388", text: "Praha 1, Rybná 5 (Potraviny), Rybná 5, 110 00 Praha (0.3 km)" },
+        { value: "10471", text: "Z-BOX Praha, Revoluční 8, Revoluční 8, 110 00 Praha (0.6 km)" },
+        { value: "5120", text: "Praha 1, Templová 2 (Papírnictví), Templová 2, 110 00 Praha (0.9 km)" },
+      ],
+    },
+  ],
+};
+
 export const ENDPOINT_ID = "0f5a2c1e-7d3b-4e8f-9a6c-2b1d4e7f8a90";
 export const EVENT_ID = "4a7e9c2d-1b3f-4d5e-8f6a-7b8c9d0e1f2a";
 export const DELIVERY_ID = "b2c3d4e5-f6a7-4b8c-9d0e-1f2a3b4c5d6e";

@@ -12,6 +12,7 @@ import {
 } from "@/server/openapi/components";
 import {
   errorResult,
+  pickupPointResult,
   minimalOrderRequest,
   ORDER_ID,
   orderRequest,
@@ -149,6 +150,7 @@ export const validateShippingOrdersOp = operation({
         ok: ["One order, no messages", { status: "OK", referenceNumber: "ORDER-1001", messages: [] }],
         warning: ["One order with a warning", warningResult],
         batch: ["A batch: one failing, one with a warning", [errorResult, warningResult]],
+        pickupPoint: ["A closed pickup point, with suggestions", pickupPointResult],
       },
     ),
   },

@@ -20,6 +20,7 @@ import {
   packetAttributes,
   platformField,
   validateForPacketa,
+  homeCarrierId,
 } from "./mapping";
 import { packetaSettings, type PacketaSettings } from "./settings";
 
@@ -217,6 +218,10 @@ export const packetaCourier: CourierAdapter<PacketaSettings> = {
   settings: { schema: packetaSettings, secretFields: ["apiPassword"] },
   timeoutMs: (settings) => settings.timeoutMs ?? env().COURIER_TIMEOUT_MS,
   validate: validateForPacketa,
+  directoryKeys: (order, settings) => {
+    const carrier = homeCarrierId(order, settings);
+    return carrier === undefined ? {} : { carrier };
+  },
 
   /**
    * One packet per parcel, always through `createPackets` (a one-parcel order too: one code path, one fixture): the

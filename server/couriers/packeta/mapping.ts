@@ -1,6 +1,6 @@
 import { localTimeToDate } from "../zoned-time";
 import { error, type ValidationMessage } from "@/server/services/shipping-orders/validation-messages";
-import type { ShipmentRequest, TrackingEvent } from "../adapter";
+import type { DirectoryFacts, ShipmentRequest, TrackingEvent } from "../adapter";
 import type { ShippingStatus } from "@/db/schema";
 import type { PacketaSettings } from "./settings";
 import { splitStreet } from "./street";
@@ -95,7 +95,11 @@ export function packetAttributes(order: ShipmentRequest, index: number, settings
 }
 
 /** Packeta's written limits, as messages at the order's fields, before any call. */
-export function validateForPacketa(order: ShipmentRequest, settings: PacketaSettings): ValidationMessage[] {
+export function validateForPacketa(
+  order: ShipmentRequest,
+  settings: PacketaSettings,
+  directory?: DirectoryFacts,
+): ValidationMessage[] {
   const messages: ValidationMessage[] = [];
   if (order.referenceNumber.length > 24)
     messages.push(error("TOO_LONG", "ReferenceNumber", "Packeta takes at most 24 characters."));
@@ -147,6 +151,84 @@ export function validateForPacketa(order: ShipmentRequest, settings: PacketaSett
         `The profile names no Packeta home-delivery carrier for ${order.recipient.country} (settings.homeDeliveryCarriers).`,
       ),
     );
+  if (order.service === "HOME" && directory) messages.push(...homeCarrierMessages(order, settings, directory));
+  return messages;
+}
+
+/** The carrier a HOME order goes to: the profile's carrier for the recipient's country (Packeta's `addressId`). */
+export function homeCarrierId(order: ShipmentRequest, settings: PacketaSettings): string | undefined {
+  if (order.service !== "HOME") return undefined;
+  const id = settings.homeDeliveryCarriers?.[order.recipient.country];
+  return id === undefined ? undefined : String(id);
+}
+
+/**
+ * HOME against its carrier's requirements in Packeta's carrier feed (`carrier.json`: requiresPhone, requiresEmail,
+ * separateHouseNumber, requiresSize, disallowsCod, maxWeight), so what the carrier would refuse at createPacket is an
+ * ERROR at validate; this is also where a HOME parcel without its size is caught for a carrier that needs one. The
+ * feed never synced: nothing to check against, a WARNING says so and the order goes as before.
+ */
+function homeCarrierMessages(
+  order: ShipmentRequest,
+  settings: PacketaSettings,
+  directory: DirectoryFacts,
+): ValidationMessage[] {
+  const id = homeCarrierId(order, settings);
+  if (id === undefined) return []; // UNSUPPORTED_COUNTRY already
+  if (!directory.carriersSynced)
+    return [
+      {
+        code: "CARRIER_NOT_VERIFIED",
+        severity: "WARNING",
+        field: "Service",
+        message: `Packeta's carrier list has not been synced yet: carrier ${id}'s requirements were not checked`,
+      },
+    ];
+  const carrier = directory.carrier(id);
+  if (!carrier)
+    return [
+      error(
+        "CARRIER_UNKNOWN",
+        "Recipient.Country",
+        `Packeta's carrier list has no carrier ${id} (settings.homeDeliveryCarriers.${order.recipient.country})`,
+      ),
+    ];
+  const messages: ValidationMessage[] = [];
+  const name = `Packeta's carrier ${carrier.name} (${id})`;
+  if (!carrier.available || !carrier.apiAllowed)
+    messages.push(error("CARRIER_UNAVAILABLE", "Recipient.Country", `${name} does not take packets now`));
+  if (carrier.country !== order.recipient.country)
+    messages.push(
+      error(
+        "UNSUPPORTED_COUNTRY",
+        "Recipient.Country",
+        `${name} delivers in ${carrier.country}, not ${order.recipient.country}`,
+      ),
+    );
+  if (carrier.requiresPhone && !order.recipient.phone)
+    messages.push(error("REQUIRED", "Recipient.Phone", `${name} requires the recipient's phone`));
+  if (carrier.requiresEmail && !order.recipient.email)
+    messages.push(error("REQUIRED", "Recipient.Email", `${name} requires the recipient's e-mail`));
+  if (carrier.separateHouseNumber && splitStreet(order.recipient.street).houseNumber === undefined)
+    messages.push(
+      error("REQUIRED", "Recipient.Street", `${name} requires a house number in Recipient.Street (e.g. "Dlouhá 12")`),
+    );
+  if (carrier.disallowsCod && order.codPrice !== null)
+    messages.push(error("COD_NOT_SUPPORTED", "CodPrice", `${name} does not collect cash on delivery`));
+  order.parcels.forEach((parcel, i) => {
+    if (carrier.requiresSize && packetSize(parcel) === undefined)
+      messages.push(
+        error("REQUIRED", `Parcels[${i}]`, `${name} requires each parcel's size: give Length, Width and Height (cm)`),
+      );
+    if (carrier.maxWeightKg !== null && parcel.weight > carrier.maxWeightKg)
+      messages.push(
+        error(
+          "WEIGHT_LIMIT_EXCEEDED",
+          `Parcels[${i}].Weight`,
+          `Parcels[${i}].Weight ${parcel.weight} kg is over the ${carrier.maxWeightKg} kg of ${name}`,
+        ),
+      );
+  });
   return messages;
 }
 
