@@ -4,9 +4,9 @@ import "leaflet/dist/leaflet.css";
 import type { LayerGroup, Map as LeafletMap } from "leaflet";
 import { useEffect, useRef, useState } from "react";
 import type { PickupPointView } from "@/server/services/pickup-points/search-pickup-points";
+import { DEFAULT_MAP_TILE_URL } from "@/server/pickup-points/map-tiles";
 import { Button } from "@/components/ui/button";
 
-export const DEFAULT_TILE_URL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
 export const DEFAULT_TILE_ATTRIBUTION =
   '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
 
@@ -26,7 +26,7 @@ export function PickupPointMap({
   keyOf,
   onPick,
   onSearchArea,
-  tileUrl = DEFAULT_TILE_URL,
+  tileUrl = DEFAULT_MAP_TILE_URL,
   tileAttribution = DEFAULT_TILE_ATTRIBUTION,
 }: {
   points: PickupPointView[];
