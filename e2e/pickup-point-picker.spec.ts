@@ -50,6 +50,8 @@ for (const viewport of [
 ]) {
   test.describe(`at ${viewport.width} px`, () => {
     test.use({ viewport });
+    // Three dialogs, axe and a directory seeded on a cold server share two cores with other suites.
+    test.setTimeout(120_000);
 
     test("the order form's pickup point is chosen in the picker by keyboard and by mouse, axe clean", async ({
       page,

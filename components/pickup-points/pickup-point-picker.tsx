@@ -281,7 +281,7 @@ export function PickupPointPicker({
               aria-activedescendant={points[active] ? optionId(active) : undefined}
               onKeyDown={onListKey}
               className={cn(
-                "max-h-[26rem] divide-y divide-slate-100 overflow-y-auto rounded-md border border-slate-200 bg-white",
+                "group max-h-[26rem] divide-y divide-slate-100 overflow-y-auto rounded-md border border-slate-200 bg-white",
                 "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600",
                 loading && "opacity-60",
               )}
@@ -301,7 +301,9 @@ export function PickupPointPicker({
                     }}
                     className={cn(
                       "cursor-pointer px-3 py-2.5 text-sm",
-                      i === active && "bg-blue-50 ring-2 ring-blue-600 ring-inset",
+                      // The active option is marked only while the list has focus: elsewhere it would look chosen.
+                      i === active &&
+                        "group-focus:bg-blue-50 group-focus:ring-2 group-focus:ring-blue-600 group-focus:ring-inset",
                       selected && "bg-blue-100",
                     )}
                   >

@@ -7,6 +7,7 @@ import { withAccount } from "@/lib/account";
 import { formatUtc } from "@/lib/format-utc";
 import { fieldLabel } from "@/lib/order-form/order-paths";
 import { suggestionTarget } from "@/lib/order-form/suggestions";
+import { suggestionClass } from "@/components/order-form/suggestion-buttons";
 import type { RefusedAttemptSummary } from "@/server/services/refused-attempts/list-refused-attempts";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -34,15 +35,14 @@ function SuggestedFixes({ attempt, accountId }: { attempt: RefusedAttemptSummary
               if (!target) return null;
               return (
                 <li key={suggestion.value}>
-                  <Button asChild variant="secondary" size="sm" className="h-auto min-h-8 py-1 whitespace-normal">
-                    <Link
-                      href={fixHref(accountId, attempt.id, target, suggestion.value)}
-                      aria-label={`Fix ${attempt.referenceNumber}: use ${suggestion.text} as ${fieldLabel(target).toLowerCase()}`}
-                    >
-                      <Wand2 aria-hidden className="size-3.5 shrink-0" />
-                      Use {suggestion.text}
-                    </Link>
-                  </Button>
+                  <Link
+                    className={suggestionClass}
+                    href={fixHref(accountId, attempt.id, target, suggestion.value)}
+                    aria-label={`Fix ${attempt.referenceNumber}: use ${suggestion.text} as ${fieldLabel(target).toLowerCase()}`}
+                  >
+                    <Wand2 aria-hidden className="size-3.5 shrink-0" />
+                    Use {suggestion.text}
+                  </Link>
                 </li>
               );
             })}
