@@ -106,6 +106,37 @@ for (const viewport of [
       expect(pageErrors(browserErrors)).toEqual([]);
     });
 
+    test("a validation error's suggestion puts its point into the field with one click", async ({
+      page,
+      owner,
+      packetaProfile,
+      signIn,
+    }) => {
+      // The pickup-point rules that emit `suggestions` are issue 30's part 3 (branch h/h30b): enable once merged.
+      test.fixme(true, "needs the pickup-point validation rules with suggestions");
+      expect(packetaProfile.id).toBeTruthy();
+      await signIn(owner);
+      await packetaOrderForm(page, "Brno");
+      await page.getByLabel("Reference number").fill(`PP-${unique()}`);
+      await page.getByLabel("Name", { exact: true }).fill("Jana Nováková");
+      await page.getByLabel("Street").fill("Husova 12");
+      await page.getByLabel("Zip").fill("602 00");
+      await page.getByLabel("Amount (optional)").fill("100");
+      await page.getByRole("combobox", { name: "Currency" }).click();
+      await page.getByRole("option", { name: "CZK" }).click();
+      const field = page.getByRole("textbox", { name: "Pickup point (optional)" });
+      await field.fill("999999999");
+      await page.getByRole("button", { name: "Validate order" }).click();
+      const fix = page.getByRole("button", { name: /^Use .* as pickup point$/ }).first();
+      await expect(fix).toBeVisible();
+      await page.screenshot({ path: `${SHOTS}/one-click-fix-form-${viewport.width}.png` });
+      await fix.click();
+      await expect(field).not.toHaveValue("999999999");
+      await expect(field).toHaveValue(/^\d+$/);
+      expect(await pointNamed(await field.inputValue())).toBeTruthy();
+      await expect(field).toBeFocused();
+    });
+
     test("a refused attempt's suggestion opens the order form with the suggested point in its field", async ({
       page,
       owner,

@@ -65,7 +65,7 @@ export function ChoosePickupPoint({
       <DialogContent
         title="Choose a pickup point"
         description="Type a town, zip, street or name; the nearest points are listed first. Arrow keys move in the list, Enter chooses."
-        className="max-w-4xl"
+        className="sm:max-w-4xl"
       >
         <PickupPointPicker
           couriers={[courier]}

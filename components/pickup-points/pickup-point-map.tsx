@@ -94,26 +94,25 @@ export function PickupPointMap({
   return (
     <div className="relative h-full min-h-64 overflow-hidden rounded-md border border-slate-200 bg-slate-100">
       <div ref={container} className="absolute inset-0" data-testid="pickup-point-map" />
-      <div className="pointer-events-none absolute inset-x-2 top-2 z-[1000] flex flex-col items-end gap-2">
-        {ready ? (
-          <Button
-            variant="secondary"
-            size="sm"
-            className="pointer-events-auto"
-            onClick={() => {
-              const centre = map.current?.map.getCenter();
-              if (centre) onSearchArea({ lat: centre.lat, lon: centre.lng });
-            }}
-          >
-            Search this area
-          </Button>
-        ) : null}
-        {tilesFailed ? (
-          <p className="rounded bg-white/90 px-2 py-1 text-xs text-slate-700 shadow-sm">
-            Map tiles could not be loaded; the list works without them.
-          </p>
-        ) : null}
-      </div>
+      {ready ? (
+        <Button
+          variant="secondary"
+          size="sm"
+          className="absolute top-2 right-2 z-[1000]"
+          onClick={() => {
+            const centre = map.current?.map.getCenter();
+            if (centre) onSearchArea({ lat: centre.lat, lon: centre.lng });
+          }}
+        >
+          Search this area
+        </Button>
+      ) : null}
+      {tilesFailed ? (
+        // Above the attribution, clear of the zoom buttons and the markers' middle.
+        <p className="absolute inset-x-2 bottom-8 z-[1000] rounded bg-white/90 px-2 py-1 text-xs text-slate-700 shadow-sm">
+          Map tiles could not be loaded; the list works without them.
+        </p>
+      ) : null}
     </div>
   );
 }
