@@ -11,10 +11,19 @@ import { Spinner } from "@/components/ui/spinner";
 import type { CourierCapabilities } from "@/server/couriers/adapter";
 import { api } from "@/trpc/react";
 import { buildOrder } from "@/lib/order-form/build-order";
+import { Input } from "@/components/ui/input";
 import { MessageField, MessageInput } from "./message-field";
 import { isRecord, mergeDraft, textOf } from "@/lib/order-form/order-draft";
 import { placeMessages } from "@/lib/order-form/order-paths";
 import { CourierRefusal, ValidationFailure, ValidationSummary, validationOf } from "./validation-summary";
+import { fieldId, fieldLabel } from "@/lib/order-form/order-paths";
+import type { Suggestion } from "@/lib/order-form/suggestions";
+import {
+  ChoosePickupPoint,
+  DIRECTORY_COURIERS,
+  type OrderContext,
+} from "@/components/pickup-points/choose-pickup-point";
+import { ApplySuggestion } from "./suggestion-buttons";
 
 // Radix Select items cannot have an empty value; these stand for "not given".
 const BUILT_IN = "__api_default__";
@@ -89,6 +98,9 @@ export function OrderForm({
   const [service, setService] = useState(start.service);
   const [codCurrency, setCodCurrency] = useState(start.codCurrency);
   const summary = useRef<HTMLDivElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const [pickupPoint, setPickupPoint] = useState(start.text("PickupPoint") ?? "");
+  const [chosenPoint, setChosenPoint] = useState<string | null>(null);
   const router = useRouter();
   const utils = api.useUtils();
   const validate = api.shippingOrders.validate.useMutation();
@@ -131,6 +143,41 @@ export function OrderForm({
     setParcels(next);
   }
 
+  // A directory to choose from: the courier keeps one, and the service (or the profile's default) delivers to a point.
+  const chosenService = courier.services.find((s) => s.code === service);
+  const canChoosePoint =
+    DIRECTORY_COURIERS.includes(courier.id) &&
+    (chosenService ? chosenService.requiresPickupPoint : courier.services.some((s) => s.requiresPickupPoint));
+
+  /** What the order says so far, to narrow the picker: the recipient's country and town, the heaviest parcel, COD. */
+  function orderContext(): OrderContext {
+    const data = form.current ? new FormData(form.current) : new FormData();
+    const text = (name: string) => String(data.get(name) ?? "").trim();
+    const weights = parcels.map((_, i) => Number(text(`Parcels[${i}].Weight`).replace(",", "."))).filter((w) => w > 0);
+    const country = text("Recipient.Country").toUpperCase();
+    return {
+      country: /^[A-Z]{2}$/.test(country) ? country : undefined,
+      place: text("Recipient.City") || text("Recipient.Zip") || undefined,
+      weightKg: weights.length ? Math.max(...weights) : undefined,
+      cod: Number(text("CodPrice").replace(",", ".")) > 0 || undefined,
+    };
+  }
+
+  /** A suggestion's one-click fix: its value into the field it is for, then focus there to validate again. */
+  function applySuggestion(path: string, suggestion: Suggestion) {
+    if (path === "Service") setService(suggestion.value);
+    else if (path === "CodCurrency") setCodCurrency(suggestion.value);
+    else if (path === "PickupPoint") {
+      setPickupPoint(suggestion.value);
+      setChosenPoint(suggestion.text);
+    } else {
+      const input = document.getElementById(fieldId(path));
+      if (input instanceof HTMLInputElement) input.value = suggestion.value;
+    }
+    document.getElementById(fieldId(path))?.focus();
+    toast.success(`${fieldLabel(path)} set to ${suggestion.value}. Validate again to check it.`);
+  }
+
   function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const source = sources.items.find((s) => s.id === sourceId) ?? null;
@@ -153,8 +200,15 @@ export function OrderForm({
     }
   }
 
-  return (
-    <form onSubmit={submit} noValidate aria-label={canCreate ? "New order" : "Order to validate"} className="space-y-6">
+  // Suggestion buttons anywhere in the form (at a field, in the summary) apply through this.
+  const content = (
+    <form
+      ref={form}
+      onSubmit={submit}
+      noValidate
+      aria-label={canCreate ? "New order" : "Order to validate"}
+      className="space-y-6"
+    >
       {failure ? (
         <ValidationFailure ref={summary} error={failure} />
       ) : refusal ? (
@@ -210,14 +264,45 @@ export function OrderForm({
             </Select>
           )}
         </MessageField>
-        <MessageInput
+        <MessageField
           path="PickupPoint"
-          defaultValue={start.text("PickupPoint")}
           label="Pickup point (optional)"
-          hint="Only for services that deliver to a pickup point."
+          hint={
+            chosenPoint
+              ? `Chosen: ${chosenPoint}`
+              : canChoosePoint
+                ? "The point's id; choose it from the courier's directory."
+                : "Only for services that deliver to a pickup point."
+          }
           messages={at("PickupPoint")}
-          autoComplete="off"
-        />
+        >
+          {(a11y) => (
+            <div className="flex gap-2">
+              <Input
+                name="PickupPoint"
+                {...a11y}
+                value={pickupPoint}
+                onChange={(event) => {
+                  setPickupPoint(event.target.value);
+                  setChosenPoint(null);
+                }}
+                autoComplete="off"
+              />
+              {canChoosePoint ? (
+                <ChoosePickupPoint
+                  accountId={accountId}
+                  courier={courier.id}
+                  selectedId={pickupPoint}
+                  orderContext={orderContext}
+                  onChoose={(point) => {
+                    setPickupPoint(point.id);
+                    setChosenPoint(`${point.name}, ${point.street}, ${point.city}`);
+                  }}
+                />
+              ) : null}
+            </div>
+          )}
+        </MessageField>
       </Section>
       <Section title="Recipient">
         <MessageInput
@@ -370,4 +455,5 @@ export function OrderForm({
       </div>
     </form>
   );
+  return <ApplySuggestion value={applySuggestion}>{content}</ApplySuggestion>;
 }

@@ -1,5 +1,8 @@
 import { TRPCError } from "@trpc/server";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { validationResults } from "@/db/schema";
 import * as create from "@/app/api/v2/couriers/[courier_id]/shipping-orders/route";
 import { createTestUser, readJson } from "@/test/helpers";
 import { activatePair, as, createPartner, order, type Partner } from "@/test/partner";
@@ -161,5 +164,43 @@ describe("refused create attempts", () => {
     expect(streak).toMatchObject({ failures: 3 });
     expect(overview.failureStreaks.some((s) => s.accountId === healthy.accountId)).toBe(false);
     expect(await codeOf((await callerFor(failing)).overview.staff())).toBe("FORBIDDEN");
+  });
+});
+
+describe("refused attempts' suggested fixes", () => {
+  it("carries the messages of its validation that offer suggestions, and nothing else", async () => {
+    const partner = await createPartner();
+    const answer = await createAsText(partner, JSON.stringify(order({ ReferenceNumber: "COURIER-FAIL-SUGGEST" })));
+    expect(answer.failed).toEqual([expect.objectContaining({ code: "COURIER_REJECTED" })]);
+    const api = await callerFor(partner);
+    const [attempt] = (await api.refusedAttempts.list({ accountId: partner.accountId })).items;
+    expect(attempt!.suggestedFixes).toEqual([]);
+
+    // As a rule with suggestions records them (the pickup-point rules do): one well-formed, one not.
+    const fix = {
+      code: "PICKUP_POINT_CLOSED",
+      severity: "WARNING" as const,
+      field: "PickupPoint",
+      message: "PickupPoint 1 is closed",
+      suggestions: [{ value: "2", text: "Point 2, Husova 1, Brno (0.3 km)" }, { value: 3 }],
+    };
+    const plain = { code: "TOO_LONG", severity: "WARNING" as const, field: "Note", message: "Note is long" };
+    await (
+      await getDb()
+    )
+      .update(validationResults)
+      .set({ messages: [fix, plain] })
+      .where(eq(validationResults.id, attempt!.validationResultId!));
+    const [listed] = (await api.refusedAttempts.list({ accountId: partner.accountId })).items;
+    const expected = [
+      {
+        code: "PICKUP_POINT_CLOSED",
+        field: "PickupPoint",
+        message: "PickupPoint 1 is closed",
+        suggestions: [{ value: "2", text: "Point 2, Husova 1, Brno (0.3 km)" }],
+      },
+    ];
+    expect(listed!.suggestedFixes).toEqual(expected);
+    expect((await api.refusedAttempts.get({ id: attempt!.id })).suggestedFixes).toEqual(expected);
   });
 });
