@@ -53,6 +53,7 @@ const validators = {
   createShipmentBatch: validatorOf("Eps.Api.MyApi2.Web.Models.ShipmentBatch.CreateShipmentBatchModel"),
   updateShipmentBatch: validatorOf("Eps.Api.MyApi2.Web.Models.ShipmentBatch.UpdateShipmentBatchModel"),
   problem: validatorOf("Eps.Api.Infrastructure.WebApi.Model.ProblemJsonModel"),
+  accessPoint: validatorOf("Eps.Api.MyApi2.Web.Models.AccessPoint.AccessPointModel"),
 };
 
 /** `/shipments/0/recipient` → `shipments[0].recipient` (ASP.NET's model-state keys). */
@@ -118,7 +119,7 @@ function problemOf(error: ErrorObject): [key: string, message: string] {
  * "optional", not a rule a caller broke).
  */
 export function openApiErrorsOf(
-  model: "createShipmentBatch" | "updateShipmentBatch",
+  model: "createShipmentBatch" | "updateShipmentBatch" | "accessPoint",
   body: unknown,
 ): Record<string, string[]> | null {
   const validate = validators[model];
