@@ -43,6 +43,8 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
   addFormatsModule) as typeof addFormatsModule;
 addFormats(ajv);
 ajv.addFormat("int32", { type: "number", validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 31 });
+// A .NET TimeSpan ("08:00:00"), as PPL's `AccessPointWorkHourModel` writes opening hours.
+ajv.addFormat("date-span", { type: "string", validate: (s: string) => /^\d{2}:\d{2}:\d{2}$/.test(s) });
 ajv.addFormat("double", { type: "number", validate: (n: number) => Number.isFinite(n) });
 ajv.addSchema({ $id: "ppl-api.json", components: meaning(document.components) as Json });
 
