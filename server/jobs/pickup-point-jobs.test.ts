@@ -36,7 +36,10 @@ describe("pickup-point sync jobs", () => {
   it("syncs a configured courier's feeds when the worker starts on a fresh database", async () => {
     const synced = await pollUntil(
       () => db.select().from(pickupPointSyncs),
-      (rows) => ["packeta-points", "packeta-boxes", "packeta-carriers"].every((f) => rows.some((r) => r.feed === f && r.lastSuccessAt)),
+      (rows) =>
+        ["packeta-points", "packeta-boxes", "packeta-carriers"].every((f) =>
+          rows.some((r) => r.feed === f && r.lastSuccessAt),
+        ),
       { timeoutMs: 60_000 },
     );
     expect(synced.map((r) => r.feed).sort()).toEqual(["packeta-boxes", "packeta-carriers", "packeta-points"]);

@@ -79,7 +79,11 @@ function exceptions(point: DirectoryPoint): unknown {
 export function packetaFeedEntry(point: DirectoryPoint): Record<string, unknown> {
   const n = numeric(point.id);
   const box = point.type === "LOCKER";
-  const place = box ? (point.network === "alzabox" ? "AlzaBox" : "Z-BOX") : (/\(([^)]+)\)$/.exec(point.name)?.[1] ?? "");
+  const place = box
+    ? point.network === "alzabox"
+      ? "AlzaBox"
+      : "Z-BOX"
+    : (/\(([^)]+)\)$/.exec(point.name)?.[1] ?? "");
   const entry: Record<string, unknown> = {
     id: point.id,
     ...(box ? { type: point.network } : {}),
@@ -123,22 +127,37 @@ export const FAKE_CARRIERS = [
   ["3060", "PL InPost Paczkomaty Box", "pl", "PLN", true, true, false, false, true, true, false, "25"],
   ["4159", "HU GLS HD", "hu", "HUF", false, true, true, true, true, false, true, "40"],
   ["13", "AT Post HD", "at", "EUR", false, true, true, false, false, true, false, "31.5"],
-].map(([id, name, country, currency, pickupPoints, apiAllowed, separateHouseNumber, requiresEmail, requiresPhone, requiresSize, disallowsCod, maxWeight]) => ({
-  id,
-  name,
-  available: "true",
-  pickupPoints: String(pickupPoints),
-  apiAllowed: String(apiAllowed),
-  separateHouseNumber: String(separateHouseNumber),
-  customsDeclarations: "false",
-  requiresEmail: String(requiresEmail),
-  requiresPhone: String(requiresPhone),
-  requiresSize: String(requiresSize),
-  disallowsCod: String(disallowsCod),
-  country,
-  currency,
-  maxWeight,
-}));
+].map(
+  ([
+    id,
+    name,
+    country,
+    currency,
+    pickupPoints,
+    apiAllowed,
+    separateHouseNumber,
+    requiresEmail,
+    requiresPhone,
+    requiresSize,
+    disallowsCod,
+    maxWeight,
+  ]) => ({
+    id,
+    name,
+    available: "true",
+    pickupPoints: String(pickupPoints),
+    apiAllowed: String(apiAllowed),
+    separateHouseNumber: String(separateHouseNumber),
+    customsDeclarations: "false",
+    requiresEmail: String(requiresEmail),
+    requiresPhone: String(requiresPhone),
+    requiresSize: String(requiresSize),
+    disallowsCod: String(disallowsCod),
+    country,
+    currency,
+    maxWeight,
+  }),
+);
 
 const FEED_PATH = /^\/v5\/([^/]+)\/(branch|box|carrier|carrier_point)[./]json$/;
 
@@ -154,7 +173,11 @@ export async function startFakePacketaFeed(options: FakePacketaFeedOptions) {
         : kind === "carrier_point"
           ? []
           : (function* () {
-              for (const generated of syntheticPoints({ courier: "packeta", count: options.count, seed: options.seed })) {
+              for (const generated of syntheticPoints({
+                courier: "packeta",
+                count: options.count,
+                seed: options.seed,
+              })) {
                 const point = transform(generated);
                 if (point && (point.type === "LOCKER") === (kind === "box")) yield packetaFeedEntry(point);
               }
@@ -163,7 +186,8 @@ export async function startFakePacketaFeed(options: FakePacketaFeedOptions) {
     let buffer = "[";
     let written = 0;
     const flush = async () => {
-      if (fault.kind === "slow") await new Promise((resolve) => setTimeout(resolve, fault.kind === "slow" ? fault.delayMs : 0));
+      if (fault.kind === "slow")
+        await new Promise((resolve) => setTimeout(resolve, fault.kind === "slow" ? fault.delayMs : 0));
       if (!res.write(buffer)) await once(res, "drain");
       buffer = "";
     };

@@ -69,13 +69,24 @@ export function accessPointModel(point: DirectoryPoint): Record<string, unknown>
     workHours: point.openingHours.map((h) => {
       const dayPart = perDay.get(h.day) ?? 0;
       perDay.set(h.day, dayPart + 1);
-      return { weekDay: h.day === 7 ? 1 : h.day + 1, dayPart: Math.min(dayPart, 1), openFrom: seconds(h.from), openTo: seconds(h.to) };
+      return {
+        weekDay: h.day === 7 ? 1 : h.day + 1,
+        dayPart: Math.min(dayPart, 1),
+        openFrom: seconds(h.from),
+        openTo: seconds(h.to),
+      };
     }),
     accessPointNote: null,
     gps: numeric(point.id) % 97 === 0 ? null : { latitude: point.latitude, longitude: point.longitude },
     capacitySettings: size
       ? [
-          { size: "S", capacity: 10, length: size.length * 10, height: Math.round(size.height * 2.5), width: size.width * 10 },
+          {
+            size: "S",
+            capacity: 10,
+            length: size.length * 10,
+            height: Math.round(size.height * 2.5),
+            width: size.width * 10,
+          },
           { size: "M", capacity: 6, length: size.length * 10, height: size.height * 10, width: size.width * 10 },
         ]
       : null,
@@ -158,7 +169,8 @@ export function createAccessPointDirectory(options: { count?: number; seed?: num
           "x-paging-limit": String(limit),
         },
       };
-      const hit = (fault.kind === "malformed" || fault.kind === "cut") && fault.after >= offset && fault.after < offset + limit;
+      const hit =
+        (fault.kind === "malformed" || fault.kind === "cut") && fault.after >= offset && fault.after < offset + limit;
       if (hit && fault.kind === "malformed") answer.body = body.slice(0, Math.floor(body.length / 2));
       if (hit && fault.kind === "cut") answer.cutAfter = Math.floor(body.length / 2);
       if (fault.kind === "slow") answer.delayMs = fault.delayMs;

@@ -10,7 +10,10 @@ export const FEEDS = {
   "packeta-boxes": { courier: "packeta", type: "LOCKER", intervalHours: 6, cron: "20 */6 * * *" },
   "packeta-carriers": { courier: "packeta", intervalHours: 24, cron: "35 3 * * *" },
   "ppl-access-points": { courier: "ppl", intervalHours: 24, cron: "50 3 * * *" },
-} as const satisfies Record<string, { courier: "packeta" | "ppl"; type?: PointType; intervalHours: number; cron: string }>;
+} as const satisfies Record<
+  string,
+  { courier: "packeta" | "ppl"; type?: PointType; intervalHours: number; cron: string }
+>;
 
 export type FeedId = keyof typeof FEEDS;
 export const FEED_IDS = Object.keys(FEEDS) as FeedId[];

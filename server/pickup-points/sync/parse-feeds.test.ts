@@ -96,14 +96,20 @@ describe("Packeta's feeds", () => {
   });
 
   it("accepts the three shapes of exceptions", () => {
-    for (const exceptions of [{}, [{ date: "2030-01-10" }], { exception: [{ date: "2030-01-10", hours: "09:00–12:00" }] }]) {
+    for (const exceptions of [
+      {},
+      [{ date: "2030-01-10" }],
+      { exception: [{ date: "2030-01-10", hours: "09:00–12:00" }] },
+    ]) {
       const point = parsePacketaPoint("branch", branch({ openingHours: { ...branch().openingHours, exceptions } }));
       expect(point).toMatchObject({ id: "90001", open: true });
     }
   });
 
   it("reads numbers where Packeta documents integers, and any status but 1 as not accepting", () => {
-    expect(parsePacketaPoint("branch", branch({ id: 90001, latitude: 50.1, longitude: 14.2, maxWeight: 10 }))).toMatchObject({
+    expect(
+      parsePacketaPoint("branch", branch({ id: 90001, latitude: 50.1, longitude: 14.2, maxWeight: 10 })),
+    ).toMatchObject({
       id: "90001",
       latitude: 50.1,
       maxWeightKg: 10,
@@ -119,12 +125,15 @@ describe("Packeta's feeds", () => {
       network: "alzabox",
       cod: false,
     });
-    expect(parsePacketaPoint("box", branch({ type: "zbox", codAllowed: "1" }))).toMatchObject({ network: "zbox", cod: true });
+    expect(parsePacketaPoint("box", branch({ type: "zbox", codAllowed: "1" }))).toMatchObject({
+      network: "zbox",
+      cod: true,
+    });
     expect(parsePacketaPoint("branch", branch({ id: {} }))).toEqual({ reason: "no numeric id" });
     expect(parsePacketaPoint("branch", branch({ latitude: {} }))).toEqual({ reason: "no coordinates" });
   });
 
-  it("reads a carrier's \"true\"/\"false\" strings", () => {
+  it('reads a carrier\'s "true"/"false" strings', () => {
     expect(
       parsePacketaCarrier({
         id: "106",
@@ -223,6 +232,9 @@ describe("PPL's access points", () => {
       maxWeightKg: null,
       maxSizeCm: null,
     });
-    expect(parsePplAccessPoint(model({ accessPointType: "AlzaBox" }))).toMatchObject({ type: "LOCKER", network: "alzabox" });
+    expect(parsePplAccessPoint(model({ accessPointType: "AlzaBox" }))).toMatchObject({
+      type: "LOCKER",
+      network: "alzabox",
+    });
   });
 });

@@ -27,7 +27,11 @@ const pplSynthetic = [...syntheticPoints({ courier: "ppl", count: PPL_COUNT, see
 beforeAll(async () => {
   ({ db, close } = await ownDatabase());
   packeta = await startFakePacketaFeed({ apiKey: KEY, count: COUNT, seed: 7 });
-  ppl = await startFakePpl({ clientId: "dir-client", clientSecret: "dir-secret", accessPoints: { count: PPL_COUNT, seed: 7 } });
+  ppl = await startFakePpl({
+    clientId: "dir-client",
+    clientSecret: "dir-secret",
+    accessPoints: { count: PPL_COUNT, seed: 7 },
+  });
   config = {
     packeta: { apiKey: KEY, feedUrl: packeta.url },
     ppl: { clientId: "dir-client", clientSecret: "dir-secret", baseUrl: ppl.url },
@@ -73,7 +77,11 @@ describe("Packeta's directory sync", () => {
       });
       expect(row.latitude).toBeCloseTo(point.latitude, 4);
     }
-    expect(await syncState("packeta-points")).toMatchObject({ courier: "packeta", lastCount: COUNT - lockers, lastError: null });
+    expect(await syncState("packeta-points")).toMatchObject({
+      courier: "packeta",
+      lastCount: COUNT - lockers,
+      lastError: null,
+    });
     // The key is in the URL's path: what the fake saw is logged by path only, and the sync asked the documented form.
     expect(packeta.requests.map((r) => r.path)).toEqual(["/v5/{key}/branch.json", "/v5/{key}/box.json"]);
   });
@@ -82,7 +90,9 @@ describe("Packeta's directory sync", () => {
     const before = new Map((await rows("packeta")).map((r) => [r.id, r]));
     const renamed = synthetic.find((p) => p.type === "POINT" && p.open)!;
     const gone = synthetic.filter((p) => p.type === "POINT" && p.open)[1]!;
-    packeta.setTransform((p) => (p.id === gone.id ? null : p.id === renamed.id ? { ...p, name: `${p.name} (renamed)` } : p));
+    packeta.setTransform((p) =>
+      p.id === gone.id ? null : p.id === renamed.id ? { ...p, name: `${p.name} (renamed)` } : p,
+    );
     const result = await syncFeed(db, "packeta-points", config);
     expect(result).toMatchObject({ outcome: "synced", changed: 1, closed: 1 });
     const after = new Map((await rows("packeta")).map((r) => [r.id, r]));
@@ -104,11 +114,7 @@ describe("Packeta's directory sync", () => {
     expect((await rows("packeta")).find((r) => r.id === gone.id)).toMatchObject({ open: true, closedSince: null });
   });
 
-  for (const fault of [
-    { kind: "malformed", after: 700 },
-    { kind: "cut", after: 700 },
-    { kind: "500" },
-  ] as const) {
+  for (const fault of [{ kind: "malformed", after: 700 }, { kind: "cut", after: 700 }, { kind: "500" }] as const) {
     it(`keeps the directory when the feed fails (${fault.kind}), and records the error`, async () => {
       const before = await syncState("packeta-points");
       const gone = synthetic.filter((p) => p.type === "POINT" && p.open).at(-1)!;
@@ -135,9 +141,16 @@ describe("Packeta's directory sync", () => {
   }
 
   it("records a refused key without it in the message", async () => {
-    const result = await syncFeed(db, "packeta-points", { packeta: { apiKey: "fedcba9876543210", feedUrl: packeta.url } });
-    expect(result).toMatchObject({ outcome: "failed", error: "Packeta's branch feed: the API key was refused (HTTP 401)" });
-    expect((await syncState("packeta-points"))!.lastError).toBe("Packeta's branch feed: the API key was refused (HTTP 401)");
+    const result = await syncFeed(db, "packeta-points", {
+      packeta: { apiKey: "fedcba9876543210", feedUrl: packeta.url },
+    });
+    expect(result).toMatchObject({
+      outcome: "failed",
+      error: "Packeta's branch feed: the API key was refused (HTTP 401)",
+    });
+    expect((await syncState("packeta-points"))!.lastError).toBe(
+      "Packeta's branch feed: the API key was refused (HTTP 401)",
+    );
   });
 
   it("syncs the carriers' feed", async () => {
@@ -165,7 +178,11 @@ describe("PPL's directory sync", () => {
     const result = await syncFeed(db, "ppl-access-points", config);
     const listed = pplSynthetic.filter((p) => p.open);
     const withGps = listed.filter((p) => Number(p.id.replace(/\D/g, "")) % 97 !== 0);
-    expect(result).toMatchObject({ outcome: "synced", listed: withGps.length, skipped: listed.length - withGps.length });
+    expect(result).toMatchObject({
+      outcome: "synced",
+      listed: withGps.length,
+      skipped: listed.length - withGps.length,
+    });
     const paged = ppl.requests.filter((r) => r.path === "/accessPoint").map((r) => r.query.Offset?.[0]);
     expect(paged).toEqual(["0", "1000", "2000"]);
     const stored = new Map((await rows("ppl")).map((r) => [r.id, r]));
@@ -223,7 +240,9 @@ describe("PPL's directory sync", () => {
     const after = await syncState("ppl-access-points");
     expect(after!.lastSuccessAt).toEqual(before!.lastSuccessAt);
     expect(after!.lastError).toMatch(/offset 1000/);
-    expect(await db.$count(pickupPoints, and(eq(pickupPoints.courier, "ppl"), eq(pickupPoints.open, true)))).toBe(count);
+    expect(await db.$count(pickupPoints, and(eq(pickupPoints.courier, "ppl"), eq(pickupPoints.open, true)))).toBe(
+      count,
+    );
   });
 
   it("records refused client credentials", async () => {

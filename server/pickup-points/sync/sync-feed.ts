@@ -3,7 +3,13 @@ import { logger } from "@/server/observability/logger";
 import { recordDirectoryMetrics } from "./directory-metrics";
 import { drain, FeedError, fetchFeed } from "./fetch-feed";
 import type { FeedPoint, Skipped } from "./feed-point";
-import { FEEDS, type DirectoryConfig, type FeedId, type PacketaDirectoryConfig, type PplDirectoryConfig } from "./feeds";
+import {
+  FEEDS,
+  type DirectoryConfig,
+  type FeedId,
+  type PacketaDirectoryConfig,
+  type PplDirectoryConfig,
+} from "./feeds";
 import { parsePacketaCarrier, parsePacketaPoint, type PacketaCarrier } from "./parse-packeta";
 import { parsePplAccessPoint } from "./parse-ppl";
 import { readJsonArray } from "./read-json-array";
@@ -31,7 +37,15 @@ export const PPL_PAGE_SIZE = 1000;
 const PROGRESS_EVERY = 20_000;
 
 export type SyncResult =
-  | { outcome: "synced"; listed: number; changed: number; unchanged: number; closed: number; skipped: number; durationMs: number }
+  | {
+      outcome: "synced";
+      listed: number;
+      changed: number;
+      unchanged: number;
+      closed: number;
+      skipped: number;
+      durationMs: number;
+    }
   | { outcome: "failed"; error: string; durationMs: number }
   | { outcome: "not-configured" };
 
@@ -68,12 +82,19 @@ export async function syncFeed(db: Executor, feed: FeedId, config: DirectoryConf
     }
   };
   try {
-    const scope: FeedScope = { courier: definition.courier, ...("type" in definition ? { type: definition.type } : {}) };
+    const scope: FeedScope = {
+      courier: definition.courier,
+      ...("type" in definition ? { type: definition.type } : {}),
+    };
     if (feed === "packeta-carriers") {
       const carriers: PacketaCarrier[] = [];
-      await readJsonArray(await packetaFeed(credentials as PacketaDirectoryConfig, "carrier"), BATCH_SIZE, async (items) => {
-        carriers.push(...keep(items.map(parsePacketaCarrier)));
-      });
+      await readJsonArray(
+        await packetaFeed(credentials as PacketaDirectoryConfig, "carrier"),
+        BATCH_SIZE,
+        async (items) => {
+          carriers.push(...keep(items.map(parsePacketaCarrier)));
+        },
+      );
       if (carriers.length === 0) throw new FeedError("Packeta's carrier feed listed no carriers");
       await writeCarriers(db, carriers, startedAt);
       counts.listed = carriers.length;
@@ -100,10 +121,14 @@ export async function syncFeed(db: Executor, feed: FeedId, config: DirectoryConf
     return { outcome: "synced", ...counts, durationMs };
   } catch (error) {
     const durationMs = performance.now() - started;
-    const message = error instanceof FeedError ? error.message : `${feed}: ${(error as Error)?.message ?? String(error)}`;
+    const message =
+      error instanceof FeedError ? error.message : `${feed}: ${(error as Error)?.message ?? String(error)}`;
     await recordSyncFailure(db, feed, message);
     await recordDirectoryMetrics(db, feed, "failed", durationMs);
-    logger.error({ feed, error: message, listed: counts.listed, durationMs: Math.round(durationMs) }, "pickup-point sync failed");
+    logger.error(
+      { feed, error: message, listed: counts.listed, durationMs: Math.round(durationMs) },
+      "pickup-point sync failed",
+    );
     return { outcome: "failed", error: message, durationMs };
   }
 }
@@ -111,9 +136,13 @@ export async function syncFeed(db: Executor, feed: FeedId, config: DirectoryConf
 /** Packeta's v5 feed of one kind, its 200 answer's body; the key is in the URL's path and so never in a message. */
 async function packetaFeed(config: PacketaDirectoryConfig, kind: "branch" | "box" | "carrier") {
   const label = `Packeta's ${kind} feed`;
-  const response = await fetchFeed(label, `${config.feedUrl}/v5/${encodeURIComponent(config.apiKey)}/${kind}.json?lang=en`, {
-    headers: { accept: "application/json" },
-  });
+  const response = await fetchFeed(
+    label,
+    `${config.feedUrl}/v5/${encodeURIComponent(config.apiKey)}/${kind}.json?lang=en`,
+    {
+      headers: { accept: "application/json" },
+    },
+  );
   if (response.status !== 200) {
     await drain(response);
     throw new FeedError(

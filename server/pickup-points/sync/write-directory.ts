@@ -18,7 +18,8 @@ import type { PacketaCarrier } from "./parse-packeta";
 /** The hash a row vanished from its feed carries: a point that comes back is then rewritten (reopened) whole. */
 const GONE = "gone";
 
-export const feedHash = (value: unknown): string => createHash("sha256").update(JSON.stringify(value)).digest("base64url");
+export const feedHash = (value: unknown): string =>
+  createHash("sha256").update(JSON.stringify(value)).digest("base64url");
 
 /** Which rows one feed owns: a courier's, and for Packeta's two point feeds one type of them. */
 export type FeedScope = { courier: "packeta" | "ppl"; type?: PointType };
