@@ -27,12 +27,17 @@ export async function fetchFeed(
     clearTimeout(timer);
     timer = setTimeout(() => controller.abort(), idleMs);
   };
-  let response: Response;
-  try {
-    response = await fetch(url, { ...init, signal: controller.signal });
-  } catch (error) {
-    clearTimeout(timer);
-    throw new FeedError(`${label}: no answer (${controller.signal.aborted ? "timed out" : causeOf(error)})`);
+  let response: Response | undefined;
+  // A second try when the first found no answer at all: a kept-alive connection the server had just closed (a
+  // reset before any byte) says nothing about the feed. Only before an answer: a body cut half-way is the sync's failure.
+  for (let attempt = 1; !response; attempt++) {
+    try {
+      response = await fetch(url, { ...init, signal: controller.signal });
+    } catch (error) {
+      if (attempt < 2 && !controller.signal.aborted) continue;
+      clearTimeout(timer);
+      throw new FeedError(`${label}: no answer (${controller.signal.aborted ? "timed out" : causeOf(error)})`);
+    }
   }
   touch();
   const stream = response.body;
