@@ -5,6 +5,7 @@ import pretty from "pino-pretty";
 import { closeDb, getDb } from "@/db/client";
 import { migrate } from "@/db/migrate";
 import { DEMO, seedDemo, signInBanner } from "@/db/seed";
+import { startFakePacketaFeed } from "@/server/couriers/packeta/fake-feed-server";
 import { startFakePacketa } from "@/server/couriers/packeta/fake-server";
 import { startFakePpl } from "@/server/couriers/ppl/fake-server";
 import { env } from "@/server/env";
@@ -27,6 +28,21 @@ if (fakeCouriers) {
   courierUrls.COURIER_PPL_TEST_URL = ppl.url;
 }
 
+// The pickup-point directory: without the operator's own credentials, the worker syncs the synthetic directory
+// (DEFAULT_SYNTHETIC_COUNT points per courier) from local fakes of Packeta's feeds and PPL's /accessPoint, so the
+// picker and the widget have points with no courier account.
+const directoryUrls: Record<string, string> = {};
+if (!process.env.PACKETA_API_KEY) {
+  const demoKey = "demo0123456789ab";
+  const feed = await startFakePacketaFeed({ apiKey: demoKey });
+  directoryUrls.PACKETA_API_KEY = demoKey;
+  directoryUrls.PACKETA_FEED_URL = feed.url;
+}
+if (fakeCouriers && !process.env.PPL_DIRECTORY_CLIENT_ID) {
+  directoryUrls.PPL_DIRECTORY_CLIENT_ID = DEMO.ppl.clientId;
+  directoryUrls.PPL_DIRECTORY_CLIENT_SECRET = DEMO.ppl.clientSecret;
+}
+
 await migrate();
 await seedDemo(await getDb(), { fakeCouriers });
 await closeDb();
@@ -35,6 +51,11 @@ if (fakeCouriers)
   console.log(
     `  Couriers:   Packeta and PPL are local fakes (${courierUrls.COURIER_PACKETA_URL}, ${courierUrls.COURIER_PPL_URL});\n` +
       "              set COURIER_PACKETA_URL / COURIER_PPL_URL to use real ones.\n",
+  );
+if (directoryUrls.PACKETA_FEED_URL || directoryUrls.PPL_DIRECTORY_CLIENT_ID)
+  console.log(
+    "  Pickup points: the worker syncs the synthetic directory from local fakes; set PACKETA_API_KEY and\n" +
+      "              PPL_DIRECTORY_CLIENT_ID / PPL_DIRECTORY_CLIENT_SECRET to sync the couriers' own.\n",
   );
 
 // Node runs Next directly (no npx in between) so signals reach it and it can drain in-flight requests.
@@ -54,6 +75,7 @@ const child = spawn(process.execPath, [nextBin, "dev", "--port", port, ...proces
     // webhook attempts in flight, server/jobs/web-process.ts); a second Ctrl-C still ends it at once.
     NEXT_EXIT_TIMEOUT_MS: process.env.NEXT_EXIT_TIMEOUT_MS ?? String(2 * (WEBHOOK_TIMEOUT_MS + 5000) + 5000),
     ...courierUrls,
+    ...directoryUrls,
   },
 });
 child.stdout!.pipe(pretty({ colorize: true, translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname" }));

@@ -109,6 +109,19 @@ const schema = z.object({
   WEBHOOK_ACCOUNT_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(16),
   /** Deliveries in flight to one endpoint (per worker process); the rest wait in its queue, no attempt spent. */
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  /**
+   * The pickup-point directory's credentials (server/pickup-points/sync/feeds.ts reads them when a sync runs): the
+   * operator's, never a partner's. Packeta's 16-character API key (the first 16 of an API password) for its v5
+   * feeds at PACKETA_FEED_URL; PPL's client id and secret for `GET /accessPoint` at COURIER_PPL_URL. A courier
+   * without them has no directory sync (logged once by the worker).
+   */
+  PACKETA_API_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9]{16}$/, "PACKETA_API_KEY must be Packeta's 16-character API key")
+    .optional(),
+  PACKETA_FEED_URL: z.string().url().default("https://pickup-point.api.packeta.com"),
+  PPL_DIRECTORY_CLIENT_ID: z.string().min(1).optional(),
+  PPL_DIRECTORY_CLIENT_SECRET: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof schema> & { AUTH_SECRET: string; SECRETS_KEY: string; PUBLIC_URL: string };

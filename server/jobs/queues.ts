@@ -1,5 +1,6 @@
 import type PgBoss from "pg-boss";
 import { courierIds } from "@/server/couriers/registry";
+import { FEED_IDS, type FeedId } from "@/server/pickup-points/sync/feeds";
 
 /**
  * One bounded batch of one courier's orders whose tracking is due. A queue per courier, each worked on its own,
@@ -75,6 +76,13 @@ export const deliveryQueueOptions = (name: string): PgBoss.Queue => ({
   retentionMinutes: 60 * 24 * 2,
 });
 
+/**
+ * One pickup-point directory feed's sync (server/pickup-points/sync/). `stately`: one sync of a feed runs at a time
+ * across every worker, and at most one more waits (the cron's and the start-up catch-up's sends fold into it). A
+ * failed sync is retried once after five minutes; a full download of Europe's points takes about a minute.
+ */
+export const pickupPointQueue = (feed: FeedId) => `pickup-points-${feed}`;
+
 export const QUEUE_OPTIONS: PgBoss.Queue[] = [
   deliveryQueueOptions(QUEUES.webhookDelivery),
   { name: QUEUES.trackingTick, retryLimit: 0, expireInSeconds: 120 },
@@ -92,6 +100,13 @@ export const QUEUE_OPTIONS: PgBoss.Queue[] = [
     retryDelay: 30,
     expireInSeconds: 20 * 60,
   },
+  ...FEED_IDS.map((feed) => ({
+    name: pickupPointQueue(feed),
+    policy: "stately",
+    retryLimit: 1,
+    retryDelay: 300,
+    expireInSeconds: 30 * 60,
+  })),
 ];
 
 /**

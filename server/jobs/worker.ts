@@ -18,6 +18,7 @@ import {
 import { sweepStuckDeliveries } from "@/server/services/webhooks/sweep-stuck-deliveries";
 import { dropOrphanDeliveryQueues, ensureDeliveryQueues } from "./boss";
 import { startDeliveryPump, type DeliveryPump } from "./delivery-pump";
+import { startPickupPointJobs } from "./pickup-point-jobs";
 import { createQueues, QUEUES, trackingQueue } from "./queues";
 import { runJob } from "./run-job";
 import { jobSql } from "./sql-adapter";
@@ -214,6 +215,8 @@ async function start(db: Db, options: WorkerOptions, started: Started): Promise<
       for (const job of jobs) await rebuildStatistics(db, job.data.accountId);
     }),
   );
+
+  await startPickupPointJobs(boss, db, options.pollingSeconds);
 
   // Longer than any claimed attempt can take (its lease: the webhook timeout and the time to record its outcome).
   const stopTimeoutMs = attemptLeaseMs(options.delivery.timeoutMs) + 5000;

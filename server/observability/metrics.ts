@@ -46,7 +46,37 @@ function createMetrics() {
     labelNames: ["queue", "outcome"] as const,
     registers: [registry],
   });
-  return { registry, httpRequests, httpDuration, courierCalls, webhookDeliveries, webhookLag, jobs };
+  const pickupPoints = new client.Gauge({
+    name: "sop_pickup_points",
+    help: "Pickup points in the directory, by courier and whether they are open (set after each sync).",
+    labelNames: ["courier", "open"] as const,
+    registers: [registry],
+  });
+  const pickupPointSyncSuccess = new client.Gauge({
+    name: "sop_pickup_point_sync_last_success_timestamp_seconds",
+    help: "When each directory feed last synced completely (Unix seconds).",
+    labelNames: ["feed"] as const,
+    registers: [registry],
+  });
+  const pickupPointSyncDuration = new client.Histogram({
+    name: "sop_pickup_point_sync_duration_seconds",
+    help: "Directory feed syncs by feed and outcome (synced, failed), with their duration.",
+    labelNames: ["feed", "outcome"] as const,
+    buckets: [1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+    registers: [registry],
+  });
+  return {
+    registry,
+    httpRequests,
+    httpDuration,
+    courierCalls,
+    webhookDeliveries,
+    webhookLag,
+    jobs,
+    pickupPoints,
+    pickupPointSyncSuccess,
+    pickupPointSyncDuration,
+  };
 }
 
 const holder = globalThis as unknown as { __sopMetrics?: ReturnType<typeof createMetrics> };

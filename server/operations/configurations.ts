@@ -1,7 +1,7 @@
 import { operation } from "@/server/http/operation";
 import { CourierList, CourierProfileList, SourceConfigurationList } from "@/server/openapi/components";
 import { courierProfile } from "@/server/openapi/examples";
-import { listCouriers } from "@/server/services/configurations/list-couriers";
+import { courierItems } from "@/server/services/configurations/list-couriers";
 import { answer } from "./shared";
 
 const TAG = "Configurations";
@@ -15,10 +15,22 @@ export const listCouriersOp = operation({
   summary: "List couriers",
   description:
     "The couriers orders can be sent with, and what each supports: service codes, destination countries (ISO 3166-1 alpha-2), the parcel weight limit, " +
-    "and cash on delivery (`cod` is a boolean; `codCurrencies` lists the ISO 4217 currencies it collects).",
+    "cash on delivery (`cod` is a boolean; `codCurrencies` lists the ISO 4217 currencies it collects), " +
+    "and its pickup-point directory (`pickupPoints`: open points and the last complete sync; null for a courier without points).",
   auth,
   responses: {
-    200: answer("The couriers.", CourierList, { couriers: ["The built-in sandbox courier", listCouriers()] }),
+    200: answer("The couriers.", CourierList, {
+      couriers: [
+        "The built-in couriers, with synced directories",
+        {
+          items: courierItems((courier) =>
+            courier === "sandbox"
+              ? null
+              : { count: courier === "packeta" ? 30_000 : 12_000, syncedAt: "2026-11-27T03:05:12.000Z" },
+          ),
+        },
+      ],
+    }),
   },
 });
 

@@ -43,6 +43,8 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
   addFormatsModule) as typeof addFormatsModule;
 addFormats(ajv);
 ajv.addFormat("int32", { type: "number", validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 31 });
+// A .NET TimeSpan ("08:00:00"), as PPL's `AccessPointWorkHourModel` writes opening hours.
+ajv.addFormat("date-span", { type: "string", validate: (s: string) => /^\d{2}:\d{2}:\d{2}$/.test(s) });
 ajv.addFormat("double", { type: "number", validate: (n: number) => Number.isFinite(n) });
 ajv.addSchema({ $id: "ppl-api.json", components: meaning(document.components) as Json });
 
@@ -53,6 +55,7 @@ const validators = {
   createShipmentBatch: validatorOf("Eps.Api.MyApi2.Web.Models.ShipmentBatch.CreateShipmentBatchModel"),
   updateShipmentBatch: validatorOf("Eps.Api.MyApi2.Web.Models.ShipmentBatch.UpdateShipmentBatchModel"),
   problem: validatorOf("Eps.Api.Infrastructure.WebApi.Model.ProblemJsonModel"),
+  accessPoint: validatorOf("Eps.Api.MyApi2.Web.Models.AccessPoint.AccessPointModel"),
 };
 
 /** `/shipments/0/recipient` → `shipments[0].recipient` (ASP.NET's model-state keys). */
@@ -118,7 +121,7 @@ function problemOf(error: ErrorObject): [key: string, message: string] {
  * "optional", not a rule a caller broke).
  */
 export function openApiErrorsOf(
-  model: "createShipmentBatch" | "updateShipmentBatch",
+  model: "createShipmentBatch" | "updateShipmentBatch" | "accessPoint",
   body: unknown,
 ): Record<string, string[]> | null {
   const validate = validators[model];

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { createAccessPointDirectory } from "./fake-access-points";
 import { openApiErrorsOf } from "./fake-openapi";
 
 /*
@@ -202,7 +203,10 @@ export async function startFakePpl(options: {
    * fake as a process (the invariant suite): faults switched at run time, and the ledger of registered shipments.
    */
   control?: boolean;
+  /** The synthetic access-point directory `GET /accessPoint` serves (default: the demo's size). */
+  accessPoints?: { count?: number; seed?: number };
 }) {
+  const accessPoints = createAccessPointDirectory(options.accessPoints);
   let mode: PplFakeMode = "ok";
   let delayMs = options.delayMs ?? 0;
   let pendingPolls = options.pendingPolls ?? 0;
@@ -248,7 +252,15 @@ export async function startFakePpl(options: {
       errors,
     }),
   });
-  type Answer = { status: number; type?: string; body?: string | Buffer; headers?: Record<string, string> };
+  type Answer = {
+    status: number;
+    type?: string;
+    body?: string | Buffer;
+    headers?: Record<string, string>;
+    /** Send this many bytes of the body, then destroy the connection (a feed cut half-way). */
+    cutAfter?: number;
+    delayMs?: number;
+  };
   const json = (status: number, body: unknown, headers?: Record<string, string>): Answer => ({
     status,
     type: "application/json",
@@ -428,6 +440,8 @@ export async function startFakePpl(options: {
         headers: { "www-authenticate": 'Bearer error="invalid_token"' },
       };
 
+    if (method === "GET" && route === "/accessPoint") return accessPoints.accessPoints((name) => param(query, name));
+    if (method === "GET" && route === "/codelist/country") return accessPoints.countries();
     if (method === "POST" && route === "/shipment/batch") return createBatch((request.body ?? {}) as Json);
     const batchMatch = /^\/shipment\/batch\/([^/]+)(\/label)?$/.exec(route);
     if (batchMatch) {
@@ -561,7 +575,13 @@ export async function startFakePpl(options: {
   function send(res: ServerResponse, result: Answer) {
     const headers: Record<string, string> = { ...(result.headers ?? {}) };
     if (result.type) headers["content-type"] = result.type;
-    res.writeHead(result.status, headers).end(result.body ?? "");
+    const write = () => {
+      if (result.cutAfter === undefined) return void res.writeHead(result.status, headers).end(result.body ?? "");
+      res.writeHead(result.status, headers);
+      res.write(Buffer.from(result.body ?? "").subarray(0, result.cutAfter), () => res.socket?.destroy());
+    };
+    if (result.delayMs) setTimeout(write, result.delayMs);
+    else write();
   }
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -643,6 +663,8 @@ export async function startFakePpl(options: {
       for (const res of hanging) res.destroy();
       hanging.clear();
     },
+    /** The access-point directory's faults and changes (`GET /accessPoint`). */
+    accessPoints: { setFault: accessPoints.setFault, setTransform: accessPoints.setTransform },
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();

@@ -1,5 +1,20 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
+import type { Executor } from "@/db/client";
+import { COURIERS_WITH_POINTS, pickupPoints, pickupPointSyncs } from "@/db/schema/pickup-points";
 import { allCouriers } from "@/server/couriers/registry";
+import { FEED_IDS, FEEDS } from "@/server/pickup-points/sync/feeds";
+
+export const pickupPointsView = z
+  .object({
+    count: z.number().int().describe("Open points in the courier's directory"),
+    syncedAt: z
+      .string()
+      .nullable()
+      .describe("When every point feed of the courier last synced completely (ISO 8601), or null if one never has"),
+  })
+  .nullable()
+  .describe("The courier's pickup-point directory; null for a courier without pickup points");
 
 export const courierView = z.object({
   id: z.string(),
@@ -9,20 +24,53 @@ export const courierView = z.object({
   maxParcelWeightKg: z.number(),
   cod: z.boolean().describe("Whether the courier collects cash on delivery"),
   codCurrencies: z.array(z.string()).describe("ISO 4217 currencies accepted for cash on delivery"),
+  pickupPoints: pickupPointsView,
 });
 
 export type CourierView = z.infer<typeof courierView>;
+type PickupPointsView = z.infer<typeof pickupPointsView>;
 
-export function listCouriers(): { items: CourierView[] } {
+/** The couriers as they are built in, with the directory each has as given (the OpenAPI example gives its own). */
+export function courierItems(directory: (courier: string) => PickupPointsView): CourierView[] {
+  return allCouriers().map(({ capabilities: c }) => ({
+    id: c.id,
+    name: c.name,
+    services: c.services.map((s) => s.code),
+    countries: [...c.countries],
+    maxParcelWeightKg: c.maxParcelWeightKg,
+    cod: c.codCurrencies.length > 0,
+    codCurrencies: [...c.codCurrencies],
+    pickupPoints: directory(c.id),
+  }));
+}
+
+const hasPoints = (courier: string): courier is (typeof COURIERS_WITH_POINTS)[number] =>
+  (COURIERS_WITH_POINTS as readonly string[]).includes(courier);
+
+/** The couriers, each with its directory's open points and its last complete sync (two small grouped reads). */
+export async function listCouriers(db: Executor): Promise<{ items: CourierView[] }> {
+  const counts = await db
+    .select({ courier: pickupPoints.courier, n: sql<number>`count(*)::int` })
+    .from(pickupPoints)
+    .where(and(inArray(pickupPoints.courier, [...COURIERS_WITH_POINTS]), eq(pickupPoints.open, true)))
+    .groupBy(pickupPoints.courier);
+  const pointFeeds = FEED_IDS.filter((feed) => feed !== "packeta-carriers");
+  const syncs = await db
+    .select({ feed: pickupPointSyncs.feed, at: pickupPointSyncs.lastSuccessAt })
+    .from(pickupPointSyncs)
+    .where(inArray(pickupPointSyncs.feed, pointFeeds));
+  const count = new Map(counts.map((row) => [row.courier, row.n]));
+  const syncedAt = (courier: string): string | null => {
+    // The oldest of the courier's point feeds (Packeta's points and boxes): the directory is as fresh as that.
+    const times = pointFeeds
+      .filter((feed) => FEEDS[feed].courier === courier)
+      .map((feed) => syncs.find((row) => row.feed === feed)?.at ?? null);
+    if (times.some((at) => at === null)) return null;
+    return new Date(Math.min(...times.map((at) => at!.getTime()))).toISOString();
+  };
   return {
-    items: allCouriers().map(({ capabilities: c }) => ({
-      id: c.id,
-      name: c.name,
-      services: c.services.map((s) => s.code),
-      countries: [...c.countries],
-      maxParcelWeightKg: c.maxParcelWeightKg,
-      cod: c.codCurrencies.length > 0,
-      codCurrencies: [...c.codCurrencies],
-    })),
+    items: courierItems((courier) =>
+      hasPoints(courier) ? { count: count.get(courier) ?? 0, syncedAt: syncedAt(courier) } : null,
+    ),
   };
 }
