@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { POINT_TYPES } from "@/db/schema";
 import { notFound } from "@/server/errors";
-import { operation } from "@/server/http/operation";
+import { operation, type Header } from "@/server/http/operation";
 import { parseQuery } from "@/server/http/query";
 import { publishableRefusals } from "@/server/http/publishable-key";
 import { noDirectory } from "@/server/services/pickup-points/directory-courier";
-import { pickupPointView } from "@/server/services/pickup-points/search-pickup-points";
-import { page } from "@/server/openapi/components";
+import { PickupPoint, PickupPointPage } from "@/server/openapi/components";
 import { pageOf } from "@/server/openapi/examples";
 import { answer, pagingParams, thrown } from "./shared";
 
@@ -14,11 +13,18 @@ const TAG = "Pickup points";
 // A publishable key (the checkout widget's) may call these two, and only these.
 const auth = { apiKey: "configurations:read", publishable: true } as const;
 
-const PickupPoint = pickupPointView.meta({
-  id: "PickupPoint",
-  description: "A pickup point or parcel locker of a courier's directory.",
-});
-const PickupPointPage = page("PickupPointPage", PickupPoint, "pickup points");
+const corsHeaders: Record<string, Header> = {
+  Vary: {
+    description: "`Origin`: the answer depends on the page that asked (CORS).",
+    required: true,
+    schema: { type: "string", example: "Origin" },
+  },
+  "Access-Control-Allow-Origin": {
+    description: "To a publishable key from one of its `allowedOrigins`: that origin, so the page may read the answer.",
+    required: false,
+    schema: { type: "string", example: "https://shop.example" },
+  },
+};
 
 const flag = (name: string) =>
   z.enum(["true", "false"], { error: `${name} must be true or false` }).transform((v) => v === "true");
@@ -121,8 +127,7 @@ const WIDGET_NOTE =
   "`rateLimitPerMinute`, each client address may make PUBLISHABLE_KEY_ADDRESS_RATE_LIMIT_PER_MINUTE (default 120) requests " +
   "a minute with one publishable key.";
 
-const sampleQuery = (search: string) =>
-  thrown(() => parseQuery(pickupPointQuery, new URL(`http://x/?${search}`), []));
+const sampleQuery = (search: string) => thrown(() => parseQuery(pickupPointQuery, new URL(`http://x/?${search}`), []));
 
 const pickupPoint = {
   id: "4321",
@@ -184,10 +189,15 @@ export const searchPickupPointsOp = operation({
   params: courierParams,
   query: pickupPointQuery,
   responses: {
-    200: answer("A page of points.", PickupPointPage, {
-      page: ["Points near Prague's centre", pageOf([{ ...pickupPoint, distanceKm: 1.62 }])],
-      empty: ["Nothing matches", pageOf([])],
-    }),
+    200: answer(
+      "A page of points.",
+      PickupPointPage,
+      {
+        page: ["Points near Prague's centre", pageOf([{ ...pickupPoint, distanceKm: 1.62 }])],
+        empty: ["Nothing matches", pageOf([])],
+      },
+      corsHeaders,
+    ),
   },
   errors: {
     400: {
@@ -224,7 +234,7 @@ export const getPickupPointOp = operation({
   params: courierParams.extend({
     id: z.string().meta({ param: { description: "The courier's id of the point. Unknown → 404." }, example: "4321" }),
   }),
-  responses: { 200: answer("The point.", PickupPoint, { point: ["An open point", pickupPoint] }) },
+  responses: { 200: answer("The point.", PickupPoint, { point: ["An open point", pickupPoint] }, corsHeaders) },
   errors: {
     403: widgetProblems[403],
     404: {
