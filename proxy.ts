@@ -3,6 +3,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { problem } from "@/server/http/problem";
 import { newNonce, pageContentSecurityPolicy } from "@/server/http/content-security-policy";
 import { env } from "@/server/env";
+import { mapTileOrigin } from "@/server/pickup-points/map-tiles";
 import { secureCookies, sessionExpired } from "@/server/auth/session-policy";
 import { requestIdOf } from "@/server/observability/request-context";
 
@@ -30,7 +31,10 @@ export async function proxy(request: NextRequest) {
   }
   // The label's PDF is a file, not a page: its own policy (framed by the dashboard) comes from next.config.
   if (LABEL_FILE.test(pathname)) return NextResponse.next();
-  const policy = pageContentSecurityPolicy(newNonce(), { development: process.env.NODE_ENV === "development" });
+  const policy = pageContentSecurityPolicy(newNonce(), {
+    development: process.env.NODE_ENV === "development",
+    mapTileOrigin: mapTileOrigin(),
+  });
   if (isDashboard(pathname) && !(await hasLiveSession(request))) {
     const signIn = new URL("/sign-in", request.url);
     signIn.searchParams.set("callbackUrl", request.nextUrl.pathname + request.nextUrl.search);

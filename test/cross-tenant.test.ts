@@ -580,6 +580,10 @@ const matrix: Record<string, Row> = {
   },
   "refusedAttempts.list": { call: (api) => api.refusedAttempts.list({ accountId: a.accountId }), member: "resolved" },
   "refusedAttempts.get": { call: (api) => api.refusedAttempts.get({ id: aRefusedAttemptId }), member: "resolved" },
+  "pickupPoints.search": {
+    call: (api) => api.pickupPoints.search({ accountId: a.accountId, courier: "packeta" }),
+    member: "resolved",
+  },
   "overview.get": { call: (api) => api.overview.get({ accountId: a.accountId }), member: "resolved" },
   "statistics.get": { call: (api) => api.statistics.get({ accountId: a.accountId }), member: "resolved" },
   "accounts.settings": { call: (api) => api.accounts.settings({ accountId: a.accountId }), member: "resolved" },

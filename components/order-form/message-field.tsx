@@ -3,6 +3,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import type { ValidationMessage } from "@/server/services/shipping-orders/validation-messages";
 import { atFieldText, fieldId } from "@/lib/order-form/order-paths";
+import { SuggestionButtons } from "./suggestion-buttons";
 
 /** What ties a control to its hint and its messages, for screen readers; errors (not warnings) make it invalid. */
 export type FieldA11y = { id: string; "aria-invalid": true | undefined; "aria-describedby": string | undefined };
@@ -52,6 +53,7 @@ export function MessageField({
                 <span>
                   <span className="sr-only">{m.severity === "ERROR" ? "Error: " : "Warning: "}</span>
                   {atFieldText(m)}
+                  <SuggestionButtons message={m} />
                 </span>
               </li>
             );

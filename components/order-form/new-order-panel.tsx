@@ -1,18 +1,23 @@
 "use client";
 
+import { withFieldValue } from "@/lib/order-form/suggestions";
 import { api } from "@/trpc/react";
 import { ValidatePanel } from "./validate-panel";
 
 /** Where the order form starts: a refused attempt or a validation result (the order as sent), or empty. */
-export type DraftSource = { refused: string } | { result: string } | null;
+export type DraftSource = { refused: string; fix?: FieldFix } | { result: string } | null;
 
-function RefusedDraft({ accountId, id }: { accountId: string; id: string }) {
+/** One field of the order set to a value before the form opens: a suggestion chosen in the refused orders. */
+export type FieldFix = { field: string; value: string };
+
+function RefusedDraft({ accountId, id, fix }: { accountId: string; id: string; fix?: FieldFix }) {
   const [attempt] = api.refusedAttempts.get.useSuspenseQuery({ id });
+  const request = fix ? withFieldValue(attempt.request, fix.field, fix.value) : attempt.request;
   return (
     <ValidatePanel
       accountId={accountId}
       canCreate
-      draft={{ courierId: attempt.courier, profileId: attempt.courierProfileId, request: attempt.request }}
+      draft={{ courierId: attempt.courier, profileId: attempt.courierProfileId, request }}
     />
   );
 }
@@ -29,7 +34,7 @@ function ResultDraft({ accountId, id }: { accountId: string; id: string }) {
 }
 
 export function NewOrderPanel({ accountId, from }: { accountId: string; from: DraftSource }) {
-  if (from && "refused" in from) return <RefusedDraft accountId={accountId} id={from.refused} />;
+  if (from && "refused" in from) return <RefusedDraft accountId={accountId} id={from.refused} fix={from.fix} />;
   if (from && "result" in from) return <ResultDraft accountId={accountId} id={from.result} />;
   return <ValidatePanel accountId={accountId} canCreate />;
 }

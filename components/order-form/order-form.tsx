@@ -11,10 +11,19 @@ import { Spinner } from "@/components/ui/spinner";
 import type { CourierCapabilities } from "@/server/couriers/adapter";
 import { api } from "@/trpc/react";
 import { buildOrder } from "@/lib/order-form/build-order";
+import { Input } from "@/components/ui/input";
 import { MessageField, MessageInput } from "./message-field";
 import { isRecord, mergeDraft, textOf } from "@/lib/order-form/order-draft";
 import { placeMessages } from "@/lib/order-form/order-paths";
 import { CourierRefusal, ValidationFailure, ValidationSummary, validationOf } from "./validation-summary";
+import { fieldId, fieldLabel } from "@/lib/order-form/order-paths";
+import type { Suggestion } from "@/lib/order-form/suggestions";
+import {
+  ChoosePickupPoint,
+  DIRECTORY_COURIERS,
+  type OrderContext,
+} from "@/components/pickup-points/choose-pickup-point";
+import { ApplySuggestion } from "./suggestion-buttons";
 
 // Radix Select items cannot have an empty value; these stand for "not given".
 const BUILT_IN = "__api_default__";
@@ -89,6 +98,9 @@ export function OrderForm({
   const [service, setService] = useState(start.service);
   const [codCurrency, setCodCurrency] = useState(start.codCurrency);
   const summary = useRef<HTMLDivElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const [pickupPoint, setPickupPoint] = useState(start.text("PickupPoint") ?? "");
+  const [chosenPoint, setChosenPoint] = useState<string | null>(null);
   const router = useRouter();
   const utils = api.useUtils();
   const validate = api.shippingOrders.validate.useMutation();
@@ -131,6 +143,41 @@ export function OrderForm({
     setParcels(next);
   }
 
+  // A directory to choose from: the courier keeps one, and the service (or the profile's default) delivers to a point.
+  const chosenService = courier.services.find((s) => s.code === service);
+  const canChoosePoint =
+    DIRECTORY_COURIERS.includes(courier.id) &&
+    (chosenService ? chosenService.requiresPickupPoint : courier.services.some((s) => s.requiresPickupPoint));
+
+  /** What the order says so far, to narrow the picker: the recipient's country and town, the heaviest parcel, COD. */
+  function orderContext(): OrderContext {
+    const data = form.current ? new FormData(form.current) : new FormData();
+    const text = (name: string) => String(data.get(name) ?? "").trim();
+    const weights = parcels.map((_, i) => Number(text(`Parcels[${i}].Weight`).replace(",", "."))).filter((w) => w > 0);
+    const country = text("Recipient.Country").toUpperCase();
+    return {
+      country: /^[A-Z]{2}$/.test(country) ? country : undefined,
+      place: text("Recipient.City") || text("Recipient.Zip") || undefined,
+      weightKg: weights.length ? Math.max(...weights) : undefined,
+      cod: Number(text("CodPrice").replace(",", ".")) > 0 || undefined,
+    };
+  }
+
+  /** A suggestion's one-click fix: its value into the field it is for, then focus there to validate again. */
+  function applySuggestion(path: string, suggestion: Suggestion) {
+    if (path === "Service") setService(suggestion.value);
+    else if (path === "CodCurrency") setCodCurrency(suggestion.value);
+    else if (path === "PickupPoint") {
+      setPickupPoint(suggestion.value);
+      setChosenPoint(suggestion.text);
+    } else {
+      const input = document.getElementById(fieldId(path));
+      if (input instanceof HTMLInputElement) input.value = suggestion.value;
+    }
+    document.getElementById(fieldId(path))?.focus();
+    toast.success(`${fieldLabel(path)} set to ${suggestion.value}. Validate again to check it.`);
+  }
+
   function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const source = sources.items.find((s) => s.id === sourceId) ?? null;
@@ -154,220 +201,259 @@ export function OrderForm({
   }
 
   return (
-    <form onSubmit={submit} noValidate aria-label={canCreate ? "New order" : "Order to validate"} className="space-y-6">
-      {failure ? (
-        <ValidationFailure ref={summary} error={failure} />
-      ) : refusal ? (
-        <CourierRefusal ref={summary} refusal={refusal} accountId={accountId} />
-      ) : response ? (
-        <ValidationSummary ref={summary} response={response} placed={placed} created={Boolean(createValidation)} />
-      ) : null}
-      <Section title="Order">
-        <MessageInput
-          path="ReferenceNumber"
-          defaultValue={start.text("ReferenceNumber")}
-          label="Reference number"
-          hint="Your order number, 1 to 64 characters."
-          messages={at("ReferenceNumber")}
-          autoComplete="off"
-        />
-        <MessageField
-          path="SourcePair"
-          label="Source"
-          hint="The e-shop the order comes from: an activated pair, or the built-in api / default."
-          messages={at("SourcePair")}
-        >
-          {(a11y) => (
-            <Select value={sourceId} onValueChange={setSourceId}>
-              <SelectTrigger {...a11y} />
-              <SelectContent>
-                <SelectItem value={BUILT_IN}>api / default (built in)</SelectItem>
-                {sources.items.map((s) => (
-                  <SelectItem key={s.id} value={s.id} description={s.name ?? undefined}>
-                    {`${s.referenceSource} / ${s.sourceIdentifier}`}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          )}
-        </MessageField>
-        <MessageField path="Service" label="Service" messages={at("Service")}>
-          {(a11y) => (
-            <Select value={service} onValueChange={setService}>
-              <SelectTrigger {...a11y} />
-              <SelectContent>
-                <SelectItem value={PROFILE_DEFAULT}>The profile&apos;s default</SelectItem>
-                {courier.services.map((s) => (
-                  <SelectItem
-                    key={s.code}
-                    value={s.code}
-                    description={s.requiresPickupPoint ? "Needs a pickup point" : undefined}
-                  >
-                    {`${s.name} (${s.code})`}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          )}
-        </MessageField>
-        <MessageInput
-          path="PickupPoint"
-          defaultValue={start.text("PickupPoint")}
-          label="Pickup point (optional)"
-          hint="Only for services that deliver to a pickup point."
-          messages={at("PickupPoint")}
-          autoComplete="off"
-        />
-      </Section>
-      <Section title="Recipient">
-        <MessageInput
-          path="Recipient.Name"
-          defaultValue={start.text("Recipient.Name")}
-          label="Name"
-          messages={at("Recipient.Name")}
-          autoComplete="off"
-        />
-        <MessageInput
-          path="Recipient.Company"
-          defaultValue={start.text("Recipient.Company")}
-          label="Company (optional)"
-          messages={at("Recipient.Company")}
-          autoComplete="off"
-        />
-        <MessageInput
-          path="Recipient.Street"
-          defaultValue={start.text("Recipient.Street")}
-          label="Street"
-          messages={at("Recipient.Street")}
-          autoComplete="off"
-        />
-        <MessageInput
-          path="Recipient.City"
-          defaultValue={start.text("Recipient.City")}
-          label="City"
-          messages={at("Recipient.City")}
-          autoComplete="off"
-        />
-        <MessageInput
-          path="Recipient.Zip"
-          defaultValue={start.text("Recipient.Zip")}
-          label="Zip"
-          hint="e.g. 110 00 for CZ, 10115 for DE"
-          messages={at("Recipient.Zip")}
-          autoComplete="off"
-        />
-        <MessageInput
-          path="Recipient.Country"
-          defaultValue={start.text("Recipient.Country")}
-          label="Country"
-          hint="ISO code, e.g. CZ"
-          maxLength={2}
-          className="uppercase"
-          messages={at("Recipient.Country")}
-          autoComplete="off"
-        />
-        <MessageInput
-          path="Recipient.Email"
-          defaultValue={start.text("Recipient.Email")}
-          label="Email (optional)"
-          type="email"
-          messages={at("Recipient.Email")}
-          autoComplete="off"
-        />
-        <MessageInput
-          path="Recipient.Phone"
-          defaultValue={start.text("Recipient.Phone")}
-          label="Phone (optional)"
-          hint="+ and 7 to 15 digits"
-          type="tel"
-          messages={at("Recipient.Phone")}
-          autoComplete="off"
-        />
-      </Section>
-      <fieldset className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-        <legend className="float-left mb-4 w-full text-base font-semibold text-slate-900">Parcels</legend>
-        <ol className="clear-both space-y-4">
-          {parcels.map((key, i) => (
-            <li key={key} className="flex items-start gap-3">
-              <div className="w-full max-w-xs">
-                <MessageInput
-                  path={`Parcels[${i}].Weight`}
-                  defaultValue={start.weight(key)}
-                  label={`Parcel ${i + 1} weight (kg)`}
-                  inputMode="decimal"
-                  messages={at(`Parcels[${i}].Weight`)}
+    <ApplySuggestion value={applySuggestion}>
+      <form
+        ref={form}
+        onSubmit={submit}
+        noValidate
+        aria-label={canCreate ? "New order" : "Order to validate"}
+        className="space-y-6"
+      >
+        {failure ? (
+          <ValidationFailure ref={summary} error={failure} />
+        ) : refusal ? (
+          <CourierRefusal ref={summary} refusal={refusal} accountId={accountId} />
+        ) : response ? (
+          <ValidationSummary ref={summary} response={response} placed={placed} created={Boolean(createValidation)} />
+        ) : null}
+        <Section title="Order">
+          <MessageInput
+            path="ReferenceNumber"
+            defaultValue={start.text("ReferenceNumber")}
+            label="Reference number"
+            hint="Your order number, 1 to 64 characters."
+            messages={at("ReferenceNumber")}
+            autoComplete="off"
+          />
+          <MessageField
+            path="SourcePair"
+            label="Source"
+            hint="The e-shop the order comes from: an activated pair, or the built-in api / default."
+            messages={at("SourcePair")}
+          >
+            {(a11y) => (
+              <Select value={sourceId} onValueChange={setSourceId}>
+                <SelectTrigger {...a11y} />
+                <SelectContent>
+                  <SelectItem value={BUILT_IN}>api / default (built in)</SelectItem>
+                  {sources.items.map((s) => (
+                    <SelectItem key={s.id} value={s.id} description={s.name ?? undefined}>
+                      {`${s.referenceSource} / ${s.sourceIdentifier}`}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            )}
+          </MessageField>
+          <MessageField path="Service" label="Service" messages={at("Service")}>
+            {(a11y) => (
+              <Select value={service} onValueChange={setService}>
+                <SelectTrigger {...a11y} />
+                <SelectContent>
+                  <SelectItem value={PROFILE_DEFAULT}>The profile&apos;s default</SelectItem>
+                  {courier.services.map((s) => (
+                    <SelectItem
+                      key={s.code}
+                      value={s.code}
+                      description={s.requiresPickupPoint ? "Needs a pickup point" : undefined}
+                    >
+                      {`${s.name} (${s.code})`}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            )}
+          </MessageField>
+          <MessageField
+            path="PickupPoint"
+            label="Pickup point (optional)"
+            hint={
+              chosenPoint
+                ? `Chosen: ${chosenPoint}`
+                : canChoosePoint
+                  ? "The point's id; choose it from the courier's directory."
+                  : "Only for services that deliver to a pickup point."
+            }
+            messages={at("PickupPoint")}
+          >
+            {(a11y) => (
+              <div className="flex gap-2">
+                <Input
+                  name="PickupPoint"
+                  {...a11y}
+                  value={pickupPoint}
+                  onChange={(event) => {
+                    setPickupPoint(event.target.value);
+                    setChosenPoint(null);
+                  }}
                   autoComplete="off"
                 />
+                {canChoosePoint ? (
+                  <ChoosePickupPoint
+                    accountId={accountId}
+                    courier={courier.id}
+                    selectedId={pickupPoint}
+                    orderContext={orderContext}
+                    onChoose={(point) => {
+                      setPickupPoint(point.id);
+                      setChosenPoint(`${point.name}, ${point.street}, ${point.city}`);
+                    }}
+                  />
+                ) : null}
               </div>
-              {parcels.length > 1 ? (
-                <Button
-                  variant="danger-ghost"
-                  size="sm"
-                  className="mt-7"
-                  aria-label={`Remove parcel ${i + 1}`}
-                  onClick={() => changeParcels(parcels.filter((k) => k !== key))}
-                >
-                  <Trash2 aria-hidden className="size-4" />
-                </Button>
-              ) : null}
-            </li>
-          ))}
-        </ol>
-        <Button
-          variant="secondary"
-          size="sm"
-          className="mt-4"
-          disabled={parcels.length >= MAX_PARCELS}
-          onClick={() => changeParcels([...parcels, nextParcel.current++])}
-        >
-          <Plus aria-hidden className="size-4" />
-          Add parcel
-        </Button>
-      </fieldset>
-      <Section title="Cash on delivery">
-        <MessageInput
-          path="CodPrice"
-          defaultValue={start.text("CodPrice")}
-          label="Amount (optional)"
-          hint="Leave empty when the recipient does not pay on delivery."
-          inputMode="decimal"
-          messages={at("CodPrice")}
-          autoComplete="off"
-        />
-        <MessageField path="CodCurrency" label="Currency" messages={at("CodCurrency")}>
-          {(a11y) => (
-            <Select value={codCurrency} onValueChange={setCodCurrency}>
-              <SelectTrigger {...a11y} />
-              <SelectContent>
-                <SelectItem value={NO_CURRENCY}>None</SelectItem>
-                {courier.codCurrencies.map((c) => (
-                  <SelectItem key={c} value={c}>
-                    {c}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          )}
-        </MessageField>
-      </Section>
-      <div className="flex flex-wrap gap-2">
-        <Button
-          type="submit"
-          name="action"
-          value="validate"
-          variant={canCreate ? "secondary" : undefined}
-          disabled={pending}
-        >
-          {validate.isPending ? <Spinner /> : <ClipboardCheck aria-hidden className="size-4" />}
-          Validate order
-        </Button>
-        {canCreate ? (
-          <Button type="submit" name="action" value="create" disabled={pending}>
-            {create.isPending ? <Spinner /> : <PackagePlus aria-hidden className="size-4" />}
-            Create order
+            )}
+          </MessageField>
+        </Section>
+        <Section title="Recipient">
+          <MessageInput
+            path="Recipient.Name"
+            defaultValue={start.text("Recipient.Name")}
+            label="Name"
+            messages={at("Recipient.Name")}
+            autoComplete="off"
+          />
+          <MessageInput
+            path="Recipient.Company"
+            defaultValue={start.text("Recipient.Company")}
+            label="Company (optional)"
+            messages={at("Recipient.Company")}
+            autoComplete="off"
+          />
+          <MessageInput
+            path="Recipient.Street"
+            defaultValue={start.text("Recipient.Street")}
+            label="Street"
+            messages={at("Recipient.Street")}
+            autoComplete="off"
+          />
+          <MessageInput
+            path="Recipient.City"
+            defaultValue={start.text("Recipient.City")}
+            label="City"
+            messages={at("Recipient.City")}
+            autoComplete="off"
+          />
+          <MessageInput
+            path="Recipient.Zip"
+            defaultValue={start.text("Recipient.Zip")}
+            label="Zip"
+            hint="e.g. 110 00 for CZ, 10115 for DE"
+            messages={at("Recipient.Zip")}
+            autoComplete="off"
+          />
+          <MessageInput
+            path="Recipient.Country"
+            defaultValue={start.text("Recipient.Country")}
+            label="Country"
+            hint="ISO code, e.g. CZ"
+            maxLength={2}
+            className="uppercase"
+            messages={at("Recipient.Country")}
+            autoComplete="off"
+          />
+          <MessageInput
+            path="Recipient.Email"
+            defaultValue={start.text("Recipient.Email")}
+            label="Email (optional)"
+            type="email"
+            messages={at("Recipient.Email")}
+            autoComplete="off"
+          />
+          <MessageInput
+            path="Recipient.Phone"
+            defaultValue={start.text("Recipient.Phone")}
+            label="Phone (optional)"
+            hint="+ and 7 to 15 digits"
+            type="tel"
+            messages={at("Recipient.Phone")}
+            autoComplete="off"
+          />
+        </Section>
+        <fieldset className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+          <legend className="float-left mb-4 w-full text-base font-semibold text-slate-900">Parcels</legend>
+          <ol className="clear-both space-y-4">
+            {parcels.map((key, i) => (
+              <li key={key} className="flex items-start gap-3">
+                <div className="w-full max-w-xs">
+                  <MessageInput
+                    path={`Parcels[${i}].Weight`}
+                    defaultValue={start.weight(key)}
+                    label={`Parcel ${i + 1} weight (kg)`}
+                    inputMode="decimal"
+                    messages={at(`Parcels[${i}].Weight`)}
+                    autoComplete="off"
+                  />
+                </div>
+                {parcels.length > 1 ? (
+                  <Button
+                    variant="danger-ghost"
+                    size="sm"
+                    className="mt-7"
+                    aria-label={`Remove parcel ${i + 1}`}
+                    onClick={() => changeParcels(parcels.filter((k) => k !== key))}
+                  >
+                    <Trash2 aria-hidden className="size-4" />
+                  </Button>
+                ) : null}
+              </li>
+            ))}
+          </ol>
+          <Button
+            variant="secondary"
+            size="sm"
+            className="mt-4"
+            disabled={parcels.length >= MAX_PARCELS}
+            onClick={() => changeParcels([...parcels, nextParcel.current++])}
+          >
+            <Plus aria-hidden className="size-4" />
+            Add parcel
           </Button>
-        ) : null}
-      </div>
-    </form>
+        </fieldset>
+        <Section title="Cash on delivery">
+          <MessageInput
+            path="CodPrice"
+            defaultValue={start.text("CodPrice")}
+            label="Amount (optional)"
+            hint="Leave empty when the recipient does not pay on delivery."
+            inputMode="decimal"
+            messages={at("CodPrice")}
+            autoComplete="off"
+          />
+          <MessageField path="CodCurrency" label="Currency" messages={at("CodCurrency")}>
+            {(a11y) => (
+              <Select value={codCurrency} onValueChange={setCodCurrency}>
+                <SelectTrigger {...a11y} />
+                <SelectContent>
+                  <SelectItem value={NO_CURRENCY}>None</SelectItem>
+                  {courier.codCurrencies.map((c) => (
+                    <SelectItem key={c} value={c}>
+                      {c}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            )}
+          </MessageField>
+        </Section>
+        <div className="flex flex-wrap gap-2">
+          <Button
+            type="submit"
+            name="action"
+            value="validate"
+            variant={canCreate ? "secondary" : undefined}
+            disabled={pending}
+          >
+            {validate.isPending ? <Spinner /> : <ClipboardCheck aria-hidden className="size-4" />}
+            Validate order
+          </Button>
+          {canCreate ? (
+            <Button type="submit" name="action" value="create" disabled={pending}>
+              {create.isPending ? <Spinner /> : <PackagePlus aria-hidden className="size-4" />}
+              Create order
+            </Button>
+          ) : null}
+        </div>
+      </form>
+    </ApplySuggestion>
   );
 }

@@ -7,6 +7,7 @@ import { cn } from "@/lib/cn";
 import type { ValidationResponse } from "@/server/services/shipping-orders/validation-messages";
 import type { ApiError } from "@/trpc/react";
 import { atFieldText, fieldId, fieldLabel, type PlacedMessages } from "@/lib/order-form/order-paths";
+import { SuggestionButtons } from "./suggestion-buttons";
 
 const looks = {
   OK: {
@@ -106,6 +107,7 @@ export function ValidationSummary({
             {placed.unplaced.map((m, i) => (
               <li key={i}>
                 <code className="rounded bg-white/70 px-1 font-mono text-xs">{m.field ?? "order"}</code> {m.message}
+                <SuggestionButtons message={m} />
               </li>
             ))}
           </ul>

@@ -1,11 +1,13 @@
 "use client";
 
-import { PackageCheck, PencilLine } from "lucide-react";
+import { PackageCheck, PencilLine, Wand2 } from "lucide-react";
 import Link from "next/link";
 import { useState, useTransition } from "react";
 import { withAccount } from "@/lib/account";
 import { formatUtc } from "@/lib/format-utc";
 import { fieldLabel } from "@/lib/order-form/order-paths";
+import { suggestionTarget } from "@/lib/order-form/suggestions";
+import type { RefusedAttemptSummary } from "@/server/services/refused-attempts/list-refused-attempts";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/cn";
@@ -13,6 +15,43 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Pager } from "@/components/ui/pager";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { api } from "@/trpc/react";
+
+/** The fix-and-retry form of an attempt, opened with one field already set to a suggestion's value. */
+const fixHref = (accountId: string, attemptId: string, field: string, value: string) =>
+  `${withAccount("/dashboard/orders/new", accountId)}&${new URLSearchParams({ refused: attemptId, field, value })}`;
+
+/** Each suggestion of the attempt's validation messages, as a link that opens the order with it applied. */
+function SuggestedFixes({ attempt, accountId }: { attempt: RefusedAttemptSummary; accountId: string }) {
+  if (attempt.suggestedFixes.length === 0) return null;
+  return (
+    <span className="flex flex-col gap-1.5 text-xs text-slate-700">
+      {attempt.suggestedFixes.map((fix, i) => (
+        <span key={i} className="flex flex-col gap-1">
+          <span>{fix.message}</span>
+          <ul aria-label={`Suggested fixes for ${attempt.referenceNumber}`} className="flex flex-wrap gap-1.5">
+            {fix.suggestions.map((suggestion) => {
+              const target = suggestionTarget(fix, suggestion);
+              if (!target) return null;
+              return (
+                <li key={suggestion.value}>
+                  <Button asChild variant="secondary" size="sm" className="h-auto min-h-8 py-1 whitespace-normal">
+                    <Link
+                      href={fixHref(accountId, attempt.id, target, suggestion.value)}
+                      aria-label={`Fix ${attempt.referenceNumber}: use ${suggestion.text} as ${fieldLabel(target).toLowerCase()}`}
+                    >
+                      <Wand2 aria-hidden className="size-3.5 shrink-0" />
+                      Use {suggestion.text}
+                    </Link>
+                  </Button>
+                </li>
+              );
+            })}
+          </ul>
+        </span>
+      ))}
+    </span>
+  );
+}
 
 const codeLabel: Record<string, string> = {
   COURIER_REJECTED: "Refused",
@@ -90,6 +129,7 @@ export function RefusedOrdersTable({ accountId, canCreate }: { accountId: string
                       ) : null}
                     </span>
                   ) : null}
+                  {canCreate ? <SuggestedFixes attempt={r} accountId={accountId} /> : null}
                 </span>
               </Td>
               <Td label="Courier">

@@ -5,12 +5,16 @@
  * `'unsafe-inline'`: React renders `style` attributes (charts, progress bars), which a nonce cannot cover, and a
  * style cannot run code. Development adds what its tooling needs (eval for React's error stacks, the HMR socket).
  */
-export function pageContentSecurityPolicy(nonce: string, { development }: { development: boolean }): string {
+export function pageContentSecurityPolicy(
+  nonce: string,
+  { development, mapTileOrigin = null }: { development: boolean; mapTileOrigin?: string | null },
+): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ""}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    // The pickup-point picker's map tiles (MAP_TILE_URL) are images from the tile server's origin.
+    `img-src 'self' data: blob:${mapTileOrigin ? ` ${mapTileOrigin}` : ""}`,
     "font-src 'self' data:",
     `connect-src 'self'${development ? " ws: wss:" : ""}`,
     "frame-ancestors 'none'",

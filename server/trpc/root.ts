@@ -4,6 +4,7 @@ import { apiKeysRouter } from "./routers/api-keys";
 import { auditEventsRouter } from "./routers/audit-events";
 import { courierProfilesRouter } from "./routers/courier-profiles";
 import { overviewRouter } from "./routers/overview";
+import { pickupPointsRouter } from "./routers/pickup-points";
 import { refusedAttemptsRouter } from "./routers/refused-attempts";
 import { shippingOrdersRouter } from "./routers/shipping-orders";
 import { sourcesRouter } from "./routers/sources";
@@ -20,6 +21,7 @@ export const appRouter = createTRPCRouter({
   shippingOrders: shippingOrdersRouter,
   validationResults: validationResultsRouter,
   refusedAttempts: refusedAttemptsRouter,
+  pickupPoints: pickupPointsRouter,
   auditEvents: auditEventsRouter,
   webhooks: webhooksRouter,
   statistics: statisticsRouter,

@@ -1,7 +1,16 @@
 import { and, count, desc, eq, ilike, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db/client";
-import { accounts, apiKeys, courierProfiles, refusedAttempts, users, type RefusedAttemptRow } from "@/db/schema";
+import {
+  accounts,
+  apiKeys,
+  courierProfiles,
+  refusedAttempts,
+  users,
+  validationResults,
+  type RefusedAttemptRow,
+  type ValidationMessageRecord,
+} from "@/db/schema";
 import { findCourier } from "@/server/couriers/registry";
 import { AppError } from "@/server/errors";
 import { formatMillis } from "@/server/time";
@@ -39,7 +48,29 @@ export type RefusedAttemptSummary = {
   outcomeUnknown: boolean;
   /** Who sent it, in words: the API key's name, or the dashboard user. */
   sentBy: string;
+  /** The messages of its validation that offer other values (`suggestions`), each a one-click fix in the dashboard. */
+  suggestedFixes: SuggestedFix[];
 };
+
+export type SuggestedFix = Pick<ValidationMessageRecord, "code" | "field" | "message"> & {
+  suggestions: { value: string; text: string }[];
+};
+
+/** Messages whose `suggestions` hold at least one well-formed `{ value, text }`, with only those kept. */
+function suggestedFixesOf(messages: readonly unknown[] | null): SuggestedFix[] {
+  return (messages ?? []).flatMap((m) => {
+    const { code, field, message, suggestions } = m as ValidationMessageRecord & { suggestions?: unknown };
+    const valid = Array.isArray(suggestions)
+      ? suggestions.filter(
+          (s): s is { value: string; text: string } =>
+            typeof s === "object" && s !== null && typeof s.value === "string" && typeof s.text === "string",
+        )
+      : [];
+    return valid.length
+      ? [{ code, field, message, suggestions: valid.map(({ value, text }) => ({ value, text })) }]
+      : [];
+  });
+}
 
 /** Orders the courier refused or did not answer, newest first: one account's for its members, any or all for staff. */
 export async function listRefusedAttempts(
@@ -77,11 +108,17 @@ export async function listRefusedAttempts(
 
 export const courierNameOf = (id: string): string => findCourier(id)?.capabilities.name ?? id;
 
-type Names = { accountName: string; profileName: string | null; keyName: string | null; userEmail: string | null };
+type Names = {
+  accountName: string;
+  profileName: string | null;
+  keyName: string | null;
+  userEmail: string | null;
+  messages: readonly unknown[] | null;
+};
 
 export const toRefusedAttemptSummary = (
   r: RefusedAttemptRow,
-  { accountName, profileName, keyName, userEmail }: Names,
+  { accountName, profileName, keyName, userEmail, messages }: Names,
 ): RefusedAttemptSummary => ({
   id: r.id,
   accountId: r.accountId,
@@ -100,6 +137,7 @@ export const toRefusedAttemptSummary = (
   validationResultId: r.validationResultId,
   outcomeUnknown: r.outcomeUnknown,
   sentBy: keyName ? `API key “${keyName}”` : userEmail ? `${userEmail} (dashboard)` : "A removed key or user",
+  suggestedFixes: suggestedFixesOf(messages),
 });
 
 /** Refused attempts with the names a summary shows (account, courier profile, API key or user). */
@@ -111,9 +149,11 @@ export const selectRefusedAttempts = (db: Executor) =>
       profileName: courierProfiles.name,
       keyName: apiKeys.name,
       userEmail: users.email,
+      messages: validationResults.messages,
     })
     .from(refusedAttempts)
     .innerJoin(accounts, eq(accounts.id, refusedAttempts.accountId))
     .leftJoin(courierProfiles, eq(courierProfiles.id, refusedAttempts.courierProfileId))
     .leftJoin(apiKeys, eq(apiKeys.id, refusedAttempts.apiKeyId))
-    .leftJoin(users, eq(users.id, refusedAttempts.userId));
+    .leftJoin(users, eq(users.id, refusedAttempts.userId))
+    .leftJoin(validationResults, eq(validationResults.id, refusedAttempts.validationResultId));

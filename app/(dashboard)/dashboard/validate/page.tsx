@@ -5,6 +5,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { QueryBoundary } from "@/components/ui/query-boundary";
 import { TableSkeleton } from "@/components/ui/skeleton";
 import { ValidatePanel } from "@/components/order-form/validate-panel";
+import { MapTiles } from "@/components/pickup-points/choose-pickup-point";
+import { mapTileUrl } from "@/server/pickup-points/map-tiles";
 import { api, HydrateClient } from "@/trpc/server";
 import { getSelectedAccount, type DashboardSearchParams } from "@/trpc/selected-account";
 
@@ -32,7 +34,9 @@ export default async function ValidatePage({ searchParams }: { searchParams: Das
         }
       />
       <QueryBoundary what="validation form" fallback={<TableSkeleton rows={6} />}>
-        <ValidatePanel key={account.id} accountId={account.id} />
+        <MapTiles url={mapTileUrl()}>
+          <ValidatePanel key={account.id} accountId={account.id} />
+        </MapTiles>
       </QueryBoundary>
     </HydrateClient>
   );

@@ -5,6 +5,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { QueryBoundary } from "@/components/ui/query-boundary";
 import { TableSkeleton } from "@/components/ui/skeleton";
 import { NewOrderPanel, type DraftSource } from "@/components/order-form/new-order-panel";
+import { MapTiles } from "@/components/pickup-points/choose-pickup-point";
+import { mapTileUrl } from "@/server/pickup-points/map-tiles";
 import { api, HydrateClient } from "@/trpc/server";
 import { getSelectedAccount, type DashboardSearchParams } from "@/trpc/selected-account";
 
@@ -16,7 +18,11 @@ export default async function NewOrderPage({ searchParams }: { searchParams: Das
   const [account, params] = await Promise.all([getSelectedAccount(searchParams), searchParams]);
   const refused = one(params.refused);
   const result = one(params.result);
-  const from: DraftSource = refused ? { refused } : result ? { result } : null;
+  // A suggestion's one-click fix from the refused orders: the field it names set to its value (`field`, `value`).
+  const field = one(params.field);
+  const value = one(params.value);
+  const fix = field && value !== null ? { field, value } : undefined;
+  const from: DraftSource = refused ? { refused, fix } : result ? { result } : null;
   void api.courierProfiles.couriers.prefetch();
   void api.courierProfiles.list.prefetch({ accountId: account.id });
   void api.sources.list.prefetch({ accountId: account.id });
@@ -40,7 +46,13 @@ export default async function NewOrderPage({ searchParams }: { searchParams: Das
         }
       />
       <QueryBoundary what="order form" fallback={<TableSkeleton rows={6} />}>
-        <NewOrderPanel key={`${account.id}:${refused}:${result}`} accountId={account.id} from={from} />
+        <MapTiles url={mapTileUrl()}>
+          <NewOrderPanel
+            key={`${account.id}:${refused}:${result}:${field}:${value}`}
+            accountId={account.id}
+            from={from}
+          />
+        </MapTiles>
       </QueryBoundary>
     </HydrateClient>
   );
