@@ -1,9 +1,7 @@
 import { AppError, notFound } from "@/server/errors";
 import { findCourier } from "@/server/couriers/registry";
+import { DIRECTORY_COURIERS, type DirectoryCourier } from "@/server/pickup-points/directory-couriers";
 
-/** The couriers whose pickup-point directories the platform keeps (contract "Pickup points" → "Directory"). */
-export const DIRECTORY_COURIERS = ["packeta", "ppl"] as const;
-export type DirectoryCourier = (typeof DIRECTORY_COURIERS)[number];
 
 export const noDirectory = (courier: string) =>
   new AppError("not_found", `Courier ${courier} keeps no pickup-point directory: its points are not searchable.`);
