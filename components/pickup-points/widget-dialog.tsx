@@ -10,10 +10,14 @@ import { PickupPointPicker, type PickupPointQuery } from "./pickup-point-picker"
 
 const COURIER_NAMES = { packeta: "Packeta", ppl: "PPL" };
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
 
 /** One courier's search through the REST door, with the publishable key (same origin: the page is ours). */
-async function searchRest(key: string, { courier, near, ...filters }: PickupPointQuery): Promise<Page<PickupPointView>> {
+async function searchRest(
+  key: string,
+  { courier, near, ...filters }: PickupPointQuery,
+): Promise<Page<PickupPointView>> {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(filters)) if (value !== undefined) query.set(name, String(value));
   if (near) query.set("near", `${near.lat},${near.lon}`);
@@ -32,10 +36,7 @@ async function searchRest(key: string, { courier, near, ...filters }: PickupPoin
 export function WidgetDialog({ options, tileUrl }: { options: WidgetOptions; tileUrl: string }) {
   const root = useRef<HTMLDivElement>(null);
   const { key, origin } = options;
-  const post = useCallback(
-    (message: object) => window.parent.postMessage(message, origin),
-    [origin],
-  );
+  const post = useCallback((message: object) => window.parent.postMessage(message, origin), [origin]);
   const close = useCallback(() => post({ type: WIDGET_MESSAGES.closed }), [post]);
   const search = useCallback((query: PickupPointQuery) => searchRest(key, query), [key]);
 

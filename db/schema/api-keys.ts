@@ -24,7 +24,10 @@ export const apiKeys = pgTable(
      */
     kind: text("kind").$type<ApiKeyKind>().notNull().default("secret"),
     /** Exact origins (`https://shop.example`) a publishable key is answered to; empty for a secret key. */
-    allowedOrigins: text("allowed_origins").array().notNull().default(sql`'{}'::text[]`),
+    allowedOrigins: text("allowed_origins")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     permissions: text("permissions").array().notNull(),
     preventDuplicateOrders: boolean("prevent_duplicate_orders").notNull().default(false),
     rateLimitPerMinute: integer("rate_limit_per_minute").notNull().default(600),

@@ -80,7 +80,12 @@ describe("creating a publishable key", () => {
     const response = await createKey({
       name: "bad",
       kind: "publishable",
-      allowedOrigins: ["https://shop.example/checkout", "http://shop.example", "https://*.shop.example", "shop.example"],
+      allowedOrigins: [
+        "https://shop.example/checkout",
+        "http://shop.example",
+        "https://*.shop.example",
+        "shop.example",
+      ],
     });
     expect(response.status).toBe(400);
     expect((await readJson<Problem>(response)).errors?.map((e) => e.field)).toEqual([
@@ -90,7 +95,9 @@ describe("creating a publishable key", () => {
       "allowedOrigins[3]",
     ]);
     const none = await readJson<Problem>(await createKey({ name: "none", kind: "publishable" }));
-    expect(none.errors).toEqual([{ field: "allowedOrigins", message: "a publishable key needs 1 to 20 allowedOrigins" }]);
+    expect(none.errors).toEqual([
+      { field: "allowedOrigins", message: "a publishable key needs 1 to 20 allowedOrigins" },
+    ]);
     const secret = await readJson<Problem>(await createKey({ name: "secret", allowedOrigins: [SHOP] }));
     expect(secret.errors?.map((e) => e.field)).toEqual(["allowedOrigins"]);
     const permissions = await readJson<Problem>(

@@ -74,11 +74,7 @@ async function someKeyAllows(db: Executor, origin: string): Promise<boolean> {
     .select({ id: apiKeys.id })
     .from(apiKeys)
     .where(
-      and(
-        eq(apiKeys.kind, "publishable"),
-        isNull(apiKeys.revokedAt),
-        sql`${origin} = any(${apiKeys.allowedOrigins})`,
-      ),
+      and(eq(apiKeys.kind, "publishable"), isNull(apiKeys.revokedAt), sql`${origin} = any(${apiKeys.allowedOrigins})`),
     )
     .limit(1);
   return row !== undefined;

@@ -8,12 +8,7 @@ import {
   type ApiKeyPrincipal,
 } from "@/server/services/api-keys/verify-api-key";
 import { env } from "@/server/env";
-import {
-  rateLimited,
-  takeFromBuckets,
-  tightest,
-  type RateLimitState,
-} from "@/server/services/rate-limits/take-tokens";
+import { rateLimited, takeFromBuckets, tightest, type RateLimitState } from "@/server/services/rate-limits/take-tokens";
 import { setRequestCaller } from "@/server/observability/request-context";
 import { checkQuery, restRoute, type HandlerArgs, type RouteOptions } from "./handler";
 import { errorResponse, rateLimitHeaders } from "./problem";

@@ -32,7 +32,8 @@ function installWidget(fallbackOrigin: string, messages: Messages): void {
   document.head.append(style);
 
   function pick(options: PickOptions, callback: Callback): void {
-    if (!options || typeof options.key !== "string") throw new TypeError("SvcPickupPoints.pick: options.key is required");
+    if (!options || typeof options.key !== "string")
+      throw new TypeError("SvcPickupPoints.pick: options.key is required");
     if (typeof callback !== "function") throw new TypeError("SvcPickupPoints.pick: a callback is required");
     closeOpen?.(null);
     const opener = document.activeElement as HTMLElement | null;

@@ -93,7 +93,11 @@ export const createApiKeyInput = z
   .superRefine((input, ctx) => {
     if (input.kind === "publishable") {
       if (!input.allowedOrigins)
-        ctx.addIssue({ code: "custom", path: ["allowedOrigins"], message: "a publishable key needs 1 to 20 allowedOrigins" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["allowedOrigins"],
+          message: "a publishable key needs 1 to 20 allowedOrigins",
+        });
       for (const field of ["permissions", "preventDuplicateOrders"] as const)
         if (input[field] !== undefined)
           ctx.addIssue({ code: "custom", path: [field], message: "a publishable key may only search pickup points" });

@@ -2,7 +2,6 @@ import { AppError, notFound } from "@/server/errors";
 import { findCourier } from "@/server/couriers/registry";
 import { DIRECTORY_COURIERS, type DirectoryCourier } from "@/server/pickup-points/directory-couriers";
 
-
 export const noDirectory = (courier: string) =>
   new AppError("not_found", `Courier ${courier} keeps no pickup-point directory: its points are not searchable.`);
 
