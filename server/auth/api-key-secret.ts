@@ -19,7 +19,8 @@ export function generateApiKey(prefix: string = API_KEY_PREFIX): string {
 
 export const hashApiKey = (key: string): string => createHash("sha256").update(key).digest("hex");
 
-export const maskApiKey = (suffix: string, prefix: string = API_KEY_PREFIX): string => `${prefix}****${suffix}`;
+export const maskApiKey = (suffix: string, kind: "secret" | "publishable" = "secret"): string =>
+  `${kind === "publishable" ? PUBLISHABLE_KEY_PREFIX : API_KEY_PREFIX}****${suffix}`;
 
 /** Cheap shape check so obvious garbage never reaches the database. */
 export const looksLikeApiKey = (value: string): boolean => /^svc_(pk_)?[0-9A-Za-z]{40,200}$/.test(value);
