@@ -132,7 +132,9 @@ for (const viewport of [
       expect(await shopFocus(page)).toBe("choose");
     });
 
-    test("Escape and the close button close it with null, and focus goes back to the opener", async ({ page }) => {
+    test("Escape, the close button and the backdrop close it with null, and focus goes back to the opener", async ({
+      page,
+    }) => {
       await openByKeyboard(page, widgetKey);
       await page.keyboard.press("Escape");
       await expect(page.locator("dialog")).toHaveCount(0);
@@ -148,6 +150,15 @@ for (const viewport of [
       await expect(page.locator("dialog")).toHaveCount(0);
       expect(await page.evaluate(() => (window as unknown as { calls: number }).calls)).toBe(2);
       expect(await shopFocus(page)).toBe("choose");
+
+      // A click on the backdrop (there is one around the dialog where the screen is wider than the dialog).
+      if (viewport.width > 600) {
+        await page.keyboard.press("Enter");
+        await expect(widgetFrame(page).getByRole("searchbox")).toBeFocused();
+        await page.mouse.click(10, viewport.height - 10);
+        await expect(page.locator("dialog")).toHaveCount(0);
+        expect(await page.evaluate(() => (window as unknown as { calls: number }).calls)).toBe(3);
+      }
     });
   });
 }
