@@ -204,3 +204,32 @@ test("the dialog page cannot be framed by a page its origin parameter does not n
   const other = await page.request.get(`${E2E_BASE_URL}/sign-in`);
   expect(other.headers()["x-frame-options"]).toBe("DENY");
 });
+
+test("an owner creates a publishable key in the dashboard, sees its kind and origins, and revokes it", async ({
+  page,
+  owner,
+  signIn,
+}) => {
+  const name = `Widget ${test.info().testId}`;
+  await signIn(owner);
+  await page.goto("/dashboard/api-keys");
+  await page.getByRole("button", { name: "Create key" }).first().click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Name").fill(name);
+  await dialog.getByRole("radio", { name: /Publishable/ }).check();
+  await dialog.getByLabel("Allowed origins").fill("https://shop.example/checkout");
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  await expect(dialog.getByText(/exact origin/)).toBeVisible();
+  await dialog.getByLabel("Allowed origins").fill("https://shop.example");
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  const key = (await dialog.getByTestId("new-api-key").textContent()) ?? "";
+  expect(key).toMatch(/^svc_pk_[0-9A-Za-z]{43}$/);
+  await dialog.getByRole("button", { name: "I have stored the key" }).click();
+  const row = page.getByRole("row").filter({ hasText: name });
+  await expect(row).toContainText(`svc_pk_****${key.slice(-4)}`);
+  await expect(row).toContainText("Publishable");
+  await expect(row).toContainText("https://shop.example");
+  await row.getByRole("button", { name: `Revoke API key ${name}` }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Revoke key" }).click();
+  await expect(row).toHaveCount(0);
+});
