@@ -4,6 +4,7 @@ import { problem } from "@/server/http/problem";
 import { newNonce, pageContentSecurityPolicy } from "@/server/http/content-security-policy";
 import { env } from "@/server/env";
 import { mapTileOrigin } from "@/server/pickup-points/map-tiles";
+import { exactOrigin } from "@/server/widget/origin";
 import { secureCookies, sessionExpired } from "@/server/auth/session-policy";
 import { requestIdOf } from "@/server/observability/request-context";
 
@@ -34,6 +35,9 @@ export async function proxy(request: NextRequest) {
   const policy = pageContentSecurityPolicy(newNonce(), {
     development: process.env.NODE_ENV === "development",
     mapTileOrigin: mapTileOrigin(),
+    // The checkout widget's dialog may be framed by the shop page it names (an exact origin, or nothing); the page
+    // itself shows the picker only when its publishable key lists that origin.
+    frameAncestor: pathname === WIDGET_PAGE ? exactOrigin(request.nextUrl.searchParams.get("origin")) : null,
   });
   if (isDashboard(pathname) && !(await hasLiveSession(request))) {
     const signIn = new URL("/sign-in", request.url);
@@ -54,6 +58,8 @@ async function hasLiveSession(request: NextRequest): Promise<boolean> {
   const token = await getToken({ req: request, secret: env().AUTH_SECRET, secureCookie: secureCookies() });
   return Boolean(token && !sessionExpired(token));
 }
+
+const WIDGET_PAGE = "/widget/pickup-points";
 
 const LABEL_FILE = /^\/dashboard\/orders\/[^/]+\/label$/;
 

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { trustProxies } from "./http/client-address";
+import { DEFAULT_MAP_TILE_URL } from "./pickup-points/map-tiles";
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
@@ -93,6 +94,15 @@ const schema = z.object({
    * likes: this is the operator's ceiling over them.
    */
   ACCOUNT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(6000),
+  /**
+   * Requests a minute one client address (an IPv6 client per /64) may make with one publishable key: its key's own
+   * limit is shared by every shopper of the shop, this keeps one of them from spending it all.
+   */
+  PUBLISHABLE_KEY_ADDRESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(120),
+  /** Map tiles of the pickup-point picker and widget (`{z}`, `{x}`, `{y}`); the list works without them. */
+  MAP_TILE_URL: z
+    .url({ protocol: /^https?$/, error: "MAP_TILE_URL must be an http(s) URL with {z}, {x} and {y}" })
+    .default(DEFAULT_MAP_TILE_URL),
   /** Requests a minute one signed-in user's dashboard validate, create, label, statistics and courier check may make. */
   USER_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(600),
   /** Bearer token for GET /api/metrics; unset, the route answers 404. */

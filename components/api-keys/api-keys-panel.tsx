@@ -74,7 +74,12 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
           {keys.items.map((key) => (
             <Tr key={key.id}>
               <Td>
-                <span className="block font-medium text-slate-900">{key.name}</span>
+                <span className="flex items-center gap-1.5 font-medium text-slate-900">
+                  {key.name}
+                  <Badge tone={key.kind === "publishable" ? "blue" : "neutral"}>
+                    {key.kind === "publishable" ? "Publishable" : "Secret"}
+                  </Badge>
+                </span>
                 <span className="block font-mono text-xs whitespace-nowrap text-slate-500">{key.key}</span>
               </Td>
               <Td label="Created" className="whitespace-nowrap">
@@ -84,10 +89,17 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
                 {key.lastUsed ? formatUtc(key.lastUsed) : <span className="text-slate-500">Never</span>}
               </Td>
               <Td label="Permissions">
-                <span className="flex items-center gap-1.5">
-                  <PermissionBadges permissions={key.permissions} />
-                  {writable ? <EditPermissionsDialog accountId={account.id} apiKey={key} /> : null}
-                </span>
+                {key.kind === "publishable" ? (
+                  <span className="block text-xs text-slate-700">
+                    Pickup-point search from{" "}
+                    <span className="font-mono break-all">{key.allowedOrigins.join(", ")}</span>
+                  </span>
+                ) : (
+                  <span className="flex items-center gap-1.5">
+                    <PermissionBadges permissions={key.permissions} />
+                    {writable ? <EditPermissionsDialog accountId={account.id} apiKey={key} /> : null}
+                  </span>
+                )}
               </Td>
               <Td label="Rate limit">
                 <span className="flex items-center gap-1.5 whitespace-nowrap">
@@ -96,7 +108,9 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
                 </span>
               </Td>
               <Td label="Duplicate prevention">
-                {writable ? (
+                {key.kind === "publishable" ? (
+                  <span className="text-slate-500">Not applicable</span>
+                ) : writable ? (
                   <DuplicatePreventionSwitch accountId={account.id} apiKey={key} />
                 ) : (
                   <Badge tone={key.preventDuplicateOrders ? "blue" : "neutral"}>

@@ -16,6 +16,7 @@ import { DEFAULT_RATE_LIMIT, parseRateLimit, RateLimitField } from "./rate-limit
 export function CreateApiKeyDialog({ accountId }: { accountId: string }) {
   const [open, setOpen] = useState(false);
   const [preventDuplicateOrders, setPreventDuplicateOrders] = useState(false);
+  const [kind, setKind] = useState<"secret" | "publishable">("secret");
   const utils = api.useUtils();
   const create = api.apiKeys.create.useMutation({
     onSuccess: () => utils.apiKeys.list.invalidate({ accountId }),
@@ -30,6 +31,7 @@ export function CreateApiKeyDialog({ accountId }: { accountId: string }) {
       // Forget the key as soon as the dialog closes: it must not reappear when the dialog opens again.
       create.reset();
       setPreventDuplicateOrders(false);
+      setKind("secret");
     }
   }
 
@@ -37,12 +39,15 @@ export function CreateApiKeyDialog({ accountId }: { accountId: string }) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const name = String(data.get("name") ?? "");
-    create.mutate({
-      accountId,
-      name,
-      preventDuplicateOrders,
-      rateLimitPerMinute: parseRateLimit(String(data.get("rateLimitPerMinute") ?? "")),
-    });
+    const rateLimitPerMinute = parseRateLimit(String(data.get("rateLimitPerMinute") ?? ""));
+    if (kind === "publishable") {
+      const allowedOrigins = String(data.get("allowedOrigins") ?? "")
+        .split(/[\s,]+/)
+        .filter(Boolean);
+      create.mutate({ accountId, name, kind, allowedOrigins, rateLimitPerMinute });
+    } else {
+      create.mutate({ accountId, name, preventDuplicateOrders, rateLimitPerMinute });
+    }
   }
 
   // While the key is on screen, a stray click or Escape must not close the dialog and lose it.
@@ -82,12 +87,50 @@ export function CreateApiKeyDialog({ accountId }: { accountId: string }) {
               autoFocus
               error={errorOf("name")}
             />
+            <fieldset className="space-y-2">
+              <legend className="text-sm font-medium text-slate-800">Kind</legend>
+              {(
+                [
+                  ["secret", "Secret", "For your server: calls the shipping API. Never put it in a web page."],
+                  [
+                    "publishable",
+                    "Publishable",
+                    "For the checkout widget in your web pages: only searches pickup points, only from the origins below.",
+                  ],
+                ] as const
+              ).map(([value, label, hint]) => (
+                <label key={value} className="flex items-start gap-2 text-sm">
+                  <input
+                    type="radio"
+                    name="kind"
+                    value={value}
+                    checked={kind === value}
+                    onChange={() => setKind(value)}
+                    className="mt-1"
+                  />
+                  <span>
+                    <span className="font-medium text-slate-900">{label}</span>
+                    <span className="block text-xs text-slate-500">{hint}</span>
+                  </span>
+                </label>
+              ))}
+            </fieldset>
+            {kind === "publishable" ? (
+              <TextField
+                id="api-key-origins"
+                name="allowedOrigins"
+                label="Allowed origins"
+                hint="The shop's origins, separated by spaces or commas, e.g. https://shop.example (http only for localhost)."
+                required
+                error={errorOf("allowedOrigins")}
+              />
+            ) : null}
             <RateLimitField
               id="api-key-rate-limit"
               defaultValue={DEFAULT_RATE_LIMIT}
               error={errorOf("rateLimitPerMinute")}
             />
-            <div className="flex items-start justify-between gap-4">
+            <div className={kind === "publishable" ? "hidden" : "flex items-start justify-between gap-4"}>
               <div>
                 <Label htmlFor="api-key-prevent-duplicates">Prevent duplicate orders</Label>
                 <p id="api-key-prevent-duplicates-hint" className="mt-0.5 text-xs text-slate-500">

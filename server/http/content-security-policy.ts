@@ -7,7 +7,16 @@
  */
 export function pageContentSecurityPolicy(
   nonce: string,
-  { development, mapTileOrigin = null }: { development: boolean; mapTileOrigin?: string | null },
+  {
+    development,
+    mapTileOrigin = null,
+    frameAncestor = null,
+  }: {
+    development: boolean;
+    mapTileOrigin?: string | null;
+    /** The one origin that may frame the page (the checkout widget's shop); none by default. */
+    frameAncestor?: string | null;
+  },
 ): string {
   return [
     "default-src 'self'",
@@ -17,7 +26,7 @@ export function pageContentSecurityPolicy(
     `img-src 'self' data: blob:${mapTileOrigin ? ` ${mapTileOrigin}` : ""}`,
     "font-src 'self' data:",
     `connect-src 'self'${development ? " ws: wss:" : ""}`,
-    "frame-ancestors 'none'",
+    `frame-ancestors ${frameAncestor ?? "'none'"}`,
     "base-uri 'self'",
     "form-action 'self'",
     "object-src 'none'",

@@ -37,6 +37,8 @@ export const clientIp = (request: Pick<Request, "headers">): string | null => cl
 export type RouteOptions = {
   query?: readonly string[];
   /** For the request's log line and metrics. */ operationId?: string;
+  /** Publishable keys may call it (pickup-point search for the checkout widget), from their origins (CORS). */
+  publishable?: boolean;
 };
 
 /** Refuses the query parameters `options` does not declare (400 naming them). */

@@ -27,8 +27,9 @@ export type Content = Readonly<Record<string, Media>>;
 export type Answer = { description: string; headers?: Readonly<Record<string, Header>>; content?: Content };
 export type Problems = { description?: string; examples: Readonly<Record<string, ProblemExample>> };
 
-/** Who may call: an API key holding a permission, a dashboard user's access token, or anyone. */
-export type Auth = { apiKey: ApiKeyPermission } | "accessToken" | "none";
+/**
+ * Who may call: an API key holding a permission (`publishable`: a publishable key too, from its origins), a dashboard user's access token, or anyone. */
+export type Auth = { apiKey: ApiKeyPermission; publishable?: true } | "accessToken" | "none";
 
 /**
  * One REST operation, declared once: `route()` parses requests with it, the OpenAPI generator documents it.
@@ -98,7 +99,11 @@ export function route<const O extends Operation>(
   fn: (args: RouteArgs<O>) => Promise<Response>,
 ): RouteHandler<O> {
   const schema = op.query;
-  const options = { query: schema ? Object.keys(schema.shape) : [], operationId: op.operationId };
+  const options = {
+    query: schema ? Object.keys(schema.shape) : [],
+    operationId: op.operationId,
+    publishable: typeof op.auth === "object" && op.auth.publishable === true,
+  };
   const arrays = op.arrays ?? [];
   const accepted = op.body ? Object.keys(op.body.content) : null;
   // Most requests carry no query: its parse is done once, here, and each request gets a copy.

@@ -8,10 +8,11 @@ import {
   type ApiKeyPrincipal,
 } from "@/server/services/api-keys/verify-api-key";
 import { env } from "@/server/env";
-import { rateLimited, takeFromBuckets, type RateLimitState } from "@/server/services/rate-limits/take-tokens";
+import { rateLimited, takeFromBuckets, tightest, type RateLimitState } from "@/server/services/rate-limits/take-tokens";
 import { setRequestCaller } from "@/server/observability/request-context";
 import { checkQuery, restRoute, type HandlerArgs, type RouteOptions } from "./handler";
 import { errorResponse, rateLimitHeaders } from "./problem";
+import { corsHeaders, publishableOrigin, publishableRefusals, takeAddressToken } from "./publishable-key";
 import { bearerToken } from "./with-access-token";
 
 const unauthorized = (detail: string) =>
@@ -79,6 +80,8 @@ export async function authenticateApiKey(
  * Every request takes a token from the key's bucket (429 with Retry-After past the limit), and every answer
  * after authentication carries the RateLimit-* headers. Query parameters the route does not declare in
  * `options.query` answer 400 (after authentication, so a caller without a key learns nothing more).
+ * A publishable key passes only where `options.publishable` says so (403 elsewhere), holds no permission, is answered
+ * only to its `allowedOrigins` (CORS headers, `Vary: Origin`) and draws on a bucket per client address as well.
  */
 export function withApiKey<P extends Record<string, string>>(
   permission: ApiKeyPermission,
@@ -92,15 +95,27 @@ export function withApiKey<P extends Record<string, string>>(
     );
     setRequestCaller({ accountId: principal.accountId });
     let response: Response;
+    // The page a publishable key's answer may be read by (null: none, or the widget's own same-origin page).
+    let origin: string | null = null;
+    let addressState: RateLimitState | undefined;
     try {
-      if (!principal.permissions.includes(permission)) throw apiKeyRefusals.lacking(permission);
+      if (principal.kind === "publishable") {
+        if (!options.publishable) throw publishableRefusals.elsewhere();
+        origin = publishableOrigin(args.request, principal);
+        addressState = await takeAddressToken(args.db, principal, args.ip);
+      } else if (!principal.permissions.includes(permission)) throw apiKeyRefusals.lacking(permission);
       checkQuery(args.url, options);
       response = await fn({ ...args, principal, rateLimit });
     } catch (error) {
       response = errorResponse(error, args.request);
     }
-    for (const [name, value] of Object.entries(rateLimitHeaders(rateLimit.state()))) {
+    const state = addressState ? tightest([rateLimit.state(), addressState]) : rateLimit.state();
+    for (const [name, value] of Object.entries(rateLimitHeaders(state))) {
       if (!response.headers.has(name)) response.headers.set(name, value);
+    }
+    if (options.publishable) {
+      response.headers.append("vary", "Origin");
+      for (const [name, value] of Object.entries(corsHeaders(origin))) response.headers.set(name, value);
     }
     return response;
   }, options.operationId);

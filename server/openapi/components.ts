@@ -30,6 +30,7 @@ import { orderRequestSchema } from "@/server/services/shipping-orders/order-requ
 import { shippingOrderView } from "@/server/services/shipping-orders/shipping-order-view";
 import { validationResponseSchema } from "@/server/services/shipping-orders/validation-messages";
 import { activateSourceInput, sourceView } from "@/server/services/sources/schemas";
+import { pickupPointView } from "@/server/services/pickup-points/search-pickup-points";
 import { eventView } from "@/server/services/events/event-types";
 import {
   createdWebhookEndpointView,
@@ -175,6 +176,13 @@ export const AccessToken = named(
     expiresIn: z.number().int().describe("Seconds until the token expires."),
   }) satisfies z.ZodType<AccessTokenResponse>,
 );
+
+export const PickupPoint = named(
+  "PickupPoint",
+  pickupPointView,
+  "A pickup point or parcel locker of a courier's directory.",
+);
+export const PickupPointPage = page("PickupPointPage", PickupPoint, "pickup points");
 
 export const ApiKey = named("ApiKey", apiKeyView, "An API key as lists show it: the key masked.");
 export const ApiKeyPage = page("ApiKeyPage", ApiKey, "active API keys");

@@ -53,6 +53,9 @@ Validation results and refused attempts are kept 90 days, as the platform read t
 \`POST /auth/token\` is throttled per email and per client address (an IPv6 client per /64; 429). The address is the connection's peer, or behind the operator's own proxies the right-most \`X-Forwarded-For\` hop that is not one of them: entries a client writes never count.
 
 ## Decisions where the contract is silent
+- Pickup points: a courier that keeps no pickup-point directory (\`sandbox\`) answers 404 on both pickup-point operations, like an unknown
+  courier, rather than an empty list. A publishable key (\`svc_pk_…\`) is refused (403) on a request without an \`Origin\` header, except the
+  checkout widget's own same-origin dialog page; its \`allowedOrigins\` are exact origins, \`https\` or plain \`http\` for localhost only.
 - \`itemsCount\` is the number of items matching across all pages, not the count on the page.
 - Private \`GET\`s take \`accountId\` optionally when the user belongs to exactly one account; with several it is required (400).
 - \`createdFrom\`/\`createdTo\` accept \`yyyy-MM-ddTHH:mm:ss\`, optionally \`.fff\`, also \`yyyy-MM-ddTHH:mm\` and the date alone \`yyyy-MM-dd\`, with an

@@ -26,6 +26,11 @@ const TAGS = [
     name: "Configurations",
     description: "What an API key's account can use: couriers, order sources, courier profiles.",
   },
+  {
+    name: "Pickup points",
+    description:
+      "Each courier's directory of pickup points and lockers, searched by text, distance and filters; also with a publishable key (the checkout widget).",
+  },
   { name: "Authentication", description: "Access tokens for the private API." },
   { name: "Private: API keys", description: "API keys of an account (access token)." },
   {

@@ -112,6 +112,8 @@ export const apiKey = {
   id: API_KEY_ID,
   name: "E-shop integration",
   key: "svc_****r2lH",
+  kind: "secret",
+  allowedOrigins: [],
   created: "2026-11-21T23:52:17.097",
   lastUsed: "2026-11-22T08:14:03.512",
   permissions: [...API_KEY_PERMISSIONS],
@@ -121,6 +123,16 @@ export const apiKey = {
 
 const { lastUsed: _lastUsed, ...shownOnCreate } = apiKey;
 export const createdApiKey = { ...shownOnCreate, key: "svc_7QmZt2Lk9VbX4nRw8YpC3sHd6JfG1aEo5UiK0r2lH" };
+
+/** The checkout widget's key: pickup-point search only, from its origins. */
+export const createdPublishableKey = {
+  ...createdApiKey,
+  name: "Checkout widget",
+  key: "svc_pk_Xw3Lq8Rt1Zb6Nc0Vm5Kj2Hg7Fd4Sa9Pe3Ou6Iy1Tr8E",
+  kind: "publishable",
+  allowedOrigins: ["https://shop.example"],
+  permissions: [],
+};
 
 export const source = { id: SOURCE_ID, referenceSource: "shoptet", sourceIdentifier: "eshop-1", name: "Main e-shop" };
 

@@ -6,6 +6,7 @@ import type { Content, Header, Operation, ProblemExample, Problems } from "@/ser
 import { databaseUnavailable, problemBody, unexpectedError } from "@/server/http/problem";
 import { unknownQueryParameters } from "@/server/http/query";
 import { accessTokenRefusals } from "@/server/http/with-access-token";
+import { publishableRefusals } from "@/server/http/publishable-key";
 import { apiKeyRefusals } from "@/server/http/with-api-key";
 import { accountIdRequired, ownerOnly } from "@/server/services/authorization";
 import { ProblemSchema } from "./components";
@@ -132,9 +133,15 @@ function impliedProblems(op: Operation): Partial<Record<number, Problems>>[] {
         missing: ["No API key", apiKeyRefusals.missing()],
         revoked: ["Unknown or revoked key", apiKeyRefusals.unknown()],
       }),
-      403: problems(`The API key lacks the permission \`${apiKey}\`.`, {
-        permission: ["Missing permission", apiKeyRefusals.lacking(apiKey)],
-      }),
+      403: problems(
+        op.auth.publishable
+          ? `A secret key lacks the permission \`${apiKey}\`.`
+          : `The API key lacks the permission \`${apiKey}\`, or is a publishable key (\`svc_pk_…\`: pickup-point search only).`,
+        {
+          permission: ["Missing permission", apiKeyRefusals.lacking(apiKey)],
+          ...(op.auth.publishable ? {} : { publishable: ["A publishable key", publishableRefusals.elsewhere()] }),
+        },
+      ),
       429: problems(
         "The key's `rateLimitPerMinute` is used up (each order of a batch counts as one request; the limit holds across app instances).",
         { limit: ["Rate limit exhausted", apiKeyRefusals.exhausted(EXHAUSTED)] },

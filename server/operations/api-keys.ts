@@ -6,13 +6,30 @@ import {
   CreatedApiKey,
   UpdateApiKeyRequest,
 } from "@/server/openapi/components";
-import { ACCOUNT_ID, API_KEY_ID, apiKey, createdApiKey, pageOf } from "@/server/openapi/examples";
+import {
+  ACCOUNT_ID,
+  API_KEY_ID,
+  apiKey,
+  createdApiKey,
+  createdPublishableKey,
+  pageOf,
+} from "@/server/openapi/examples";
 import { createApiKeyInput, updateApiKeyInput } from "@/server/services/api-keys/schemas";
 import { parseInput } from "@/server/validation";
 import { answer, idParams, jsonBody, noStore, pagedAccountQuery, thrown } from "./shared";
 
 const TAG = "Private: API keys";
 const keyParams = idParams("key", API_KEY_ID);
+const originInvalid = [
+  "An origin with a path",
+  thrown(() =>
+    parseInput(createApiKeyInput, {
+      name: "Widget",
+      kind: "publishable",
+      allowedOrigins: ["https://shop.example/checkout"],
+    }),
+  ),
+] as const;
 const nameInvalid = ["Name too long", thrown(() => parseInput(createApiKeyInput, { name: "x".repeat(101) }))] as const;
 
 export const listApiKeysOp = operation({
@@ -60,11 +77,25 @@ export const createApiKeyOp = operation({
       "A key that prevents duplicate orders",
       { accountId: ACCOUNT_ID, name: "Marketplace", preventDuplicateOrders: true },
     ],
+    publishable: [
+      "A publishable key for the checkout widget",
+      {
+        accountId: ACCOUNT_ID,
+        name: "Checkout widget",
+        kind: "publishable",
+        allowedOrigins: ["https://shop.example", "http://localhost:3000"],
+      },
+    ],
   }),
   responses: {
-    201: answer("The new key, in full, once.", CreatedApiKey, { created: ["The new key", createdApiKey] }, noStore),
+    201: answer(
+      "The new key, in full, once.",
+      CreatedApiKey,
+      { created: ["The new key", createdApiKey], publishable: ["A publishable key", createdPublishableKey] },
+      noStore,
+    ),
   },
-  errors: { 400: { examples: { name: nameInvalid } } },
+  errors: { 400: { examples: { name: nameInvalid, origin: originInvalid } } },
 });
 
 export const updateApiKeyOp = operation({

@@ -7,6 +7,7 @@ import { operations as courierProfiles } from "./courier-profiles";
 import { operations as events } from "./events";
 import { operations as health } from "./health";
 import { operations as labels } from "./labels";
+import { operations as pickupPoints } from "./pickup-points";
 import { operations as shippingOrders } from "./shipping-orders";
 import { operations as sources } from "./sources";
 import { operations as statistics } from "./statistics";
@@ -17,6 +18,7 @@ export const operations: Operation[] = [
   ...shippingOrders,
   ...labels,
   ...configurations,
+  ...pickupPoints,
   ...auth,
   ...apiKeys,
   ...sources,

@@ -1,13 +1,16 @@
 import type { Db } from "@/db/client";
 import { apiKeys } from "@/db/schema";
-import { generateApiKey, hashApiKey } from "@/server/auth/api-key-secret";
+import { API_KEY_PREFIX, generateApiKey, hashApiKey, PUBLISHABLE_KEY_PREFIX } from "@/server/auth/api-key-secret";
 import { parseInput } from "@/server/validation";
 import { accountAccess, defaultAccountId, type Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
 import { API_KEY_PERMISSIONS, createApiKeyInput, type CreatedApiKeyView } from "./schemas";
 import { toApiKeyView } from "./to-view";
 
-/** Creates a key with every permission (unless narrowed); the full key is in this answer and nowhere else. */
+/**
+ * Creates a key with every permission (unless narrowed); the full key is in this answer and nowhere else. A
+ * publishable key holds no permission: what it may call is the routes' to say (pickup-point search only).
+ */
 export async function createApiKey(
   db: Db,
   actor: Actor,
@@ -17,7 +20,8 @@ export async function createApiKey(
   const input = parseInput(createApiKeyInput, raw);
   const accountId = input.accountId ?? (await defaultAccountId(db, actor));
   await accountAccess(db, actor, accountId, { write: true });
-  const key = generateApiKey();
+  const publishable = input.kind === "publishable";
+  const key = generateApiKey(publishable ? PUBLISHABLE_KEY_PREFIX : API_KEY_PREFIX);
   const row = await db.transaction(async (tx) => {
     const [created] = await tx
       .insert(apiKeys)
@@ -26,7 +30,9 @@ export async function createApiKey(
         name: input.name,
         keyHash: hashApiKey(key),
         suffix: key.slice(-4),
-        permissions: input.permissions ?? [...API_KEY_PERMISSIONS],
+        kind: input.kind ?? "secret",
+        allowedOrigins: input.allowedOrigins ?? [],
+        permissions: publishable ? [] : (input.permissions ?? [...API_KEY_PERMISSIONS]),
         preventDuplicateOrders: input.preventDuplicateOrders ?? false,
         rateLimitPerMinute: input.rateLimitPerMinute ?? 600,
         createdByUserId: actor.userId,
@@ -38,7 +44,7 @@ export async function createApiKey(
       actorUserId: actor.userId,
       action: "api_key.created",
       targetId: created!.id,
-      details: { name: input.name },
+      details: { name: input.name, ...(publishable ? { kind: input.kind, allowedOrigins: input.allowedOrigins } : {}) },
     });
     return created!;
   });

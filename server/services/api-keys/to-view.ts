@@ -7,7 +7,9 @@ export function toApiKeyView(row: ApiKeyRow): ApiKeyView {
   return {
     id: row.id,
     name: row.name,
-    key: maskApiKey(row.suffix),
+    key: maskApiKey(row.suffix, row.kind),
+    kind: row.kind,
+    allowedOrigins: row.allowedOrigins,
     created: formatMillis(row.createdAt),
     lastUsed: row.lastUsedAt ? formatMillis(row.lastUsedAt) : null,
     permissions: row.permissions as ApiKeyPermission[],

@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { queryRows, type Db, type Executor } from "@/db/client";
-import { apiKeys } from "@/db/schema";
+import { apiKeys, type ApiKeyKind } from "@/db/schema";
 import { hashApiKey, looksLikeApiKey } from "@/server/auth/api-key-secret";
 import { bucketState, giveBackTokens, tightest, type RateLimitState } from "@/server/services/rate-limits/take-tokens";
 import type { ApiKeyPermission } from "./schemas";
@@ -12,6 +12,9 @@ export type ApiKeyPrincipal = {
   permissions: readonly ApiKeyPermission[];
   preventDuplicateOrders: boolean;
   rateLimitPerMinute: number;
+  /** A publishable key may only call the routes that take one, and only from `allowedOrigins`. */
+  kind: ApiKeyKind;
+  allowedOrigins: readonly string[];
 };
 
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -30,6 +33,8 @@ export async function verifyApiKey(db: Executor, key: string, now = new Date()):
       permissions: apiKeys.permissions,
       preventDuplicateOrders: apiKeys.preventDuplicateOrders,
       rateLimitPerMinute: apiKeys.rateLimitPerMinute,
+      kind: apiKeys.kind,
+      allowedOrigins: apiKeys.allowedOrigins,
       lastUsedAt: apiKeys.lastUsedAt,
     })
     .from(apiKeys)
@@ -53,6 +58,8 @@ export async function verifyApiKey(db: Executor, key: string, now = new Date()):
     permissions: row.permissions as ApiKeyPermission[],
     preventDuplicateOrders: row.preventDuplicateOrders,
     rateLimitPerMinute: row.rateLimitPerMinute,
+    kind: row.kind,
+    allowedOrigins: row.allowedOrigins,
   };
 }
 
@@ -80,6 +87,8 @@ export async function verifyApiKeyTakingToken(
     permissions: ApiKeyPermission[];
     prevent_duplicate_orders: boolean;
     rate_limit_per_minute: number;
+    kind: ApiKeyKind;
+    allowed_origins: string[];
     tokens: number;
     allowed: boolean;
     account_tokens: number | null;
@@ -92,6 +101,8 @@ export async function verifyApiKeyTakingToken(
     permissions: row.permissions,
     preventDuplicateOrders: row.prevent_duplicate_orders,
     rateLimitPerMinute: row.rate_limit_per_minute,
+    kind: row.kind,
+    allowedOrigins: row.allowed_origins,
   };
   const keyState = bucketState(Number(row.tokens), row.allowed, row.rate_limit_per_minute, 1);
   if (!keyState.allowed || row.account_allowed === null) {
@@ -111,7 +122,7 @@ export async function verifyApiKeyTakingToken(
 // once a minute, by the database's clock as there).
 const VERIFY_AND_TAKE_TOKEN = `
 with k as (
-  select id, account_id, permissions, prevent_duplicate_orders, rate_limit_per_minute,
+  select id, account_id, permissions, prevent_duplicate_orders, rate_limit_per_minute, kind, allowed_origins,
          rate_limit_per_minute::float8 as lim
   from api_keys where key_hash = $1 and revoked_at is null limit 1
 ), used as (
@@ -138,6 +149,7 @@ with k as (
     updated_at = greatest(b.updated_at, $2::timestamptz)
   returning tokens, allowed
 )
-select k.id, k.account_id, k.permissions, k.prevent_duplicate_orders, k.rate_limit_per_minute, bucket.tokens, bucket.allowed,
+select k.id, k.account_id, k.permissions, k.prevent_duplicate_orders, k.rate_limit_per_minute, k.kind, k.allowed_origins,
+       bucket.tokens, bucket.allowed,
        account.tokens as account_tokens, account.allowed as account_allowed
 from k join bucket on bucket.subject = 'key:' || k.id left join account on true`;

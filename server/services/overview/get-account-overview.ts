@@ -83,7 +83,7 @@ export async function getAccountOverview(
     keyUsage: keys.map((k) => ({
       id: k.id,
       name: k.name,
-      key: maskApiKey(k.suffix),
+      key: maskApiKey(k.suffix, k.kind),
       lastUsed: k.lastUsedAt ? formatMillis(k.lastUsedAt) : null,
       ordersLast7Days: ordersPerKey.get(k.id) ?? 0,
     })),

@@ -1,0 +1,235 @@
+import { mkdirSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { getDb } from "@/db/client";
+import { syntheticPoints } from "@/server/pickup-points/synthetic";
+import { createApiKey } from "@/server/services/api-keys/create-api-key";
+import { insertDirectoryPoints } from "@/test/pickup-points";
+import { E2E_BASE_URL } from "./environment";
+import { expect, test } from "./fixtures";
+
+/**
+ * The checkout widget as a shop uses it: a shop page on another origin (127.0.0.1 on a port of its own, while the app
+ * is localhost) loads /widget/pickup-points.js and picks a point by keyboard alone.
+ */
+
+const SHOTS = "/work/shots/h30c";
+const POINT_FIELDS = ["courier", "id", "type", "name", "street", "city", "zip", "country"];
+
+let shop: Server;
+let shopOrigin: string;
+let widgetKey: string;
+let foreignKey: string;
+
+const shopPage = (key: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Shop checkout</title></head>
+<body><main><h1>Checkout</h1>
+<button type="button" id="choose">Choose a pickup point</button>
+<p id="result" aria-live="polite">No pickup point yet</p></main>
+<script src="${E2E_BASE_URL}/widget/pickup-points.js"></script>
+<script>
+document.getElementById("choose").addEventListener("click", function () {
+  SvcPickupPoints.pick({ key: ${JSON.stringify(key)}, couriers: ["packeta", "ppl"], country: "CZ", weightKg: 2 }, function (point) {
+    window.picked = point;
+    window.calls = (window.calls || 0) + 1;
+    document.getElementById("result").textContent = point ? point.name : "Closed without a choice";
+  });
+});
+</script></body></html>`;
+
+test.beforeAll(async ({ owner }) => {
+  const db = await getDb();
+  await insertDirectoryPoints(db, syntheticPoints({ courier: "packeta", count: 2000 }));
+  await insertDirectoryPoints(db, syntheticPoints({ courier: "ppl", count: 1000 }));
+  shop = createServer((request, response) => {
+    const key = new URL(request.url ?? "/", "http://x").searchParams.get("key") ?? "";
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(shopPage(key));
+  });
+  await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
+  shopOrigin = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
+  const actor = { userId: owner.userId, isStaff: false };
+  const create = (name: string, origin: string) =>
+    createApiKey(db, actor, { accountId: owner.accountId, name, kind: "publishable", allowedOrigins: [origin] });
+  widgetKey = (await create("Checkout widget", shopOrigin)).key;
+  foreignKey = (await create("Another shop's widget", "https://other-shop.example")).key;
+  mkdirSync(SHOTS, { recursive: true });
+});
+
+test.afterAll(async () => {
+  await new Promise((resolve) => shop.close(resolve));
+});
+
+const widgetFrame = (page: Page) => page.frameLocator('iframe[title="Choose a pickup point"]');
+
+/** The shop page's focused element, as the shop's script sees it (the frame, while the dialog has focus). */
+const shopFocus = (page: Page) => page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
+
+async function openByKeyboard(page: Page, key: string) {
+  await page.goto(`${shopOrigin}/?key=${encodeURIComponent(key)}`);
+  await page.keyboard.press("Tab");
+  expect(await shopFocus(page)).toBe("choose");
+  await page.keyboard.press("Enter");
+  const search = widgetFrame(page).getByRole("searchbox", { name: "Town, zip, street or name" });
+  await expect(search).toBeFocused();
+  return search;
+}
+
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+]) {
+  test.describe(`at ${viewport.width} px`, () => {
+    test.use({ viewport });
+
+    test("a shopper picks a point by keyboard alone, and the shop's callback gets it", async ({ page }) => {
+      const search = await openByKeyboard(page, widgetKey);
+      await page.keyboard.type("Brno");
+      const frame = widgetFrame(page);
+      const options = frame.getByRole("option");
+      await expect(options.first()).toBeVisible();
+      await expect(frame.getByText(/points, nearest first/)).toBeVisible();
+      await expect(search).toHaveValue("Brno");
+
+      // Tab stays inside the dialog, however often it is pressed, both ways.
+      for (let i = 0; i < 8; i++) {
+        await page.keyboard.press("Tab");
+        expect(await shopFocus(page)).toBe("IFRAME");
+      }
+      for (let i = 0; i < 8; i++) {
+        await page.keyboard.press("Shift+Tab");
+        expect(await shopFocus(page)).toBe("IFRAME");
+      }
+
+      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual(
+        [],
+      );
+      await page.screenshot({ path: `${SHOTS}/widget-${viewport.width}.png` });
+
+      await search.focus();
+      await page.keyboard.press("ArrowDown");
+      await page.keyboard.press("ArrowDown");
+      const chosen = await options.nth(1).innerText();
+      await page.keyboard.press("Enter");
+
+      await expect(page.locator("dialog")).toHaveCount(0);
+      const picked = await page.evaluate(() => (window as unknown as { picked: Record<string, string> }).picked);
+      expect(Object.keys(picked).sort()).toEqual([...POINT_FIELDS].sort());
+      expect(["packeta", "ppl"]).toContain(picked.courier);
+      expect(picked.city).toBe("Brno");
+      expect(picked.country).toBe("CZ");
+      expect(chosen).toContain(picked.name);
+      await expect(page.locator("#result")).toHaveText(picked.name!);
+      // The picked point is the directory's own, as the REST door answers it.
+      const point = await page.request.get(
+        `${E2E_BASE_URL}/api/v2/couriers/${picked.courier}/pickup-points/${picked.id}`,
+        { headers: { "x-api-key": widgetKey, origin: shopOrigin } },
+      );
+      expect(await point.json()).toMatchObject(picked);
+      expect(await shopFocus(page)).toBe("choose");
+    });
+
+    test("Escape, the close button and the backdrop close it with null, and focus goes back to the opener", async ({
+      page,
+    }) => {
+      await openByKeyboard(page, widgetKey);
+      await page.keyboard.press("Escape");
+      await expect(page.locator("dialog")).toHaveCount(0);
+      await expect(page.locator("#result")).toHaveText("Closed without a choice");
+      expect(await page.evaluate(() => (window as unknown as { picked: unknown }).picked)).toBeNull();
+      expect(await shopFocus(page)).toBe("choose");
+
+      await page.keyboard.press("Enter");
+      await expect(widgetFrame(page).getByRole("searchbox")).toBeFocused();
+      await page.keyboard.press("Shift+Tab");
+      await expect(widgetFrame(page).getByRole("button", { name: "Close" })).toBeFocused();
+      await page.keyboard.press("Enter");
+      await expect(page.locator("dialog")).toHaveCount(0);
+      expect(await page.evaluate(() => (window as unknown as { calls: number }).calls)).toBe(2);
+      expect(await shopFocus(page)).toBe("choose");
+
+      // A click on the backdrop (there is one around the dialog where the screen is wider than the dialog).
+      if (viewport.width > 600) {
+        await page.keyboard.press("Enter");
+        await expect(widgetFrame(page).getByRole("searchbox")).toBeFocused();
+        await page.mouse.click(10, viewport.height - 10);
+        await expect(page.locator("dialog")).toHaveCount(0);
+        expect(await page.evaluate(() => (window as unknown as { calls: number }).calls)).toBe(3);
+      }
+    });
+  });
+}
+
+test("a key used from an origin it does not list is refused", async ({ page }) => {
+  await page.goto(`${shopOrigin}/?key=${encodeURIComponent(foreignKey)}`);
+  // The browser refuses the answer: it carries no Access-Control-Allow-Origin for this page.
+  const outcome = await page.evaluate(
+    async ([url, key]) => {
+      try {
+        const response = await fetch(url!, { headers: { "x-api-key": key! } });
+        return `answered ${response.status}`;
+      } catch (error) {
+        return `refused: ${(error as Error).name}`;
+      }
+    },
+    [`${E2E_BASE_URL}/api/v2/couriers/packeta/pickup-points`, foreignKey],
+  );
+  expect(outcome).toBe("refused: TypeError");
+  const direct = await page.request.get(`${E2E_BASE_URL}/api/v2/couriers/packeta/pickup-points`, {
+    headers: { "x-api-key": foreignKey, origin: shopOrigin },
+  });
+  expect(direct.status()).toBe(403);
+  expect((await direct.json()).detail).toBe(
+    `The origin ${shopOrigin} is not one of this publishable key's allowedOrigins.`,
+  );
+  // The dialog opens on no list for it: the page says why and searches nothing.
+  await page.getByRole("button", { name: "Choose a pickup point" }).click();
+  await expect(
+    widgetFrame(page).getByRole("heading", { name: "The pickup-point picker cannot open here" }),
+  ).toBeVisible();
+  await expect(widgetFrame(page).getByRole("searchbox")).toHaveCount(0);
+});
+
+test("the dialog page cannot be framed by a page its origin parameter does not name", async ({ page }) => {
+  const response = await page.request.get(
+    `${E2E_BASE_URL}/widget/pickup-points?key=${encodeURIComponent(widgetKey)}&origin=${encodeURIComponent(shopOrigin)}`,
+  );
+  expect(response.headers()["content-security-policy"]).toContain(`frame-ancestors ${shopOrigin}`);
+  expect(response.headers()["x-frame-options"]).toBeUndefined();
+  const script = await page.request.get(`${E2E_BASE_URL}/widget/pickup-points.js`);
+  expect(script.headers()["content-type"]).toContain("text/javascript");
+  const other = await page.request.get(`${E2E_BASE_URL}/sign-in`);
+  expect(other.headers()["x-frame-options"]).toBe("DENY");
+});
+
+test("an owner creates a publishable key in the dashboard, sees its kind and origins, and revokes it", async ({
+  page,
+  owner,
+  signIn,
+}) => {
+  const name = `Widget ${test.info().testId}`;
+  await signIn(owner);
+  await page.goto("/dashboard/api-keys");
+  await page.getByRole("button", { name: "Create key" }).first().click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Name").fill(name);
+  await dialog.getByRole("radio", { name: /Publishable/ }).check();
+  await dialog.getByLabel("Allowed origins").fill("https://shop.example/checkout");
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  await expect(dialog.getByText(/exact origin/)).toBeVisible();
+  await dialog.getByLabel("Allowed origins").fill("https://shop.example");
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  const key = (await dialog.getByTestId("new-api-key").textContent()) ?? "";
+  expect(key).toMatch(/^svc_pk_[0-9A-Za-z]{43}$/);
+  await dialog.getByRole("button", { name: "I have stored the key" }).click();
+  const row = page.getByRole("row").filter({ hasText: name });
+  await expect(row).toContainText(`svc_pk_****${key.slice(-4)}`);
+  await expect(row).toContainText("Publishable");
+  await expect(row).toContainText("https://shop.example");
+  await row.getByRole("button", { name: `Revoke API key ${name}` }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Revoke key" }).click();
+  await expect(row).toHaveCount(0);
+});

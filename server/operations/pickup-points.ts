@@ -1,0 +1,252 @@
+import { z } from "zod";
+import { POINT_TYPES } from "@/db/schema";
+import { notFound } from "@/server/errors";
+import { operation, type Header } from "@/server/http/operation";
+import { parseQuery } from "@/server/http/query";
+import { publishableRefusals } from "@/server/http/publishable-key";
+import { noDirectory } from "@/server/services/pickup-points/directory-courier";
+import { PickupPoint, PickupPointPage } from "@/server/openapi/components";
+import { pageOf } from "@/server/openapi/examples";
+import { answer, pagingParams, thrown } from "./shared";
+
+const TAG = "Pickup points";
+// A publishable key (the checkout widget's) may call these two, and only these.
+const auth = { apiKey: "configurations:read", publishable: true } as const;
+
+const corsHeaders: Record<string, Header> = {
+  Vary: {
+    description: "`Origin`: the answer depends on the page that asked (CORS).",
+    required: true,
+    schema: { type: "string", example: "Origin" },
+  },
+  "Access-Control-Allow-Origin": {
+    description: "To a publishable key from one of its `allowedOrigins`: that origin, so the page may read the answer.",
+    required: false,
+    schema: { type: "string", example: "https://shop.example" },
+  },
+};
+
+const flag = (name: string) =>
+  z.enum(["true", "false"], { error: `${name} must be true or false` }).transform((v) => v === "true");
+
+const number = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,6}(\.\d{1,6})?$/, `${name} must be a number from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .gt(min, `${name} must be a number from ${min} to ${max}`)
+        .max(max, `${name} must be a number from ${min} to ${max}`),
+    );
+
+const NEAR_MESSAGE = "near must be lat,lon in degrees, e.g. 50.0755,14.4378";
+
+/**
+ * The search's query string. h30b's `pickupPointSearchQuery` (services/pickup-points/schemas.ts) is to replace this:
+ * the route parses with whatever the descriptor names.
+ */
+export const pickupPointQuery = z
+  .object({
+    country: z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, "country must be an ISO 3166-1 alpha-2 code, e.g. CZ")
+      .transform((v) => v.toUpperCase())
+      .optional()
+      .meta({ param: { description: "ISO 3166-1 alpha-2 (case ignored)." }, example: "CZ" }),
+    q: z
+      .string()
+      .trim()
+      .min(1, "q must have 1 to 100 characters")
+      .max(100, "q must have 1 to 100 characters")
+      .optional()
+      .meta({ param: { description: 'Name, street, city or zip; case and accents ignored ("plzen" finds "Plzeň").' } }),
+    zip: z
+      .string()
+      .trim()
+      .regex(/^[0-9A-Za-z -]{2,12}$/, "zip must be a postal code, e.g. 110 00")
+      .optional()
+      .meta({ param: { description: "Exact postal code; spaces ignored." }, example: "110 00" }),
+    near: z
+      .string()
+      .regex(/^-?\d{1,3}(\.\d+)?,-?\d{1,3}(\.\d+)?$/, NEAR_MESSAGE)
+      .transform((v) => {
+        const [lat, lon] = v.split(",").map(Number) as [number, number];
+        return { lat, lon };
+      })
+      .refine(({ lat, lon }) => Math.abs(lat) <= 90 && Math.abs(lon) <= 180, NEAR_MESSAGE)
+      .optional()
+      .meta({
+        type: "string",
+        param: { description: "`lat,lon`: only points within `radiusKm`, nearest first, each with `distanceKm`." },
+        example: "50.0755,14.4378",
+      }),
+    radiusKm: number("radiusKm", 0, 100)
+      .optional()
+      .meta({ type: "number", param: { description: "With `near`: the radius, default 10, at most 100." } }),
+    type: z
+      .enum(POINT_TYPES, { error: "type must be POINT or LOCKER" })
+      .optional()
+      .meta({ param: { description: "`POINT` (a staffed point) or `LOCKER`." } }),
+    cod: flag("cod")
+      .optional()
+      .meta({ type: "boolean", param: { description: "`true`: only points where cash on delivery can be paid." } }),
+    weightKg: number("weightKg", 0, 1000)
+      .optional()
+      .meta({ type: "number", param: { description: "Only points that take a parcel of that weight." } }),
+    open: flag("open")
+      .default(true)
+      .meta({
+        type: "boolean",
+        param: { description: "Default `true`: only points accepting parcels now; `false` lists closed ones too." },
+      }),
+    ...pagingParams,
+  })
+  .superRefine((query, ctx) => {
+    if (query.radiusKm !== undefined && !query.near)
+      ctx.addIssue({ code: "custom", path: ["radiusKm"], message: "radiusKm needs near" });
+  });
+
+const courierParams = z.object({
+  courier_id: z.string().meta({
+    param: {
+      description:
+        "A courier with a pickup-point directory: `packeta` or `ppl`. An unknown courier → 404, and so is one that keeps no directory (`sandbox`).",
+    },
+    example: "packeta",
+  }),
+});
+
+const WIDGET_NOTE =
+  "A **publishable key** (`svc_pk_…`, the checkout widget's) may call this operation, and no other. It is answered only to " +
+  "web pages of its `allowedOrigins`: the answer carries `Access-Control-Allow-Origin` with the request's `Origin` and " +
+  "`Vary: Origin`; a request from another origin → 403, and so is one without an `Origin` header (no browser page sent it: " +
+  "servers use a secret key), except the widget's own dialog page (a same-origin request, `Sec-Fetch-Site: same-origin`). " +
+  "The CORS preflight (`OPTIONS`) is answered for an origin that an active publishable key lists. Besides the key's " +
+  "`rateLimitPerMinute`, each client address may make PUBLISHABLE_KEY_ADDRESS_RATE_LIMIT_PER_MINUTE (default 120) requests " +
+  "a minute with one publishable key.";
+
+const sampleQuery = (search: string) => thrown(() => parseQuery(pickupPointQuery, new URL(`http://x/?${search}`), []));
+
+const pickupPoint = {
+  id: "4321",
+  courier: "packeta",
+  type: "POINT",
+  network: "packeta",
+  name: "Praha 1, Dlouhá 12 (Trafika U Mostu)",
+  street: "Dlouhá 12",
+  city: "Praha",
+  zip: "110 00",
+  country: "CZ",
+  latitude: 50.0902,
+  longitude: 14.4253,
+  openingHours: [{ day: 1, from: "08:00", to: "18:00" }],
+  cod: true,
+  cardPayment: true,
+  maxWeightKg: 10,
+  maxSizeCm: null,
+  open: true,
+  closedSince: null,
+};
+
+const widgetProblems = {
+  403: {
+    description: "A publishable key from a page outside its `allowedOrigins`, or with no `Origin`.",
+    examples: {
+      foreignOrigin: ["Another origin", publishableRefusals.foreignOrigin("https://elsewhere.example")],
+      noOrigin: ["No Origin header", publishableRefusals.noOrigin()],
+    },
+  },
+  429: {
+    examples: {
+      address: [
+        "A publishable key's limit for one address",
+        publishableRefusals.addressExhausted({
+          allowed: false,
+          limit: 120,
+          remaining: 0,
+          resetSeconds: 30,
+          retryAfterSeconds: 1,
+        }),
+      ],
+    },
+  },
+} as const;
+
+export const searchPickupPointsOp = operation({
+  method: "get",
+  path: "/api/v2/couriers/{courier_id}/pickup-points",
+  operationId: "searchPickupPoints",
+  tag: TAG,
+  summary: "Search a courier's pickup points",
+  description:
+    "Searches the courier's directory of pickup points and lockers, kept in sync from the courier's feeds. Filters combine " +
+    "with AND. With `near`, points within `radiusKm` nearest first, each with `distanceKm`; otherwise by name. Closed points " +
+    "are left out unless `open=false`. A courier without a directory (`sandbox`) → 404, not an empty list.\n\n" +
+    WIDGET_NOTE,
+  auth,
+  params: courierParams,
+  query: pickupPointQuery,
+  responses: {
+    200: answer(
+      "A page of points.",
+      PickupPointPage,
+      {
+        page: ["Points near Prague's centre", pageOf([{ ...pickupPoint, distanceKm: 1.62 }])],
+        empty: ["Nothing matches", pageOf([])],
+      },
+      corsHeaders,
+    ),
+  },
+  errors: {
+    400: {
+      description: "A malformed filter or paging parameter, named in `errors`.",
+      examples: {
+        near: ["near is not lat,lon", sampleQuery("near=prague")],
+        radius: ["radiusKm without near", sampleQuery("radiusKm=5")],
+        pageSize: ["pageSize out of range", sampleQuery("pageSize=51")],
+      },
+    },
+    403: widgetProblems[403],
+    404: {
+      description: "An unknown courier, or one that keeps no pickup-point directory.",
+      examples: {
+        courier: ["Unknown courier", notFound("Courier")],
+        noDirectory: ["A courier without pickup points", noDirectory("sandbox")],
+      },
+    },
+    429: widgetProblems[429],
+  },
+});
+
+export const getPickupPointOp = operation({
+  method: "get",
+  path: "/api/v2/couriers/{courier_id}/pickup-points/{id}",
+  operationId: "getPickupPoint",
+  tag: TAG,
+  summary: "Get a pickup point",
+  description:
+    "One point of the courier's directory by the courier's own id (what an order's `PickupPoint` names), closed ones " +
+    "included (`open: false`, `closedSince`).\n\n" +
+    WIDGET_NOTE,
+  auth,
+  params: courierParams.extend({
+    id: z.string().meta({ param: { description: "The courier's id of the point. Unknown → 404." }, example: "4321" }),
+  }),
+  responses: { 200: answer("The point.", PickupPoint, { point: ["An open point", pickupPoint] }, corsHeaders) },
+  errors: {
+    403: widgetProblems[403],
+    404: {
+      description: "An unknown courier or point, or a courier that keeps no pickup-point directory.",
+      examples: {
+        point: ["Unknown point", notFound("Pickup point")],
+        courier: ["Unknown courier", notFound("Courier")],
+        noDirectory: ["A courier without pickup points", noDirectory("sandbox")],
+      },
+    },
+    429: widgetProblems[429],
+  },
+});
+
+export const operations = [searchPickupPointsOp, getPickupPointOp];
