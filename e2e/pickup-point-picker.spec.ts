@@ -112,8 +112,10 @@ for (const viewport of [
       packetaProfile,
       signIn,
     }) => {
-      // The pickup-point rules that emit `suggestions` are issue 30's part 3 (branch h/h30b): enable once merged.
-      test.fixme(true, "needs the pickup-point validation rules with suggestions");
+      // The rules emit suggestions only for a courier whose directory was synced, and the e2e database is shared by
+      // every spec: marking Packeta's directory synced there makes the made-up PickupPoints of the other specs'
+      // orders unknown. Needs a directory sync of the e2e server's own (fake feeds) that those specs' points come from.
+      test.fixme(true, "needs a synced Packeta directory in the shared e2e database (see above)");
       expect(packetaProfile.id).toBeTruthy();
       await signIn(owner);
       await packetaOrderForm(page, "Brno");
