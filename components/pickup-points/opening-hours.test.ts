@@ -21,3 +21,8 @@ describe("compactOpeningHours", () => {
     expect(compactOpeningHours([], 1)).toBeNull();
   });
 });
+
+it("says every day when the hours are the same all week", () => {
+  const hours = [1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, from: "00:00", to: "23:59" }));
+  expect(compactOpeningHours(hours, 5)).toBe("Every day 00:00–23:59");
+});

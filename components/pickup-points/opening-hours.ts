@@ -27,6 +27,8 @@ export function compactOpeningHours(hours: PickupPointView["openingHours"], toda
     if (run && run.text === text) run.last = day;
     else runs.push({ first: day, last: day, text });
   }
+  // The same hours all week (a locker's 00:00–23:59) read "Every day …", not "Today–Thu …".
+  if (runs.length === 1) return `Every day ${runs[0]!.text}`;
   return runs
     .map((r) => `${r.first === r.last ? label(r.first) : `${label(r.first)}–${label(r.last)}`} ${r.text}`)
     .join(" · ");
