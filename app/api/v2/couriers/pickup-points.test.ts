@@ -3,9 +3,13 @@ import { getDb } from "@/db/client";
 import { syntheticPoints } from "@/server/pickup-points/synthetic";
 import { readJson } from "@/test/helpers";
 import { as, createPartner, type Partner } from "@/test/partner";
+import { useOwnDatabase } from "@/test/own-database";
 import { insertDirectoryPoints } from "@/test/pickup-points";
 import * as search from "./[courier_id]/pickup-points/route";
 import * as one from "./[courier_id]/pickup-points/[id]/route";
+
+// It counts whole directories: other files' points in the run's shared database would change the figures.
+await useOwnDatabase();
 
 type Point = { id: string; courier: string; city: string; open: boolean; distanceKm?: number; cod: boolean };
 type Page = { page: number; pageSize: number; totalPages: number; itemsCount: number; items: Point[] };
