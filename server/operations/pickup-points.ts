@@ -1,3 +1,4 @@
+import { MAX_COUNTED } from "@/server/services/pickup-points/search-pickup-points";
 import { z } from "zod";
 import { POINT_TYPES } from "@/db/schema";
 import { notFound } from "@/server/errors";
@@ -184,6 +185,10 @@ export const searchPickupPointsOp = operation({
     "Searches the courier's directory of pickup points and lockers, kept in sync from the courier's feeds. Filters combine " +
     "with AND. With `near`, points within `radiusKm` nearest first, each with `distanceKm`; otherwise by name. Closed points " +
     "are left out unless `open=false`. A courier without a directory (`sandbox`) → 404, not an empty list.\n\n" +
+    `Decision where the contract is silent: a search counts at most ${MAX_COUNTED} matches. Past that, \`itemsCount\` says ` +
+    `${MAX_COUNTED} (so \`totalPages\` and \`nextPage\` stop there) and, without \`near\`, the points come in the directory's ` +
+    "own order instead of by name: a picker shows the first pages of the nearest or best-named points, and a query " +
+    "matching thousands (a town's name) is narrowed, not paged through.\n\n" +
     WIDGET_NOTE,
   auth,
   params: courierParams,

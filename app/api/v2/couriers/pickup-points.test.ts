@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { syntheticPoints } from "@/server/pickup-points/synthetic";
+import { MAX_COUNTED } from "@/server/services/pickup-points/search-pickup-points";
 import { readJson } from "@/test/helpers";
 import { as, createPartner, type Partner } from "@/test/partner";
 import { useOwnDatabase } from "@/test/own-database";
@@ -56,8 +57,20 @@ describe("GET /couriers/{courier_id}/pickup-points", () => {
   });
 
   it("lists closed points too with open=false", async () => {
+    const closed = PACKETA.filter((p) => !p.open);
+    const town = closed[0]!.city;
+    const inTown = PACKETA.filter((p) => p.city === town);
+    expect(inTown.length).toBeLessThan(MAX_COUNTED);
+    const all = await readJson<Page>(await searchOf("packeta", `open=false&q=${encodeURIComponent(town)}&pageSize=1`));
+    expect(all.itemsCount).toBe(inTown.length);
+    const open = await readJson<Page>(await searchOf("packeta", `q=${encodeURIComponent(town)}&pageSize=1`));
+    expect(open.itemsCount).toBe(inTown.filter((p) => p.open).length);
+  });
+
+  it("counts at most MAX_COUNTED matches, as the OpenAPI document says", async () => {
     const all = await readJson<Page>(await searchOf("packeta", "open=false&pageSize=1"));
-    expect(all.itemsCount).toBe(PACKETA.length);
+    expect(PACKETA.length).toBeGreaterThan(MAX_COUNTED);
+    expect(all).toMatchObject({ itemsCount: MAX_COUNTED, totalPages: MAX_COUNTED });
   });
 
   it("names every malformed parameter, and refuses one it does not take", async () => {
