@@ -36,7 +36,7 @@ export async function ownDatabase(): Promise<{ db: Db; close: () => Promise<void
  * other file's orders are validated against (a courier's directory marked synced makes every made-up `PickupPoint`
  * of other files unknown). Call at the top of the file, before anything opens the database. PGlite: nothing to do.
  */
-export async function useOwnDatabase(): Promise<void> {
+export async function runOnOwnDatabase(): Promise<void> {
   const shared = process.env.DATABASE_URL;
   if (!shared) return;
   const { default: postgres } = await import("postgres");

@@ -4,13 +4,13 @@ import { syntheticPoints } from "@/server/pickup-points/synthetic";
 import { MAX_COUNTED } from "@/server/services/pickup-points/search-pickup-points";
 import { readJson } from "@/test/helpers";
 import { as, createPartner, type Partner } from "@/test/partner";
-import { useOwnDatabase } from "@/test/own-database";
+import { runOnOwnDatabase } from "@/test/own-database";
 import { insertDirectoryPoints } from "@/test/pickup-points";
 import * as search from "./[courier_id]/pickup-points/route";
 import * as one from "./[courier_id]/pickup-points/[id]/route";
 
 // It counts whole directories: other files' points in the run's shared database would change the figures.
-await useOwnDatabase();
+await runOnOwnDatabase();
 
 type Point = { id: string; courier: string; city: string; open: boolean; distanceKm?: number; cod: boolean };
 type Page = { page: number; pageSize: number; totalPages: number; itemsCount: number; items: Point[] };

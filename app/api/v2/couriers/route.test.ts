@@ -5,13 +5,13 @@ import { pickupPoints, pickupPointSyncs } from "@/db/schema/pickup-points";
 import { syntheticPoints } from "@/server/pickup-points/synthetic";
 import { call, readJson } from "@/test/helpers";
 import { createPartner } from "@/test/partner";
-import { useOwnDatabase } from "@/test/own-database";
+import { runOnOwnDatabase } from "@/test/own-database";
 import { insertDirectoryPoints } from "@/test/pickup-points";
 import { GET } from "./route";
 
 // It marks couriers' directories synced: in the run's shared database that would make every other file's made-up
 // PickupPoint unknown.
-await useOwnDatabase();
+await runOnOwnDatabase();
 
 type Item = { id: string; pickupPoints: { count: number; syncedAt: string | null } | null };
 

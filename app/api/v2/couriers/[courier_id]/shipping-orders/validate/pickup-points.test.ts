@@ -8,14 +8,14 @@ import { createCourierProfile } from "@/server/services/courier-profiles/create-
 import type { DirectoryPoint } from "@/server/pickup-points/synthetic";
 import { readJson } from "@/test/helpers";
 import { as, createPartner, order, type Partner } from "@/test/partner";
-import { useOwnDatabase } from "@/test/own-database";
+import { runOnOwnDatabase } from "@/test/own-database";
 import { insertDirectoryPoints } from "@/test/pickup-points";
 import * as create from "../route";
 import * as validate from "./route";
 
 // It marks couriers' directories synced: in the run's shared database that would make every other file's made-up
 // PickupPoint unknown.
-await useOwnDatabase();
+await runOnOwnDatabase();
 
 /**
  * Contract "Pickup points" → "Validation before dispatch", through the real validate and create routes: each rule
