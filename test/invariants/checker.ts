@@ -57,8 +57,11 @@ const healthy = (h: History) => h.tenants.filter((t) => !t.hostile);
  * answer while terminate-backends kept failing the outcome's transaction.)
  */
 const ATTEMPT_LEASE_MS = WEBHOOK_TIMEOUT_MS + 15_000; // deliver-webhook.ts attemptLeaseMs (not imported: db/client)
+/** Faults that SIGKILL a process: kill-web, kill-worker, and courier-kill (the web process a courier create is on,
+ * which may be running webhook attempts too: seed 7 had one answered 91 ms before such a kill, POSTed again). */
+const isCrash = (f: Fault) => f.fault.startsWith("kill-") || f.fault === "courier-kill";
 const crashDuring = (faults: Fault[], at: number) =>
-  faults.find((f) => f.fault.startsWith("kill-") && f.start >= at - 500 && f.start <= at + ATTEMPT_LEASE_MS);
+  faults.find((f) => isCrash(f) && f.start >= at - 500 && f.start <= at + ATTEMPT_LEASE_MS);
 
 /** (1) Every committed shipping_order.* event of an account read exactly once by every reader of that account. */
 export function feedExactlyOnce(h: History): Verdict {
