@@ -175,6 +175,10 @@ export function deliveredAtLeastOnce(h: History): Verdict {
  * while an attempt was in flight may redo that attempt: such a repeat is excused and counted, nothing else is.
  */
 export async function postedOncePerAttempt(h: History): Promise<Verdict> {
+  // The processes keep delivering while the run is checked: a POST the receivers saw after this read began may
+  // belong to a claim the read did not see (seed 101: four POSTs of 14:29:27 counted against attempts read just
+  // before they were claimed). A POST before it began was claimed, committed, before it: the read sees that claim.
+  const readAt = Date.now();
   const rows = await deliveries(h);
   const attempts = new Map(rows.map((r) => [`${r.endpoint_id}/${r.event_id}`, r.attempts]));
   const examples: string[] = [];
@@ -192,7 +196,7 @@ export async function postedOncePerAttempt(h: History): Promise<Verdict> {
         continue;
       }
       const byId = new Map<string, number[]>();
-      for (const p of r.posts) byId.set(p.webhookId, [...(byId.get(p.webhookId) ?? []), p.at]);
+      for (const p of r.posts) if (p.at < readAt) byId.set(p.webhookId, [...(byId.get(p.webhookId) ?? []), p.at]);
       for (const [id, times] of byId) {
         times.sort((a, b) => a - b);
         const recorded = attempts.get(`${r.endpointId}/${id}`) ?? 0;
