@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import type { Executor } from "@/db/client";
 import { pickupPoints } from "@/db/schema";
 import { normalizeSearchText } from "@/server/pickup-points/search-text";
+import { feedHash } from "@/server/pickup-points/sync/write-directory";
 import type { DirectoryPoint } from "@/server/pickup-points/synthetic";
 
 /**
@@ -20,7 +20,7 @@ export async function insertDirectoryPoints(db: Executor, points: Iterable<Direc
     batch.push({
       ...point,
       searchText: normalizeSearchText(point.name, point.street, point.city, point.zip),
-      feedHash: createHash("sha256").update(JSON.stringify(point)).digest("base64url"),
+      feedHash: feedHash(point),
       seenAt,
     });
     if (batch.length >= batchSize) await flush();

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Executor } from "@/db/client";
-import type { OpeningInterval, PointType, SizeCm } from "@/db/schema";
+import type { OpeningInterval, PickupPointRow, PointType, SizeCm } from "@/db/schema";
 import type { CarrierRequirements, DirectoryFacts, ShipmentRequest } from "@/server/couriers/adapter";
 import type { ValidationMessage } from "../shipping-orders/validation-messages";
 import { KM_PER_DEGREE_LAT } from "./search-pickup-points";
@@ -13,23 +13,23 @@ import { KM_PER_DEGREE_LAT } from "./search-pickup-points";
  * carriers, and whether the directory was ever synced), and at most one for the suggestions of all its orders.
  */
 
-/** What the rules read of a point (a row of `pickup_points`). */
-export type PointFacts = {
-  id: string;
-  type: PointType;
-  name: string;
-  street: string;
-  city: string;
-  zip: string;
-  country: string;
-  latitude: number;
-  longitude: number;
-  cod: boolean;
-  maxWeightKg: number | null;
-  maxSizeCm: SizeCm | null;
-  open: boolean;
-  openingHours?: OpeningInterval[];
-};
+/** What the rules read of a point: those columns of a `pickup_points` row (the opening hours only where shown). */
+export type PointFacts = Pick<
+  PickupPointRow,
+  | "id"
+  | "type"
+  | "name"
+  | "street"
+  | "city"
+  | "zip"
+  | "country"
+  | "latitude"
+  | "longitude"
+  | "cod"
+  | "maxWeightKg"
+  | "maxSizeCm"
+  | "open"
+> & { openingHours?: OpeningInterval[] };
 
 export type BatchDirectory = DirectoryFacts & {
   /** Whether the courier's point directory was synced at least once (a `pickup_point_syncs` success row). */
