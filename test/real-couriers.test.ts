@@ -794,6 +794,69 @@ describe("real couriers: no orphan shipments", () => {
     expect((await recoverAttempts(db, { accountId: partner.accountId })).attempts).toBe(0);
   });
 
+  it("waits for a retry still in flight before looking a lost attempt up by reference, then cancels the lost shipment", async () => {
+    const db = await getDb();
+    const partner = await createPartner();
+    const profile = await profileFor(partner, "ppl", { clientId: PPL_ID, clientSecret: PPL_SECRET, timeoutMs: 20_000 });
+    const reference = `SIBLING-${Date.now()}`;
+    const lost = order({ ReferenceNumber: reference });
+    const request = toShipmentRequest(orderRequestSchema.parse(lost), "PRIVATE");
+    // The first request's process died after PPL registered its shipment and before anything was recorded.
+    const [first] = await pplCourier.createShipments(
+      [request],
+      { clientId: PPL_ID, clientSecret: PPL_SECRET },
+      { signal: AbortSignal.timeout(5000), timeoutMs: 5000, now: () => new Date(), allocateNumbers: async () => [] },
+    );
+    const lostNumber = first!.ok ? first!.shippingNumbers[0]! : "";
+    expect(lostNumber).not.toBe("");
+    await db.insert(courierAttempts).values({
+      accountId: partner.accountId,
+      courier: "ppl",
+      courierProfileId: profile.id,
+      baseUrl: "http://localhost",
+      orders: [
+        {
+          order: orderRequestSchema.parse(lost) as unknown as Record<string, unknown>,
+          referenceSource: "api",
+          sourceIdentifier: "default",
+          service: "PRIVATE",
+          request: request as unknown as Record<string, unknown>,
+        },
+      ],
+      recoverAfter: new Date(Date.now() - 60_000),
+    });
+    // The partner's retry: PPL registered it and keeps the batch InProcess, so the request is still polling (its
+    // attempt open, not due) when recovery looks at the lost attempt. PPL's lookup by reference now lists both
+    // shipments, the retry's the newest.
+    ppl.setPendingPolls(9);
+    const retry = post(partner, "ppl", order({ ReferenceNumber: reference }));
+    let retryDone = false;
+    void retry.then(() => (retryDone = true));
+    await pollUntil(
+      async () => ppl.requests.some((r) => r.path === "/shipment/batch" && JSON.stringify(r.body).includes(reference)),
+      (seen) => seen,
+    );
+    ppl.setPendingPolls(0);
+    const early = await recoverAttempts(db, { accountId: partner.accountId });
+    // Not picked from PPL's list while the retry may still claim one of its shipments.
+    expect(early).toMatchObject({ attempts: 1, adopted: 0, cancelled: 0, waiting: 1 });
+    expect(retryDone, "recovery ran while the retry was still waiting for PPL").toBe(false);
+
+    const answer = await readJson<Created>(await retry);
+    expect(answer.failed).toEqual([]);
+    const kept = answer.items[0]!.shippingNumber[0]!;
+    expect(kept).not.toBe(lostNumber);
+    expect(await settleRecovery(partner.accountId)).toEqual(["closed", "recovered"]);
+    const live = await db
+      .select({ id: shippingOrders.id })
+      .from(shippingOrders)
+      .where(and(eq(shippingOrders.accountId, partner.accountId), sql`deleted_at is null`));
+    expect(live.map((o) => o.id)).toEqual([answer.items[0]!.id]);
+    expect(ppl.shipment(kept)!.phase).toBe("Order");
+    // No orphan: the lost attempt's shipment is cancelled, the retry's kept.
+    expect(ppl.shipment(lostNumber)!.phase).toBe("Canceled");
+  });
+
   it("cancels the shipments of an abandoned request, never a shipment that a live order holds", async () => {
     const db = await getDb();
     const partner = await createPartner();

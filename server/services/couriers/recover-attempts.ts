@@ -28,7 +28,14 @@ const RETRY_MS = 60_000;
 /** After this many recoveries that could not finish (the courier kept failing), the attempt is given up, loudly. */
 const MAX_RECOVERIES = 50;
 
-export type RecoveryReport = { attempts: number; adopted: number; cancelled: number; unknown: number };
+export type RecoveryReport = {
+  attempts: number;
+  adopted: number;
+  cancelled: number;
+  unknown: number;
+  /** Attempts put off because another attempt with one of their references was still running. */
+  waiting: number;
+};
 
 /** Test hooks: run between deciding and acting, to drive the interleavings with the original request. */
 export type RecoveryHooks = { beforeStore?: (attemptId: string) => Promise<void> };
@@ -60,7 +67,7 @@ export async function recoverAttempts(
     /** Tests: one account's attempts only. */ accountId?: string;
   } = {},
 ): Promise<RecoveryReport> {
-  const report: RecoveryReport = { attempts: 0, adopted: 0, cancelled: 0, unknown: 0 };
+  const report: RecoveryReport = { attempts: 0, adopted: 0, cancelled: 0, unknown: 0, waiting: 0 };
   await purgeSettledAttempts(db, now).catch((err: unknown) =>
     logger.warn({ err: String(err) }, "purging settled courier attempts failed"),
   );
@@ -87,14 +94,21 @@ export async function recoverAttempts(
         claimed.map((c) => c.id),
       ),
     );
+  const claimedIds = attempts.map((a) => a.id);
   for (const attempt of attempts) {
     report.attempts += 1;
     try {
-      const outcome = await recoverOne(db, attempt, hooks);
+      const outcome = await recoverOne(db, attempt, hooks, now, claimedIds);
       report.adopted += outcome.adopted;
       report.cancelled += outcome.cancelled;
       report.unknown += outcome.unknown;
     } catch (error) {
+      if (error instanceof SiblingInFlight) {
+        logger.info({ attemptId: attempt.id, sibling: error.siblingId }, error.message);
+        await retryRecoveryLater(db, attempt.id, attempt.recoveries, RETRY_MS).catch(() => undefined);
+        report.waiting += 1;
+        continue;
+      }
       // The courier failed (or cannot tell yet) or the database did: the attempt is asked again in a minute.
       logger.warn({ attemptId: attempt.id, err: String(error) }, "courier attempt recovery failed; retried later");
       if (attempt.recoveries >= MAX_RECOVERIES) {
@@ -214,10 +228,48 @@ class SlotsTaken extends Error {
   }
 }
 
+/** Thrown when another attempt that may hold one of this attempt's shipments is still running: asked again later. */
+class SiblingInFlight extends Error {
+  constructor(readonly siblingId: string) {
+    super(`attempt ${siblingId} with the same reference is still running; recovery waits for its outcome`);
+  }
+}
+
+/**
+ * Another attempt of the account and courier, carrying one of `references`, that is still running: its request in
+ * flight (`open`, not yet due) or claimed by another recovery whose lease runs. A lookup by reference cannot tell
+ * its shipment from this attempt's, so recovery must not pick before that attempt's outcome is stored: picking the
+ * in-flight request's shipment (the newest) made the partner's retry lose its slot to an adoption, and left this
+ * attempt's own shipment registered and held by nobody (an orphan; invariant suite, seed 101). Attempts claimed by
+ * this same run are recovered one after another (each sees what the previous one stored), so they do not count.
+ */
+async function siblingInFlight(
+  db: Executor,
+  attempt: CourierAttemptRow,
+  references: readonly string[],
+  now: Date,
+  claimedIds: readonly string[],
+): Promise<string | null> {
+  if (references.length === 0) return null;
+  const rows = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      select s.id from courier_attempts s
+      where s.account_id = ${attempt.accountId}::uuid and s.courier = ${attempt.courier}
+        and s.state in ('open', 'recovering') and s.recover_after > ${now.toISOString()}::timestamptz
+        and s.id::text not in ${[...claimedIds]}
+        and exists (select 1 from jsonb_array_elements(s.orders) o
+          where o->'order'->>'ReferenceNumber' in ${[...references]})
+      limit 1`),
+  );
+  return rows[0]?.id ?? null;
+}
+
 async function recoverOne(
   db: Db,
   attempt: CourierAttemptRow,
   hooks: RecoveryHooks,
+  now: Date,
+  claimedIds: readonly string[],
 ): Promise<{ adopted: number; cancelled: number; unknown: number }> {
   const token = attempt.recoveries;
   const courier = findCourier(attempt.courier);
@@ -237,6 +289,15 @@ async function recoverOne(
   const unresolved: number[] = [];
   const taken = new Set<string>();
   const cases = casesOf(attempt).map((c) => c.index);
+  const lookups = casesOf(attempt).filter((c) => !c.answer && courier.canLookUpByReference);
+  const sibling = await siblingInFlight(
+    db,
+    attempt,
+    lookups.map((c) => orderOf(attempt.orders[c.index]!).ReferenceNumber),
+    now,
+    claimedIds,
+  );
+  if (sibling) throw new SiblingInFlight(sibling);
   for (const c of casesOf(attempt)) {
     let candidates: Shipment[];
     if (c.answer) candidates = [c.answer];
