@@ -832,9 +832,13 @@ describe("real couriers: no orphan shipments", () => {
     const retry = post(partner, "ppl", order({ ReferenceNumber: reference }));
     let retryDone = false;
     void retry.then(() => (retryDone = true));
+    // The lost request's POST and the retry's.
     await pollUntil(
-      async () => ppl.requests.some((r) => r.path === "/shipment/batch" && JSON.stringify(r.body).includes(reference)),
-      (seen) => seen,
+      async () =>
+        ppl.requests.filter(
+          (r) => r.method === "POST" && r.path === "/shipment/batch" && JSON.stringify(r.body).includes(reference),
+        ).length,
+      (posts) => posts === 2,
     );
     ppl.setPendingPolls(0);
     const early = await recoverAttempts(db, { accountId: partner.accountId });
@@ -855,6 +859,54 @@ describe("real couriers: no orphan shipments", () => {
     expect(ppl.shipment(kept)!.phase).toBe("Order");
     // No orphan: the lost attempt's shipment is cancelled, the retry's kept.
     expect(ppl.shipment(lostNumber)!.phase).toBe("Canceled");
+  });
+
+  it("leaves a request whose outcome was unknown and whose store failed to recovery, which cancels what PPL registered", async () => {
+    const db = await getDb();
+    const partner = await createPartner();
+    const reference = `UNSTORED-${Date.now()}`;
+    // The database fails the request's own commit (as a terminated backend does): the refusal with outcomeUnknown
+    // and the attempt's move to `unknown` are never stored, and the request answers 503.
+    const trigger = `fail_settle_${partner.accountId.replaceAll("-", "")}`;
+    await db.execute(
+      sql.raw(`create function ${trigger}() returns trigger language plpgsql as $$ begin
+        if new.account_id = '${partner.accountId}' and new.state = 'unknown' then
+          raise exception 'the connection went away (injected)' using errcode = '08006';
+        end if;
+        return new; end $$`),
+    );
+    await db.execute(
+      sql.raw(`create trigger ${trigger} before update on courier_attempts for each row execute function ${trigger}()`),
+    );
+    let lost: Response;
+    try {
+      await profileFor(partner, "ppl", { clientId: PPL_ID, clientSecret: PPL_SECRET, timeoutMs: 1000 });
+      ppl.setPendingPolls(12);
+      try {
+        lost = await post(partner, "ppl", order({ ReferenceNumber: reference }));
+      } finally {
+        ppl.setPendingPolls(0);
+      }
+    } finally {
+      await db.execute(sql.raw(`drop trigger ${trigger} on courier_attempts`));
+      await db.execute(sql.raw(`drop function ${trigger}()`));
+    }
+    expect(lost.status, await lost.clone().text()).toBe(503);
+    const registered = ppl.requests.filter(
+      (r) => r.path === "/shipment/batch" && r.method === "POST" && JSON.stringify(r.body).includes(reference),
+    );
+    expect(registered).toHaveLength(1);
+    // The partner sends it again and gets its order.
+    const retry = await readJson<Created>(await post(partner, "ppl", order({ ReferenceNumber: reference })));
+    expect(retry.failed).toEqual([]);
+    const kept = retry.items[0]!.shippingNumber[0]!;
+
+    expect(await settleRecovery(partner.accountId)).toEqual(["closed", "recovered"]);
+    expect(ppl.shipment(kept)!.phase).toBe("Order");
+    const shipments = ppl.shipmentsOfReference(reference);
+    expect(shipments).toHaveLength(2);
+    // No orphan: every shipment PPL registered for the reference is the live order's or cancelled.
+    expect(shipments.filter((s) => s.shipmentNumber !== kept).map((s) => s.phase)).toEqual(["Canceled"]);
   });
 
   it("cancels the shipments of an abandoned request, never a shipment that a live order holds", async () => {

@@ -658,6 +658,9 @@ export async function startFakePpl(options: {
       shipment.phase = phase;
     },
     shipment: (shipmentNumber: string): PplFakeShipment | undefined => shipments.get(shipmentNumber),
+    /** Every shipment registered under a reference (`referenceId`), cancelled or not. */
+    shipmentsOfReference: (referenceId: string): PplFakeShipment[] =>
+      [...shipments.values()].filter((s) => s.referenceId === referenceId),
     /** Drops the connections held by `hang` (the caller sees the connection reset). */
     releaseHanging: () => {
       for (const res of hanging) res.destroy();

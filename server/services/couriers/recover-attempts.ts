@@ -164,10 +164,18 @@ function casesOf(attempt: CourierAttemptRow): Case[] {
     case "unknown":
       return unknown(attempt.unknownOrders);
     case "abandoned":
-      return attempt.orders.flatMap((_, index) => {
-        const answer = answerOf(index);
-        return answer ? [{ index, answer, hint: null }] : [];
-      });
+      // The request failed after the courier was called. Its recorded shipments, and the orders whose outcome it did
+      // not know (a timeout: the courier may have registered them, to be looked up); without any record (the answer
+      // could not be written either), every order is looked up.
+      if (attempt.answers === null && attempt.unknownOrders === null)
+        return attempt.orders.map((_, index): Case => ({ index, answer: null, hint: null }));
+      return [
+        ...attempt.orders.flatMap((_, index) => {
+          const answer = answerOf(index);
+          return answer ? [{ index, answer, hint: null }] : [];
+        }),
+        ...unknown(attempt.unknownOrders),
+      ];
     default: {
       // `open`: the process died. With the answer recorded: its shipments, and its unknown orders; without: every
       // order, asked of the courier.

@@ -242,11 +242,15 @@ async function createValidated(
     }
     // Nothing was stored: the courier must not keep shipments nobody will ever see. Only while the attempt is still
     // this request's (open → abandoned): once recovery has claimed it, the shipments are recovery's to adopt or
-    // cancel (it may have adopted them already). Should a cancel fail, recovery cancels what is left.
+    // cancel (it may have adopted them already). Should a cancel fail, recovery cancels what is left; and orders
+    // whose outcome is unknown (the courier may have registered them) are left to recovery, which looks them up
+    // and cancels what it finds: closing the attempt here left such a shipment registered and held by nobody (the
+    // invariant suite, seed 101: a PPL create past its timeout whose store failed under terminate-backends).
     const ours = attemptId ? await abandonAttempt(db, attemptId).catch(() => false) : true;
     if (ours) {
       const cancelled = await cancelShipments(db, courier, settings, outcomes);
-      if (attemptId && cancelled) await closeAbandonedAttempt(db, attemptId).catch(() => undefined);
+      if (attemptId && cancelled && unknownOrders.length === 0)
+        await closeAbandonedAttempt(db, attemptId).catch(() => undefined);
     }
     throw reusedShippingNumber(error) ? courierReusedNumber(courier.capabilities.name, error) : error;
   }
