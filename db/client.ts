@@ -6,6 +6,7 @@ import * as schema from "./schema";
 import { env } from "@/server/env";
 import { reservedTransactions } from "./reserved-transactions";
 import { pgliteExtensions } from "./pglite";
+import { absorbTypeFetchRejections } from "./type-fetch-rejections";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -83,8 +84,15 @@ function namedStatements<T extends object>(sql: T): T {
 export async function openPostgres(
   url: string,
   max: number,
-  { pooler = "none" }: { pooler?: "none" | "transaction" } = {},
+  {
+    pooler = "none",
+    reserveTimeoutMs,
+  }: {
+    pooler?: "none" | "transaction";
+    /** Tests: a transaction's wait for a connection. */ reserveTimeoutMs?: number;
+  } = {},
 ): Promise<Handle> {
+  absorbTypeFetchRejections();
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const pooled = pooler === "transaction";
@@ -112,6 +120,7 @@ export async function openPostgres(
       backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
       connect_timeout: 5,
     }),
+    { reserveTimeoutMs },
   );
   const client = pooled ? pool : namedStatements(pool);
   return {

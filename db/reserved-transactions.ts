@@ -44,14 +44,43 @@ const pick = (from: object, keys: string[]) =>
  * gone. Each statement of the scope checks that when it is about to be sent (its `handler`), not when it is
  * built, so one built before the close and awaited after it is refused too.
  */
-export function reservedTransactions<T extends Sql>(client: T): T {
+/** How long a transaction waits for a connection of its own before it is refused as "database unavailable". */
+const RESERVE_TIMEOUT_MS = 30_000;
+
+/**
+ * `client.reserve()`, refused after `timeoutMs` with CONNECT_TIMEOUT (a 503 to retry, isDatabaseUnavailable). A
+ * wait for a busy pool ends well within that; what it bounds is the reservation postgres.js never answers: when the
+ * backend of the pool's new connection is ended while postgres.js fetches its array types (porsager/postgres#1192,
+ * db/type-fetch-rejections.ts), the reservation is neither given the connection nor refused, and the request would
+ * wait for ever. A reservation granted after the refusal is handed straight back, its transaction never run.
+ */
+async function reserveWithin(client: Sql, timeoutMs: number): Promise<ReservedSql> {
+  const reserving = client.reserve().catch((error: unknown) => {
+    markConnectionFailure(error);
+    throw error;
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), timeoutMs)));
+  const first = await Promise.race([reserving, late]).finally(() => clearTimeout(timer));
+  if (first !== "late") return first;
+  void reserving.then(
+    (conn) => conn.release(),
+    () => undefined,
+  );
+  throw Object.assign(new Error(`no database connection within ${timeoutMs} ms`), {
+    code: "CONNECT_TIMEOUT",
+    errno: "CONNECT_TIMEOUT",
+  });
+}
+
+export function reservedTransactions<T extends Sql>(
+  client: T,
+  { reserveTimeoutMs = RESERVE_TIMEOUT_MS }: { reserveTimeoutMs?: number } = {},
+): T {
   const begin = async (...args: unknown[]): Promise<unknown> => {
     const body = args[args.length - 1] as Body;
     const mode = args.length > 1 && typeof args[0] === "string" ? args[0].replace(/[^a-z ]/gi, "") : "";
-    const conn = await client.reserve().catch((error: unknown) => {
-      markConnectionFailure(error);
-      throw error;
-    });
+    const conn = await reserveWithin(client, reserveTimeoutMs);
     /** The close of the connection (or a statement's failure for want of it), once it has happened. */
     let gone: Error | null = null;
     // A new error per refused statement, coded as postgres.js's own and marked as the connection's failure (a 503 to
