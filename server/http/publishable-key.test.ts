@@ -227,11 +227,18 @@ describe("rate limits of a publishable key", () => {
     expect((await fromAddress(fresh, "203.0.113.7")).status).toBe(200);
   });
 
-  it("holds the key's own limit over all addresses together", async () => {
+  it("holds the key's own limit over all addresses together, its 429 readable by the key's page", async () => {
     const { key: fresh } = await readJson<Key>(
       await createKey({ name: "per key", kind: "publishable", allowedOrigins: [SHOP], rateLimitPerMinute: 3 }),
     );
     for (let i = 0; i < 3; i++) expect((await fromAddress(fresh, `198.51.100.${i + 1}`)).status).toBe(200);
-    expect((await fromAddress(fresh, "198.51.100.9")).status).toBe(429);
+    const limited = await fromAddress(fresh, "198.51.100.9");
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("access-control-allow-origin")).toBe(SHOP);
+    expect((await readJson<Problem>(limited)).detail).toContain("The API key's rate limit is exhausted");
+    // From a foreign origin the key's 429 stays unreadable: the origin is refused first (403, no CORS headers).
+    const foreign = await searchFrom("https://evil.example", { [CLIENT_ADDRESS_HEADER]: "198.51.100.10" }, fresh);
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
   });
 });

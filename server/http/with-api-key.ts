@@ -45,6 +45,21 @@ export async function authenticateApiKey(
   key: string | null | undefined,
   accountLimitPerMinute = env().ACCOUNT_RATE_LIMIT_PER_MINUTE,
 ): Promise<ApiKeyAuthentication> {
+  const authentication = await verifyApiKeyRequest(db, key, accountLimitPerMinute);
+  if (authentication.exhausted) throw authentication.exhausted;
+  return authentication;
+}
+
+/**
+ * `authenticateApiKey` that hands back a rate-limit refusal instead of throwing it, with the key it belongs to: a
+ * publishable key's 429 must still carry the CORS headers of its page's origin, or the browser hides it from the
+ * widget as a network error.
+ */
+async function verifyApiKeyRequest(
+  db: Db,
+  key: string | null | undefined,
+  accountLimitPerMinute: number,
+): Promise<ApiKeyAuthentication & { exhausted: AppError | null }> {
   if (!key) throw apiKeyRefusals.missing();
   const verified = await verifyApiKeyTakingToken(db, key, accountLimitPerMinute);
   if (!verified) throw apiKeyRefusals.unknown();
@@ -54,9 +69,14 @@ export async function authenticateApiKey(
     { subject: accountBucket(principal.accountId), limitPerMinute: accountLimitPerMinute },
   ];
   let state = verified.rateLimit;
-  if (verified.refusedBy === "account") throw apiKeyRefusals.accountExhausted(state);
-  if (verified.refusedBy === "key") throw apiKeyRefusals.exhausted(state);
+  const exhausted =
+    verified.refusedBy === "account"
+      ? apiKeyRefusals.accountExhausted(state)
+      : verified.refusedBy === "key"
+        ? apiKeyRefusals.exhausted(state)
+        : null;
   return {
+    exhausted,
     principal,
     rateLimit: {
       state: () => state,
@@ -89,9 +109,10 @@ export function withApiKey<P extends Record<string, string>>(
   options: RouteOptions = {},
 ) {
   return restRoute<P>(async (args) => {
-    const { principal, rateLimit } = await authenticateApiKey(
+    const { principal, rateLimit, exhausted } = await verifyApiKeyRequest(
       args.db,
       args.request.headers.get("x-api-key")?.trim() || bearerToken(args.request),
+      env().ACCOUNT_RATE_LIMIT_PER_MINUTE,
     );
     setRequestCaller({ accountId: principal.accountId });
     let response: Response;
@@ -102,8 +123,13 @@ export function withApiKey<P extends Record<string, string>>(
       if (principal.kind === "publishable") {
         if (!options.publishable) throw publishableRefusals.elsewhere();
         origin = publishableOrigin(args.request, principal);
+        // Past the key's limit: refused, with its origin's CORS headers (below) so that the page can read why.
+        if (exhausted) throw exhausted;
         addressState = await takeAddressToken(args.db, principal, args.ip);
-      } else if (!principal.permissions.includes(permission)) throw apiKeyRefusals.lacking(permission);
+      } else {
+        if (exhausted) throw exhausted;
+        if (!principal.permissions.includes(permission)) throw apiKeyRefusals.lacking(permission);
+      }
       checkQuery(args.url, options);
       response = await fn({ ...args, principal, rateLimit });
     } catch (error) {

@@ -44,10 +44,7 @@ const number = (name: string, min: number, max: number) =>
 
 const NEAR_MESSAGE = "near must be lat,lon in degrees, e.g. 50.0755,14.4378";
 
-/**
- * The search's query string. h30b's `pickupPointSearchQuery` (services/pickup-points/schemas.ts) is to replace this:
- * the route parses with whatever the descriptor names.
- */
+/** The search's query string: the route, the tRPC procedure and the OpenAPI document all read this one. */
 export const pickupPointQuery = z
   .object({
     country: z
@@ -71,7 +68,8 @@ export const pickupPointQuery = z
       .meta({ param: { description: "Exact postal code; spaces ignored." }, example: "110 00" }),
     near: z
       .string()
-      .regex(/^-?\d{1,3}(\.\d+)?,-?\d{1,3}(\.\d+)?$/, NEAR_MESSAGE)
+      // A space after the comma, as people and maps write it, is taken too.
+      .regex(/^\s*-?\d{1,3}(\.\d+)?\s*,\s*-?\d{1,3}(\.\d+)?\s*$/, NEAR_MESSAGE)
       .transform((v) => {
         const [lat, lon] = v.split(",").map(Number) as [number, number];
         return { lat, lon };
