@@ -4,6 +4,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { queryRows, type Db, type Executor, type Tx } from "@/db/client";
 import { events, webhookDeliveries, webhookEndpoints, type WebhookEndpointRow } from "@/db/schema";
 import type { DeliveryJob } from "@/server/jobs/queues";
+import { logger } from "@/server/observability/logger";
+import { UNRECORDED_OUTCOME } from "./unrecorded-outcome";
 import { recordWebhookDelivery } from "@/server/observability/outbound-calls";
 import { recordAudit } from "../audit/record-audit";
 import { TEST_EVENT_TYPE } from "../events/event-types";
@@ -176,7 +178,16 @@ export async function deliverWebhook(
         await complete?.(tx);
       }),
     abortAt + RECORD_MARGIN_MS - 1000,
-  );
+  ).catch((error: unknown) => {
+    // The database would not take the outcome for the whole lease: the sweep counts the attempt failed and the next
+    // one follows the schedule, so a receiver that answered gets the event again (at least once). Said with the
+    // event's id (the receiver's `webhook-id`), so a duplicate can be traced to it (the invariant suite reads it).
+    logger.error(
+      { err: error, deliveryId: claimed.id, webhookId: event.id, endpointId: endpoint.id, answered: outcome.status },
+      UNRECORDED_OUTCOME,
+    );
+    throw error;
+  });
   recordWebhookDelivery({
     deliveryId: claimed.id,
     endpointId: endpoint.id,
