@@ -5,6 +5,7 @@ import { packetaCarriers, pickupPoints, pickupPointSyncs } from "@/db/schema/pic
 import { startFakePacketaFeed, type FakePacketaFeed } from "@/server/couriers/packeta/fake-feed-server";
 import { accessPointModel, accessPointSchemaErrors } from "@/server/couriers/ppl/fake-access-points";
 import { startFakePpl, type FakePpl } from "@/server/couriers/ppl/fake-server";
+import { normalizeSearchText } from "@/server/pickup-points/search-text";
 import { syntheticPoints } from "@/server/pickup-points/synthetic";
 import { ownDatabase } from "@/test/own-database";
 import type { DirectoryConfig } from "./feeds";
@@ -72,8 +73,10 @@ describe("Packeta's directory sync", () => {
         cod: point.cod,
         cardPayment: point.cardPayment,
         maxWeightKg: point.maxWeightKg,
+        maxSizeCm: null,
         open: point.open,
         closedSince: point.open ? null : today(),
+        searchText: normalizeSearchText(point.name, point.street, point.city, point.zip),
       });
       expect(row.latitude).toBeCloseTo(point.latitude, 4);
     }
