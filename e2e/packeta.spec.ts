@@ -1,8 +1,11 @@
 import { readFileSync } from "node:fs";
+import { packetaPointId, seedDirectories } from "./directory";
 import { E2E_PACKETA_PASSWORD } from "./environment";
 import { expect, orderBody, pageErrors, test, unique } from "./fixtures";
 
 // The app talks to the fake Packeta that playwright.config.ts starts (COURIER_PACKETA_URL, see environment.ts).
+// Pickup points come from the e2e database's directory, which validation checks them against.
+test.beforeAll(seedDirectories);
 
 test("an owner sets up Packeta with the typed form, checks the credentials and creates an order through it", async ({
   page,
@@ -63,7 +66,7 @@ test("an owner sets up Packeta with the typed form, checks the credentials and c
   await page.getByLabel("Reference number").fill(reference);
   await page.getByRole("combobox", { name: "Service" }).click();
   await page.getByRole("option", { name: /\(PICKUP_POINT\)/ }).click();
-  await page.getByLabel("Pickup point (optional)").fill("4321");
+  await page.getByLabel("Pickup point (optional)").fill(packetaPointId());
   await page.getByLabel("Name", { exact: true }).fill("Jana Nováková");
   await page.getByLabel("Street").fill("Dlouhá 12");
   await page.getByLabel("City").fill("Praha");
@@ -128,7 +131,7 @@ test("a packet Packeta refuses is listed with Packeta's words and the field it n
   const reference = `REFUSE-${unique()}`;
   const response = await request.post(`/api/v2/couriers/packeta/shipping-orders?profile=${packetaProfile.id}`, {
     headers: { "X-API-Key": apiKey, "content-type": "application/svc.shipping-order+json" },
-    data: orderBody({ ReferenceNumber: reference, PickupPoint: "4321", InsurancePrice: 500 }),
+    data: orderBody({ ReferenceNumber: reference, PickupPoint: packetaPointId(), InsurancePrice: 500 }),
   });
   expect(response.status(), await response.text()).toBe(200);
   const { failed } = (await response.json()) as { failed: { code: string }[] };

@@ -5,16 +5,14 @@ import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { pickupPoints, refusedAttempts, validationResults } from "@/db/schema";
 import { syntheticPoints } from "@/server/pickup-points/synthetic";
-import { insertDirectoryPoints } from "@/test/pickup-points";
+import { seedDirectories } from "./directory";
 import { expect, pageErrors, test, unique } from "./fixtures";
 
 /** Where the screenshots of the picker and the one-click fix are kept to be looked at. */
 const SHOTS = process.env.E2E_SHOTS_DIR ?? "/work/shots/h30d";
 
-/** The Packeta directory the picker searches: the synthetic one (inserting again is a no-op). */
-test.beforeAll(async () => {
-  await insertDirectoryPoints(await getDb(), syntheticPoints({ courier: "packeta", count: 3000 }));
-});
+/** The Packeta directory the picker searches and validation checks: the synthetic one, synced (e2e/directory.ts). */
+test.beforeAll(seedDirectories);
 
 async function pointNamed(id: string) {
   const [row] = await (
@@ -112,10 +110,7 @@ for (const viewport of [
       packetaProfile,
       signIn,
     }) => {
-      // The rules emit suggestions only for a courier whose directory was synced, and the e2e database is shared by
-      // every spec: marking Packeta's directory synced there makes the made-up PickupPoints of the other specs'
-      // orders unknown. Needs a directory sync of the e2e server's own (fake feeds) that those specs' points come from.
-      test.fixme(true, "needs a synced Packeta directory in the shared e2e database (see above)");
+      // The rules emit suggestions only for a courier whose directory was synced: seedDirectories marks Packeta's.
       expect(packetaProfile.id).toBeTruthy();
       await signIn(owner);
       await packetaOrderForm(page, "Brno");

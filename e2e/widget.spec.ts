@@ -4,9 +4,8 @@ import type { AddressInfo } from "node:net";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { getDb } from "@/db/client";
-import { syntheticPoints } from "@/server/pickup-points/synthetic";
 import { createApiKey } from "@/server/services/api-keys/create-api-key";
-import { insertDirectoryPoints } from "@/test/pickup-points";
+import { seedDirectories } from "./directory";
 import { E2E_BASE_URL } from "./environment";
 import { expect, test } from "./fixtures";
 
@@ -42,8 +41,7 @@ document.getElementById("choose").addEventListener("click", function () {
 
 test.beforeAll(async ({ owner }) => {
   const db = await getDb();
-  await insertDirectoryPoints(db, syntheticPoints({ courier: "packeta", count: 2000 }));
-  await insertDirectoryPoints(db, syntheticPoints({ courier: "ppl", count: 1000 }));
+  await seedDirectories();
   shop = createServer((request, response) => {
     const key = new URL(request.url ?? "/", "http://x").searchParams.get("key") ?? "";
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(shopPage(key));
