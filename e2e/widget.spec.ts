@@ -227,6 +227,12 @@ test("an owner creates a publishable key in the dashboard, sees its kind and ori
   await expect(row).toContainText(`svc_pk_****${key.slice(-4)}`);
   await expect(row).toContainText("Publishable");
   await expect(row).toContainText("https://shop.example");
+  // The keys page with a publishable key, to be looked at at both widths.
+  await page.screenshot({ path: `${SHOTS}/api-keys-publishable-1280.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByText("https://shop.example").first()).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/api-keys-publishable-390.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
   await row.getByRole("button", { name: `Revoke API key ${name}` }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Revoke key" }).click();
   await expect(row).toHaveCount(0);
