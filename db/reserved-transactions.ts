@@ -15,35 +15,6 @@ type Connection = { onclose?: ((error: Error) => void) | null };
 const pick = (from: object, keys: string[]) =>
   Object.fromEntries(keys.filter((k) => Object.hasOwn(from, k)).map((k) => [k, (from as Record<string, unknown>)[k]]));
 
-/**
- * Replaces postgres.js's `begin` (which Drizzle's `db.transaction` calls) with one that runs each transaction
- * on a reserved connection, rolls it back whenever the transaction fails for any reason of its own (a
- * constraint, an AppError, a failed `fetch`), and never writes to that connection once it is gone.
- *
- * postgres.js 3.4.x sends ROLLBACK on a transaction's connection after any error in the transaction, also when
- * the error is that the connection closed (PostgreSQL stopped or restarted, the backend terminated). That write
- * runs from a setImmediate against a null socket, and the uncaught TypeError ends the whole process
- * (porsager/postgres#1154, #1208); or, when a write was already pending, the ROLLBACK waits for ever.
- * `patches/postgres+3.4.9.patch` (applied by `npm install`) makes the driver settle such queries with
- * CONNECTION_CLOSED instead; this wrapper still sends nothing more on a dead connection. So the
- * connection's own queries are watched: once one of them fails because the connection died, nothing more is
- * sent on it and it is not handed back (the pool has already moved it to its closed connections and reconnects
- * it on demand; PostgreSQL rolls back the transaction of a session that ends). Any other failure is rolled back
- * and the connection released, so a transaction that failed for a reason outside the database never leaves its
- * backend idle in transaction and the pool short of a connection.
- *
- * A reserved connection that closed refuses every later statement of its transaction, COMMIT included, before
- * sending it. postgres.js puts a connection whose socket closed with its closed connections, and the next pool
- * query reconnects that same `Connection` object; the reserved handle, still pointing at it, would send the
- * body's next statements to the new session, where they run and commit one by one in autocommit: half a
- * transaction stored and `db.transaction` resolved (porsager/postgres#1155; issue 27, finding 5). Waiting for
- * a statement to fail does not catch it (the next one succeeds on the new session), and comparing backend pids
- * would miss a statement written while the new session is starting. So the close itself is heard: BEGIN's
- * `onexecute` hands over the `Connection` (postgres.js's own `begin` learns its connection the same way) and
- * its `onclose`, which the pool calls the moment the socket closes and before any reconnect, marks the scope
- * gone. Each statement of the scope checks that when it is about to be sent (its `handler`), not when it is
- * built, so one built before the close and awaited after it is refused too.
- */
 /** How long a transaction waits for a connection of its own before it is refused as "database unavailable". */
 const RESERVE_TIMEOUT_MS = 30_000;
 
@@ -73,6 +44,35 @@ async function reserveWithin(client: Sql, timeoutMs: number): Promise<ReservedSq
   });
 }
 
+/**
+ * Replaces postgres.js's `begin` (which Drizzle's `db.transaction` calls) with one that runs each transaction
+ * on a reserved connection, rolls it back whenever the transaction fails for any reason of its own (a
+ * constraint, an AppError, a failed `fetch`), and never writes to that connection once it is gone.
+ *
+ * postgres.js 3.4.x sends ROLLBACK on a transaction's connection after any error in the transaction, also when
+ * the error is that the connection closed (PostgreSQL stopped or restarted, the backend terminated). That write
+ * runs from a setImmediate against a null socket, and the uncaught TypeError ends the whole process
+ * (porsager/postgres#1154, #1208); or, when a write was already pending, the ROLLBACK waits for ever.
+ * `patches/postgres+3.4.9.patch` (applied by `npm install`) makes the driver settle such queries with
+ * CONNECTION_CLOSED instead; this wrapper still sends nothing more on a dead connection. So the
+ * connection's own queries are watched: once one of them fails because the connection died, nothing more is
+ * sent on it and it is not handed back (the pool has already moved it to its closed connections and reconnects
+ * it on demand; PostgreSQL rolls back the transaction of a session that ends). Any other failure is rolled back
+ * and the connection released, so a transaction that failed for a reason outside the database never leaves its
+ * backend idle in transaction and the pool short of a connection.
+ *
+ * A reserved connection that closed refuses every later statement of its transaction, COMMIT included, before
+ * sending it. postgres.js puts a connection whose socket closed with its closed connections, and the next pool
+ * query reconnects that same `Connection` object; the reserved handle, still pointing at it, would send the
+ * body's next statements to the new session, where they run and commit one by one in autocommit: half a
+ * transaction stored and `db.transaction` resolved (porsager/postgres#1155; issue 27, finding 5). Waiting for
+ * a statement to fail does not catch it (the next one succeeds on the new session), and comparing backend pids
+ * would miss a statement written while the new session is starting. So the close itself is heard: BEGIN's
+ * `onexecute` hands over the `Connection` (postgres.js's own `begin` learns its connection the same way) and
+ * its `onclose`, which the pool calls the moment the socket closes and before any reconnect, marks the scope
+ * gone. Each statement of the scope checks that when it is about to be sent (its `handler`), not when it is
+ * built, so one built before the close and awaited after it is refused too.
+ */
 export function reservedTransactions<T extends Sql>(
   client: T,
   { reserveTimeoutMs = RESERVE_TIMEOUT_MS }: { reserveTimeoutMs?: number } = {},
