@@ -580,6 +580,38 @@ describe("real couriers: tracking by workers", () => {
 });
 
 describe("real couriers: no orphan shipments", () => {
+  /**
+   * What a create whose process died after PPL registered its shipment leaves: the shipment at PPL and an `open`
+   * attempt, due, with nothing recorded. Returns PPL's outcome for it.
+   */
+  async function lostPplAttempt(partner: Partner, profileId: string, lost: Record<string, unknown>) {
+    const db = await getDb();
+    const request = toShipmentRequest(orderRequestSchema.parse(lost), "PRIVATE");
+    const [registered] = await pplCourier.createShipments(
+      [request],
+      { clientId: PPL_ID, clientSecret: PPL_SECRET },
+      { signal: AbortSignal.timeout(5000), timeoutMs: 5000, now: () => new Date(), allocateNumbers: async () => [] },
+    );
+    expect(registered?.ok).toBe(true);
+    await db.insert(courierAttempts).values({
+      accountId: partner.accountId,
+      courier: "ppl",
+      courierProfileId: profileId,
+      baseUrl: "http://localhost",
+      orders: [
+        {
+          order: orderRequestSchema.parse(lost) as unknown as Record<string, unknown>,
+          referenceSource: "api",
+          sourceIdentifier: "default",
+          service: "PRIVATE",
+          request: request as unknown as Record<string, unknown>,
+        },
+      ],
+      recoverAfter: new Date(Date.now() - 60_000),
+    });
+    return registered!;
+  }
+
   /** A PPL batch still InProcess when the create's time runs out: the answer is unknown, the attempt stays open. */
   async function unknownPplCreate(partner: Partner, reference: string) {
     await profileFor(partner, "ppl", { clientId: PPL_ID, clientSecret: PPL_SECRET, timeoutMs: 1000 });
@@ -750,36 +782,8 @@ describe("real couriers: no orphan shipments", () => {
     const db = await getDb();
     const partner = await createPartner();
     const profile = await profileFor(partner, "ppl", { clientId: PPL_ID, clientSecret: PPL_SECRET });
-    const lost = order({ ReferenceNumber: `LOST-${Date.now()}` });
-    const request = toShipmentRequest(orderRequestSchema.parse(lost), "PRIVATE");
     // PPL registered the shipment; the process died before even the answer was recorded.
-    const [registered] = await pplCourier.createShipments(
-      [request],
-      { clientId: PPL_ID, clientSecret: PPL_SECRET },
-      {
-        signal: AbortSignal.timeout(5000),
-        timeoutMs: 5000,
-        now: () => new Date(),
-        allocateNumbers: async () => [],
-      },
-    );
-    expect(registered?.ok).toBe(true);
-    await db.insert(courierAttempts).values({
-      accountId: partner.accountId,
-      courier: "ppl",
-      courierProfileId: profile.id,
-      baseUrl: "http://localhost",
-      orders: [
-        {
-          order: orderRequestSchema.parse(lost) as unknown as Record<string, unknown>,
-          referenceSource: "api",
-          sourceIdentifier: "default",
-          service: "PRIVATE",
-          request: request as unknown as Record<string, unknown>,
-        },
-      ],
-      recoverAfter: new Date(Date.now() - 60_000),
-    });
+    const registered = await lostPplAttempt(partner, profile.id, order({ ReferenceNumber: `LOST-${Date.now()}` }));
     const report = await recoverAttempts(db, { accountId: partner.accountId });
     expect(report).toMatchObject({ adopted: 1, cancelled: 0 });
     const [adopted] = await db
@@ -789,7 +793,7 @@ describe("real couriers: no orphan shipments", () => {
     const view = await readJson<{ shippingNumber: string[]; referenceNumber: string }>(
       await as(partner)(orderItem.GET, `/api/v2/shipping-orders/${adopted!.id}`, { params: { id: adopted!.id } }),
     );
-    expect(view.shippingNumber).toEqual(registered!.ok ? registered!.shippingNumbers : []);
+    expect(view.shippingNumber).toEqual(registered.ok ? registered.shippingNumbers : []);
     // Recovering again finds nothing to do.
     expect((await recoverAttempts(db, { accountId: partner.accountId })).attempts).toBe(0);
   });
@@ -799,32 +803,10 @@ describe("real couriers: no orphan shipments", () => {
     const partner = await createPartner();
     const profile = await profileFor(partner, "ppl", { clientId: PPL_ID, clientSecret: PPL_SECRET, timeoutMs: 20_000 });
     const reference = `SIBLING-${Date.now()}`;
-    const lost = order({ ReferenceNumber: reference });
-    const request = toShipmentRequest(orderRequestSchema.parse(lost), "PRIVATE");
     // The first request's process died after PPL registered its shipment and before anything was recorded.
-    const [first] = await pplCourier.createShipments(
-      [request],
-      { clientId: PPL_ID, clientSecret: PPL_SECRET },
-      { signal: AbortSignal.timeout(5000), timeoutMs: 5000, now: () => new Date(), allocateNumbers: async () => [] },
-    );
-    const lostNumber = first!.ok ? first!.shippingNumbers[0]! : "";
+    const first = await lostPplAttempt(partner, profile.id, order({ ReferenceNumber: reference }));
+    const lostNumber = first.ok ? first.shippingNumbers[0]! : "";
     expect(lostNumber).not.toBe("");
-    await db.insert(courierAttempts).values({
-      accountId: partner.accountId,
-      courier: "ppl",
-      courierProfileId: profile.id,
-      baseUrl: "http://localhost",
-      orders: [
-        {
-          order: orderRequestSchema.parse(lost) as unknown as Record<string, unknown>,
-          referenceSource: "api",
-          sourceIdentifier: "default",
-          service: "PRIVATE",
-          request: request as unknown as Record<string, unknown>,
-        },
-      ],
-      recoverAfter: new Date(Date.now() - 60_000),
-    });
     // The partner's retry: PPL registered it and keeps the batch InProcess, so the request is still polling (its
     // attempt open, not due) when recovery looks at the lost attempt. PPL's lookup by reference now lists both
     // shipments, the retry's the newest.

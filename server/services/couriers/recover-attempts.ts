@@ -163,22 +163,10 @@ function casesOf(attempt: CourierAttemptRow): Case[] {
   switch (attempt.claimedFrom) {
     case "unknown":
       return unknown(attempt.unknownOrders);
-    case "abandoned":
-      // The request failed after the courier was called. Its recorded shipments, and the orders whose outcome it did
-      // not know (a timeout: the courier may have registered them, to be looked up); without any record (the answer
-      // could not be written either), every order is looked up.
-      if (attempt.answers === null && attempt.unknownOrders === null)
-        return attempt.orders.map((_, index): Case => ({ index, answer: null, hint: null }));
-      return [
-        ...attempt.orders.flatMap((_, index) => {
-          const answer = answerOf(index);
-          return answer ? [{ index, answer, hint: null }] : [];
-        }),
-        ...unknown(attempt.unknownOrders),
-      ];
     default: {
-      // `open`: the process died. With the answer recorded: its shipments, and its unknown orders; without: every
-      // order, asked of the courier.
+      // `open` (the process died) or `abandoned` (the request failed after the courier was called): the shipments
+      // recorded, and the orders whose outcome was unknown (the courier may have registered them: looked up).
+      // Without any record (the answer is written with the unknown orders, and could not be), every order is asked.
       if (attempt.answers === null)
         return attempt.orders.map((_, index): Case => ({ index, answer: null, hint: null }));
       return [
