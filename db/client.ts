@@ -113,6 +113,10 @@ export async function openPostgres(
             // A transaction no code is driving any more (a bug, a lost error path) gives its connection and locks
             // back within a minute instead of holding them until the app restarts.
             idle_in_transaction_session_timeout: 60_000,
+            // No JIT compilation: the app's statements are short and planned with estimates that can be far off (a
+            // lateral over a JSON parameter is costed at 100 rows), which put a batch's pickup-point suggestions over
+            // jit_above_cost and spent 54 ms compiling a 15 ms query (bench/pickup-points.ts). The usual OLTP setting.
+            jit: "off",
           },
       // While PostgreSQL is down a request should fail fast with 503, and the pool come back as soon as it is up:
       // postgres.js's own backoff grows to 20 s (shared by the pool) and holds every query routed to a closed
