@@ -55,6 +55,13 @@ export async function closeDb(): Promise<void> {
  * DATABASE_URL (e.g. behind PgBouncer in transaction mode) still turns it off: postgres.js checks that first.
  */
 const MAX_NAMED_PARAMETERS = 100;
+/**
+ * A statement that matches a text pattern sent as a parameter (`like $1`) is never named. A named statement is planned
+ * once for all values after five runs (a generic plan), and a pattern's selectivity is all in its value: the pickup
+ * points' text search, generic, read the whole directory for a word found nowhere (40 ms for "hlavni"), where the
+ * trigram index answers it in 3 ms; unnamed, each search is planned for its own words (bench/pickup-points.ts).
+ */
+const PATTERN_MATCH = /\s(?:i?like|similar to)\s+\$\d/i;
 
 function namedStatements<T extends object>(sql: T): T {
   type Fn = (...args: unknown[]) => unknown;
@@ -62,7 +69,10 @@ function namedStatements<T extends object>(sql: T): T {
   const unsafe = target.unsafe!;
   target.unsafe = (query, args = [], options = {}, ...rest) =>
     Array.isArray(args)
-      ? unsafe(query, args, { ...(options as object), prepare: args.length > 0 && args.length <= MAX_NAMED_PARAMETERS })
+      ? unsafe(query, args, {
+          ...(options as object),
+          prepare: args.length > 0 && args.length <= MAX_NAMED_PARAMETERS && !PATTERN_MATCH.test(query as string),
+        })
       : unsafe(query, args, options, ...rest);
   // Transactions and savepoints run on a scoped client of their own: name their statements too.
   for (const name of ["begin", "savepoint"] as const) {

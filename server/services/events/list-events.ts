@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNotNull, like } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { eventPurgeMarks, events } from "@/db/schema";
@@ -37,6 +37,12 @@ export const unknownCursor = () =>
 
 export type ListEventsQuery = z.output<typeof listEventsQuery>;
 
+/**
+ * The feed's own event types. The pattern is written into the statement, not sent as a parameter: a statement
+ * matching a pattern parameter is planned per run (db/client.ts), and this one is the same on every read.
+ */
+const isOrderEvent = sql`${events.type} like 'shipping_order.%'`;
+
 export type EventPage = { items: EventView[]; next: string | null };
 
 /** The feed position an `after` cursor stands for: its event's, or the purge mark's when the purge removed it. */
@@ -44,7 +50,7 @@ async function cursorPosition(db: Db, accountId: string, after: string): Promise
   const [row] = await db
     .select({ position: events.position })
     .from(events)
-    .where(and(eq(events.id, after), eq(events.accountId, accountId), like(events.type, "shipping_order.%")));
+    .where(and(eq(events.id, after), eq(events.accountId, accountId), isOrderEvent));
   if (row) return row.position;
   const [purged] = await db
     .select({ position: eventPurgeMarks.position })
@@ -87,7 +93,7 @@ export async function listEvents(db: Db, accountId: string, q: ListEventsQuery):
       and(
         eq(events.accountId, accountId),
         after === undefined ? isNotNull(events.position) : gt(events.position, after),
-        q.types?.length ? inArray(events.type, q.types) : like(events.type, "shipping_order.%"),
+        q.types?.length ? inArray(events.type, q.types) : isOrderEvent,
         q.referenceSource === undefined ? undefined : eq(events.referenceSource, q.referenceSource),
         q.sourceIdentifier === undefined ? undefined : eq(events.sourceIdentifier, q.sourceIdentifier),
       ),
