@@ -218,7 +218,10 @@ test("an owner creates a publishable key in the dashboard, sees its kind and ori
   await dialog.getByLabel("Allowed origins").fill("https://shop.example/checkout");
   await dialog.getByRole("button", { name: "Create key" }).click();
   await expect(dialog.getByText(/exact origin/)).toBeVisible();
-  await dialog.getByLabel("Allowed origins").fill("https://shop.example");
+  // A long second origin: the keys table must still fit a 1280 px screen (Revoke on screen), breaking origins at
+  // their dots and dashes, one origin per line.
+  const longOrigin = "https://www.a-rather-long-eshop-domain-name.example.cz";
+  await dialog.getByLabel("Allowed origins").fill(`https://shop.example, ${longOrigin}`);
   await dialog.getByRole("button", { name: "Create key" }).click();
   const key = (await dialog.getByTestId("new-api-key").textContent()) ?? "";
   expect(key).toMatch(/^svc_pk_[0-9A-Za-z]{43}$/);
@@ -226,7 +229,12 @@ test("an owner creates a publishable key in the dashboard, sees its kind and ori
   const row = page.getByRole("row").filter({ hasText: name });
   await expect(row).toContainText(`svc_pk_****${key.slice(-4)}`);
   await expect(row).toContainText("Publishable");
-  await expect(row).toContainText("https://shop.example");
+  await expect(row.getByRole("list", { name: "Allowed origins" }).getByRole("listitem")).toHaveText([
+    "https://shop.example",
+    longOrigin,
+  ]);
+  await expect(page.getByRole("region", { name: /scrolls sideways/ })).toHaveCount(0);
+  await expect(row.getByRole("button", { name: `Revoke API key ${name}` })).toBeInViewport();
   // The keys page with a publishable key, to be looked at at both widths.
   await page.screenshot({ path: `${SHOTS}/api-keys-publishable-1280.png`, fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });

@@ -6,6 +6,7 @@ import { canWrite, type AccountChoice } from "@/lib/account";
 import { ReadOnlyNotice } from "@/components/dashboard/read-only-notice";
 import { formatUtc } from "@/lib/format-utc";
 import { Badge } from "@/components/ui/badge";
+import { BreakableUrl } from "@/components/ui/breakable-url";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pager } from "@/components/ui/pager";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
@@ -74,13 +75,13 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
           {keys.items.map((key) => (
             <Tr key={key.id}>
               <Td>
-                <span className="flex items-center gap-1.5 font-medium text-slate-900">
-                  {key.name}
+                <span className="block font-medium break-words text-slate-900">{key.name}</span>
+                <span className="mt-0.5 flex flex-wrap items-center gap-1.5">
+                  <span className="font-mono text-xs whitespace-nowrap text-slate-500">{key.key}</span>
                   <Badge tone={key.kind === "publishable" ? "blue" : "neutral"}>
                     {key.kind === "publishable" ? "Publishable" : "Secret"}
                   </Badge>
                 </span>
-                <span className="block font-mono text-xs whitespace-nowrap text-slate-500">{key.key}</span>
               </Td>
               <Td label="Created" className="whitespace-nowrap">
                 {formatUtc(key.created)}
@@ -90,10 +91,16 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
               </Td>
               <Td label="Permissions">
                 {key.kind === "publishable" ? (
-                  <span className="block text-xs text-slate-700">
-                    Pickup-point search from{" "}
-                    <span className="font-mono break-all">{key.allowedOrigins.join(", ")}</span>
-                  </span>
+                  <div className="text-xs text-slate-700">
+                    <p>Pickup-point search from</p>
+                    <ul className="mt-0.5 font-mono" aria-label="Allowed origins">
+                      {key.allowedOrigins.map((origin) => (
+                        <li key={origin}>
+                          <BreakableUrl url={origin} />
+                        </li>
+                      ))}
+                    </ul>
+                  </div>
                 ) : (
                   <span className="flex items-center gap-1.5">
                     <PermissionBadges permissions={key.permissions} />
