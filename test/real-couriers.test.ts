@@ -891,6 +891,47 @@ describe("real couriers: no orphan shipments", () => {
     expect(shipments.filter((s) => s.shipmentNumber !== kept).map((s) => s.phase)).toEqual(["Canceled"]);
   });
 
+  it("does not settle an order as never registered while PPL may still be working on its timed-out request", async () => {
+    const db = await getDb();
+    const partner = await createPartner();
+    const reference = `SLOWREG-${Date.now()}`;
+    await profileFor(partner, "ppl", { clientId: PPL_ID, clientSecret: PPL_SECRET, timeoutMs: 1000 });
+    // PPL takes the batch and has registered nothing yet when the create gives up (the suite's seed 303: PPL
+    // answered 6.9 s after the send, recovery had looked the reference up at 6.6 s and found nothing).
+    ppl.holdCreates();
+    let released = false;
+    try {
+      const created = await readJson<Created>(await post(partner, "ppl", order({ ReferenceNumber: reference })));
+      expect(created.failed).toEqual([
+        { referenceNumber: reference, code: "COURIER_TIMEOUT", message: expect.any(String), outcomeUnknown: true },
+      ]);
+      expect(await attemptStates(partner.accountId)).toEqual(["unknown"]);
+      // Recovery at once: PPL knows no shipment of the reference yet, and that is not yet an answer.
+      const early = await recoverAttempts(db, { accountId: partner.accountId });
+      expect(early).toMatchObject({ attempts: 1, adopted: 0, cancelled: 0, waiting: 1 });
+      expect(ppl.shipmentsOfReference(reference)).toEqual([]);
+      const [refused] = await db.select().from(refusedAttempts).where(eq(refusedAttempts.accountId, partner.accountId));
+      expect(refused).toMatchObject({ outcomeUnknown: true });
+      ppl.releaseCreates();
+      released = true;
+    } finally {
+      if (!released) ppl.releaseCreates();
+    }
+    expect(ppl.shipmentsOfReference(reference)).toHaveLength(1);
+    // Once the request cannot be running at PPL any more, recovery asks again and adopts what PPL registered.
+    expect(await settleRecovery(partner.accountId)).toEqual(["recovered"]);
+    const live = await db
+      .select({ id: shippingOrders.id })
+      .from(shippingOrders)
+      .where(and(eq(shippingOrders.accountId, partner.accountId), sql`deleted_at is null`));
+    expect(live).toHaveLength(1);
+    const view = await readJson<{ shippingNumber: string[] }>(
+      await as(partner)(orderItem.GET, `/api/v2/shipping-orders/${live[0]!.id}`, { params: { id: live[0]!.id } }),
+    );
+    // No orphan: PPL's one shipment of the reference is the live order's.
+    expect(view.shippingNumber).toEqual([ppl.shipmentsOfReference(reference)[0]!.shipmentNumber]);
+  });
+
   it("cancels the shipments of an abandoned request, never a shipment that a live order holds", async () => {
     const db = await getDb();
     const partner = await createPartner();

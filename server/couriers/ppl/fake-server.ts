@@ -230,6 +230,12 @@ export async function startFakePpl(options: {
    * until it ends, as a PPL busy for a while.)
    */
   let createFault: { kind: "none" | "late" | "cut"; lateMs: number } = { kind: "none", lateMs: 0 };
+  /**
+   * Tests: while set, each batch registration is held unanswered and unregistered until `releaseCreates()` registers
+   * and answers it (by then the caller has given up): a request PPL is still working on when it is looked up.
+   */
+  let holdCreates = false;
+  let heldCreates: (() => void)[] = [];
   let holdNewBatches = false;
   /** `GET /__fake/next-registration` callers, told when the next batch has been registered and answered. */
   let registrationWaiters: (() => void)[] = [];
@@ -617,24 +623,23 @@ export async function startFakePpl(options: {
       state.maxInFlight = Math.max(state.maxInFlight, inFlight);
       const registering = request.method === "POST" && route === "/shipment/batch";
       const fault = registering ? createFault.kind : "none";
-      setTimeout(
-        () => {
-          inFlight -= 1;
-          if (mode === "5xx") send(res, problem(503, "Service Unavailable", "The service is temporarily unavailable."));
-          else {
-            // Registered either way (late: the caller has usually given up by now; cut: it sees a reset).
-            const result = answer(request);
-            if (fault === "cut") res.socket?.destroy();
-            else send(res, result);
-            if (registering && result.status === 201) {
-              const waiters = registrationWaiters;
-              registrationWaiters = [];
-              for (const w of waiters) w();
-            }
+      const respond = () => {
+        inFlight -= 1;
+        if (mode === "5xx") send(res, problem(503, "Service Unavailable", "The service is temporarily unavailable."));
+        else {
+          // Registered either way (late: the caller has usually given up by now; cut: it sees a reset).
+          const result = answer(request);
+          if (fault === "cut") res.socket?.destroy();
+          else send(res, result);
+          if (registering && result.status === 201) {
+            const waiters = registrationWaiters;
+            registrationWaiters = [];
+            for (const w of waiters) w();
           }
-        },
-        fault === "late" ? createFault.lateMs : delayMs,
-      );
+        }
+      };
+      if (registering && holdCreates) heldCreates.push(respond);
+      else setTimeout(respond, fault === "late" ? createFault.lateMs : delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
@@ -648,6 +653,15 @@ export async function startFakePpl(options: {
     setMode: (m: PplFakeMode) => (mode = m),
     setDelay: (ms: number) => (delayMs = ms),
     setPendingPolls: (n: number) => (pendingPolls = n),
+    /** Batch registrations from now on are held (not registered, not answered) until `releaseCreates()`. */
+    holdCreates: () => (holdCreates = true),
+    /** Registers and answers every held batch registration, in arrival order, and stops holding new ones. */
+    releaseCreates: () => {
+      holdCreates = false;
+      const held = heldCreates;
+      heldCreates = [];
+      for (const respond of held) respond();
+    },
     setNumbering: (n: PplFakeNumbering) => (numbering = n),
     /** Every token issued so far stops working: the next API call answers 401. */
     expireTokens: () => validTokens.clear(),

@@ -17,7 +17,13 @@ import type { OrderRequest } from "../shipping-orders/order-request";
 import { cancelPredecessors } from "../shipping-orders/create-shipping-orders";
 import { recordRefusedAttempts, type RefusedAttempt } from "../shipping-orders/record-refused-attempts";
 import { callCourier } from "./call-courier";
-import { AttemptTakenOver, finishRecovery, purgeSettledAttempts, retryRecoveryLater } from "./courier-attempts";
+import {
+  AttemptTakenOver,
+  finishRecovery,
+  purgeSettledAttempts,
+  recoverAfterMs,
+  retryRecoveryLater,
+} from "./courier-attempts";
 import { profileSettings } from "./stored-shipments";
 import { cancelShipments } from "./create-at-courier";
 
@@ -33,7 +39,10 @@ export type RecoveryReport = {
   adopted: number;
   cancelled: number;
   unknown: number;
-  /** Attempts put off because another attempt with one of their references was still running. */
+  /**
+   * Attempts put off: another attempt with one of their references was still running, or the courier found no
+   * shipment for an order while it may still be working on its request.
+   */
   waiting: number;
 };
 
@@ -106,6 +115,12 @@ export async function recoverAttempts(
       if (error instanceof SiblingInFlight) {
         logger.info({ attemptId: attempt.id, sibling: error.siblingId }, error.message);
         await retryRecoveryLater(db, attempt.id, attempt.recoveries, RETRY_MS).catch(() => undefined);
+        report.waiting += 1;
+        continue;
+      }
+      if (error instanceof CourierMayStillRegister) {
+        logger.info({ attemptId: attempt.id, inMs: error.delayMs }, error.message);
+        await retryRecoveryLater(db, attempt.id, attempt.recoveries, error.delayMs).catch(() => undefined);
         report.waiting += 1;
         continue;
       }
@@ -232,6 +247,27 @@ class SiblingInFlight extends Error {
 }
 
 /**
+ * Thrown when a lookup found nothing for an order while the courier may still be working on the request that was
+ * given up on: asked again once it cannot be any more.
+ */
+class CourierMayStillRegister extends Error {
+  constructor(readonly delayMs: number) {
+    super("the courier found no shipment for an order whose request it may still be processing; asked again later");
+  }
+}
+
+/**
+ * When "the courier has no shipment for this order" becomes an answer: once the attempt is as old as the wait that
+ * lets recovery assume a process died (`recoverAfterMs`, twice the courier's timeout and a minute). A request the
+ * platform stopped waiting for may still be running at the courier: the invariant suite (seed 303, 30 minutes) saw
+ * PPL answer a create 6.9 s after it was sent, the request having timed out at 3 s; recovery looked the reference
+ * up 6.6 s after the send, found nothing, settled the order as never registered, and the shipment registered 0.3 s
+ * later stayed at PPL with nobody (an orphan). Before that age an empty lookup puts the attempt off, not settles it.
+ */
+export const absenceConclusiveAt = (attempt: Pick<CourierAttemptRow, "createdAt">, timeoutMs: number) =>
+  new Date(attempt.createdAt.getTime() + recoverAfterMs(timeoutMs));
+
+/**
  * Another attempt of the account and courier, carrying one of `references`, that is still running: its request in
  * flight (`open`, not yet due) or claimed by another recovery whose lease runs. A lookup by reference cannot tell
  * its shipment from this attempt's, so recovery must not pick before that attempt's outcome is stored: picking the
@@ -318,6 +354,12 @@ async function recoverOne(
       found.set(c.index, mine);
     }
   }
+  // An order looked up and not found is settled as "not registered" only once the courier cannot still be working on
+  // the request: before that, the whole attempt waits (nothing has been acted on yet).
+  const notFound = casesOf(attempt).filter((c) => !c.answer && !unresolved.includes(c.index) && !found.has(c.index));
+  const conclusiveAt = absenceConclusiveAt(attempt, courier.timeoutMs(settings));
+  if (notFound.length > 0 && now < conclusiveAt)
+    throw new CourierMayStillRegister(conclusiveAt.getTime() - now.getTime());
   if (unresolved.length > 0)
     logger.warn(
       { attemptId: attempt.id, courier: attempt.courier, orders: unresolved.length },
