@@ -75,7 +75,7 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
           {keys.items.map((key) => (
             <Tr key={key.id}>
               <Td>
-                <span className="block font-medium break-words text-slate-900">{key.name}</span>
+                <span className="block font-medium wrap-anywhere text-slate-900">{key.name}</span>
                 <span className="mt-0.5 flex flex-wrap items-center gap-1.5">
                   <span className="font-mono text-xs whitespace-nowrap text-slate-500">{key.key}</span>
                   <Badge tone={key.kind === "publishable" ? "blue" : "neutral"}>
