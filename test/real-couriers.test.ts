@@ -11,7 +11,7 @@ import * as profileItem from "@/app/api/v2/private/courier-profiles/[id]/route";
 import * as profiles from "@/app/api/v2/private/courier-profiles/route";
 import * as label from "@/app/api/v2/shipping-orders/[id]/label/route";
 import * as orderItem from "@/app/api/v2/shipping-orders/[id]/route";
-import { getDb } from "@/db/client";
+import { getDb, queryRows } from "@/db/client";
 import { courierAttempts, labelFiles, refusedAttempts, shippingOrders } from "@/db/schema";
 import { startFakePacketa } from "@/server/couriers/packeta/fake-server";
 import { startFakePpl } from "@/server/couriers/ppl/fake-server";
@@ -931,6 +931,55 @@ describe("real couriers: no orphan shipments", () => {
     // No orphan: PPL's one shipment of the reference is the live order's.
     expect(view.shippingNumber).toEqual([ppl.shipmentsOfReference(reference)[0]!.shipmentNumber]);
   });
+
+  it("cancels a replaced order's shipment through the worker when PPL could not cancel it at the replacement", async () => {
+    const db = await getDb();
+    const partner = await createPartner();
+    await profileFor(partner, "ppl", { clientId: PPL_ID, clientSecret: PPL_SECRET });
+    const reference = `REPLACED-${Date.now()}`;
+    const first = await readJson<Created>(await post(partner, "ppl", order({ ReferenceNumber: reference })));
+    const firstNumber = first.items[0]!.shippingNumber[0]!;
+    const jobsOf = (orderId: string) =>
+      queryRows<{ id: string }>(
+        db,
+        `select id from pgboss.job where name = 'courier-cancel' and data->'predecessor'->>'id' = $1`,
+        [orderId],
+      );
+    // PPL is down for cancels right when the order is replaced (the soak, seed 303: a cancel timed out in an outage).
+    ppl.setMode("cancel-unavailable");
+    let second: Created;
+    try {
+      second = await readJson<Created>(await post(partner, "ppl", order({ ReferenceNumber: reference })));
+    } finally {
+      ppl.setMode("ok");
+    }
+    expect(second.items[0]).toMatchObject({ replaced: first.items[0]!.id });
+    expect(ppl.shipment(firstNumber)!.phase).toBe("Order");
+    const [job] = await jobsOf(first.items[0]!.id);
+    expect(job, "a courier-cancel job was queued with the replacement").toBeDefined();
+
+    // The job waits a minute behind the request's own cancel: its clock moved on, then a worker takes it.
+    await db.execute(sql`update pgboss.job set start_after = now() where id = ${job!.id}::uuid`);
+    const worker = await startWorker(db, { ...workerOptionsFromEnv(), pollingSeconds: 0.5, maintenanceSeconds: 1 });
+    try {
+      const phase = await pollUntil(
+        async () => ppl.shipment(firstNumber)!.phase,
+        (p) => p === "Canceled",
+        { timeoutMs: 20_000 },
+      );
+      expect(phase, "the replaced order's shipment is cancelled at PPL").toBe("Canceled");
+    } finally {
+      await worker.stop();
+    }
+    // No orphan: the live order's shipment is kept.
+    expect(ppl.shipment(second.items[0]!.shippingNumber[0]!)!.phase).toBe("Order");
+
+    // When the request's own cancel goes through, its job is dropped: the courier is not asked twice.
+    const third = await readJson<Created>(await post(partner, "ppl", order({ ReferenceNumber: reference })));
+    expect(third.items[0]).toMatchObject({ replaced: second.items[0]!.id });
+    expect(ppl.shipment(second.items[0]!.shippingNumber[0]!)!.phase).toBe("Canceled");
+    expect(await jobsOf(second.items[0]!.id)).toEqual([]);
+  }, 60_000);
 
   it("cancels the shipments of an abandoned request, never a shipment that a live order holds", async () => {
     const db = await getDb();

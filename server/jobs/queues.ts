@@ -35,6 +35,12 @@ export const QUEUES = {
    * hold every other account's rebuild behind it; two rebuilds of one account queue on its lock instead.
    */
   statisticsRebuild: "statistics-rebuild",
+  /**
+   * A replaced order's shipment to cancel at its courier (`{ predecessor }`, shipping-orders/cancel-predecessors.ts):
+   * queued in the transaction that replaces the order, so the cancel survives a courier that fails right then and a
+   * process that dies before it; the request cancels at once and drops the job when that worked.
+   */
+  courierCancel: "courier-cancel",
 } as const;
 
 /** One attempt of one delivery. `attempt` is the number of attempts made before it: the claim moves it on. */
@@ -89,6 +95,8 @@ export const QUEUE_OPTIONS: PgBoss.Queue[] = [
   // A batch polls its courier (timeout up to 60 s per call) and writes once: ten minutes is far above it.
   ...courierIds().map((id) => ({ name: trackingQueue(id), retryLimit: 2, expireInSeconds: 600 })),
   { name: QUEUES.courierRecovery, retryLimit: 0, expireInSeconds: 900 },
+  // A courier down for a while: asked again after 30 s, 1, 2, 4 … minutes, for about a day and a half in all.
+  { name: QUEUES.courierCancel, retryLimit: 12, retryDelay: 30, retryBackoff: true, expireInSeconds: 300 },
   { name: QUEUES.eventsCleanup, retryLimit: 1, expireInSeconds: 600 },
   { name: QUEUES.webhookSweep, retryLimit: 0, expireInSeconds: 120 },
   { name: QUEUES.statisticsCompact, retryLimit: 0, expireInSeconds: 600 },

@@ -1,6 +1,7 @@
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import { courierIds } from "@/server/couriers/registry";
 import { recoverAttempts } from "@/server/services/couriers/recover-attempts";
+import { cancelPredecessor, type CourierCancelJob } from "@/server/services/shipping-orders/cancel-predecessors";
 import PgBoss from "pg-boss";
 import { logger } from "@/server/observability/logger";
 import type { Db } from "@/db/client";
@@ -213,6 +214,15 @@ async function start(db: Db, options: WorkerOptions, started: Started): Promise<
     polling,
     runJob<{ accountId: string }>(QUEUES.statisticsRebuild, async (jobs) => {
       for (const job of jobs) await rebuildStatistics(db, job.data.accountId);
+    }),
+  );
+
+  // One job per replaced order's shipment; a courier that cannot answer fails it, and pg-boss asks again later.
+  await boss.work<CourierCancelJob>(
+    QUEUES.courierCancel,
+    polling,
+    runJob<CourierCancelJob>(QUEUES.courierCancel, async (jobs) => {
+      for (const job of jobs) await cancelPredecessor(db, job.data.predecessor);
     }),
   );
 

@@ -25,10 +25,11 @@ export type PplFakeRequest = {
 
 /**
  * How the fake answers: normally; with every batch item in `Error`; with a 400 problem for the batch (naming
- * `shipments[0].recipient.zipCode`); refusing the credentials (token 401); 503 to everything; never; or refusing
- * cancels.
+ * `shipments[0].recipient.zipCode`); refusing the credentials (token 401); 503 to everything; never; refusing
+ * cancels; or 503 to cancels only (PPL down for a moment right when a replaced order's shipment is cancelled).
  */
-export type PplFakeMode = "ok" | "refuse" | "bad-request" | "auth" | "5xx" | "hang" | "cancel-not-allowed";
+export type PplFakeMode =
+  "ok" | "refuse" | "bad-request" | "auth" | "5xx" | "hang" | "cancel-not-allowed" | "cancel-unavailable";
 
 /** How shipment numbers are handed out: each set's parcels consecutively, or every set's first parcel before the rest. */
 export type PplFakeNumbering = "consecutive" | "interleaved";
@@ -508,6 +509,8 @@ export async function startFakePpl(options: {
     if (method === "POST" && cancelMatch) {
       const shipment = shipments.get(decodeURIComponent(cancelMatch[1]!));
       if (!shipment) return problem(400, "Bad Request", "Shipment not found.");
+      if (mode === "cancel-unavailable")
+        return problem(503, "Service Unavailable", "The service is temporarily unavailable.");
       if (mode === "cancel-not-allowed")
         return { status: 400, type: "application/problem+json", body: fixtureText("cancel-not-allowed.response.json") };
       // PPL documents 200 or a 400 problem for a cancel (no 409), also for a shipment already cancelled.

@@ -14,7 +14,7 @@ import { findCourier } from "@/server/couriers/registry";
 import { logger } from "@/server/observability/logger";
 import { persistOrders, type AcceptedOrder, type RejectedOrder } from "../shipping-orders/persist-orders";
 import type { OrderRequest } from "../shipping-orders/order-request";
-import { cancelPredecessors } from "../shipping-orders/create-shipping-orders";
+import { cancelPredecessors } from "../shipping-orders/cancel-predecessors";
 import { recordRefusedAttempts, type RefusedAttempt } from "../shipping-orders/record-refused-attempts";
 import { callCourier } from "./call-courier";
 import {

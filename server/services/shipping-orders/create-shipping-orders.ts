@@ -3,10 +3,8 @@ import { and, eq, inArray, isNull, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { shippingOrders, type CourierProfileRow } from "@/db/schema";
-import { findCourier } from "@/server/couriers/registry";
 import type { CourierAdapter, CreateOutcome } from "@/server/couriers/adapter";
 import { courierSettings } from "../couriers/call-courier";
-import { profileSettings } from "../couriers/stored-shipments";
 import {
   abandonAttempt,
   AttemptTakenOver,
@@ -18,6 +16,7 @@ import {
 } from "../couriers/courier-attempts";
 import { parcels, type AttemptAnswer, type UnknownOrder } from "@/db/schema";
 import { cancelShipments, createAtCourier } from "../couriers/create-at-courier";
+import { cancelPredecessors } from "./cancel-predecessors";
 import { toShipmentRequest } from "../couriers/shipment-request";
 import { AppError } from "@/server/errors";
 import type { OrderRequest } from "./order-request";
@@ -27,7 +26,6 @@ import {
   incomingReferences,
   persistOrders,
   type AcceptedOrder,
-  type Predecessor,
   type RejectedOrder,
 } from "./persist-orders";
 import { recordRefusedAttempts, type RefusedAttempt } from "./record-refused-attempts";
@@ -366,29 +364,6 @@ export const courierReusedNumber = (courierName: string, cause: unknown) =>
     `${courierName} answered a shipping number that is already in use; nothing was stored and its shipments were cancelled. Retry the request.`,
     { cause, details: { problemCode: "COURIER_UNAVAILABLE" } },
   );
-
-/**
- * A replaced order's shipment is cancelled with its own profile's credentials, after the commit and outside it.
- * A courier that refuses (or cannot be reached) leaves the shipment with it; the order is replaced either way, and
- * the failure is logged for the operator.
- */
-export async function cancelPredecessors(db: Db, predecessors: Predecessor[]): Promise<void> {
-  for (const p of predecessors) {
-    const adapter = findCourier(p.courier);
-    if (!adapter) continue;
-    const settings = await profileSettings(db, adapter, p.courierProfileId);
-    if (!settings) continue;
-    await cancelShipments(db, adapter, settings, [
-      {
-        ok: true,
-        referenceNumber: p.referenceNumber,
-        shippingNumbers: p.shippingNumbers,
-        trackingUrl: null,
-        courierData: p.courierData,
-      },
-    ]);
-  }
-}
 
 /** Duplicate prevention before any courier call: a ReferenceNumber live under another source pair → 409. */
 async function assertNoDuplicateOrders(

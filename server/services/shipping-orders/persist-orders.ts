@@ -7,6 +7,8 @@ import type { CourierAdapter, Shipment } from "@/server/couriers/adapter";
 import { firstTracking } from "../couriers/tracking-schedule";
 import { AppError } from "@/server/errors";
 import { recordEvents, type EventDraft } from "../events/record-events";
+import { enqueueJobs } from "@/server/jobs/boss";
+import { predecessorCancelJobs } from "./cancel-predecessors";
 import type { OrderRequest } from "./order-request";
 import {
   shapeShippingOrderViews,
@@ -31,6 +33,8 @@ export type Predecessor = {
   courierProfileId: string;
   shippingNumbers: string[];
   courierData: Record<string, unknown>;
+  /** The `courier-cancel` job queued with the replacement (cancel-predecessors.ts), when a courier holds a shipment. */
+  cancelJobId?: string | null;
 };
 
 /** An order the courier refused or did not answer: no order, but a `courier_rejected` event. */
@@ -136,6 +140,7 @@ export async function persistOrders(
 
     await alsoWrite(tx);
     const retired = await retire(tx, ids, replaced, live);
+    await enqueueJobs(tx, predecessorCancelJobs(retired.predecessors));
     const stored = await insertOrders(tx, ctx, accepted, ids, now, alsoInsert);
     // Shaped from what was just stored (the parcels as PostgreSQL rounded them), not read back.
     const parcelsInOrder = stored.parcels.toSorted((a, b) => a.position - b.position);
