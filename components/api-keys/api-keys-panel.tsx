@@ -83,11 +83,11 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
                   </Badge>
                 </span>
               </Td>
-              <Td label="Created" className="whitespace-nowrap">
-                {formatUtc(key.created)}
+              <Td label="Created">
+                <Stamp at={key.created} />
               </Td>
-              <Td label="Last used" className="whitespace-nowrap">
-                {key.lastUsed ? formatUtc(key.lastUsed) : <span className="text-slate-500">Never</span>}
+              <Td label="Last used">
+                {key.lastUsed ? <Stamp at={key.lastUsed} /> : <span className="text-slate-500">Never</span>}
               </Td>
               <Td label="Permissions">
                 {key.kind === "publishable" ? (
@@ -135,6 +135,22 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
         </TBody>
       </Table>
       <Pager label="API key pages" envelope={keys} onPage={(next) => startTransition(() => setPage(next))} />
+    </>
+  );
+}
+
+/**
+ * A UTC time that may break between its day and its time of day, never inside either: two such columns kept on one
+ * line each made the keys table wider than a 1280 px screen once the account had a few keys of both kinds.
+ */
+function Stamp({ at }: { at: string }) {
+  const text = formatUtc(at);
+  const split = text.lastIndexOf(", ");
+  if (split < 0) return <span className="whitespace-nowrap">{text}</span>;
+  return (
+    <>
+      <span className="whitespace-nowrap">{text.slice(0, split + 1)}</span>{" "}
+      <span className="whitespace-nowrap">{text.slice(split + 2)}</span>
     </>
   );
 }
