@@ -147,10 +147,11 @@ function Stamp({ at }: { at: string }) {
   const text = formatUtc(at);
   const split = text.lastIndexOf(", ");
   if (split < 0) return <span className="whitespace-nowrap">{text}</span>;
+  // One element: on a phone the cell is a flex row, whose gap would widen the space between two.
   return (
-    <>
+    <span>
       <span className="whitespace-nowrap">{text.slice(0, split + 1)}</span>{" "}
       <span className="whitespace-nowrap">{text.slice(split + 2)}</span>
-    </>
+    </span>
   );
 }
