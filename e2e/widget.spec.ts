@@ -7,7 +7,7 @@ import { getDb } from "@/db/client";
 import { createApiKey } from "@/server/services/api-keys/create-api-key";
 import { seedDirectories } from "./directory";
 import { E2E_BASE_URL } from "./environment";
-import { expect, test } from "./fixtures";
+import { expect, newUser, test } from "./fixtures";
 
 /**
  * The checkout widget as a shop uses it: a shop page on another origin (127.0.0.1 on a port of its own, while the app
@@ -205,10 +205,21 @@ test("the dialog page cannot be framed by a page its origin parameter does not n
 
 test("an owner creates a publishable key in the dashboard, sees its kind and origins, and revokes it", async ({
   page,
-  owner,
   signIn,
 }) => {
   const name = `Widget ${test.info().testId}`;
+  // An account of its own, so the table holds exactly these keys (the shared one gets other specs' keys): a secret
+  // key with a long name and some permissions beside the publishable key made here.
+  const owner = await newUser({ accountName: `Key layout ${test.info().testId}` });
+  await createApiKey(
+    await getDb(),
+    { userId: owner.userId, isStaff: false },
+    {
+      accountId: owner.accountId,
+      name: "Warehouse ERP integration for the Brno distribution centre (nightly export)",
+      permissions: ["shipping-orders:validate", "configurations:read", "statistics:read"],
+    },
+  );
   await signIn(owner);
   await page.goto("/dashboard/api-keys");
   await page.getByRole("button", { name: "Create key" }).first().click();

@@ -102,15 +102,17 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
                     </ul>
                   </div>
                 ) : (
-                  <span className="flex items-center gap-1.5">
+                  <span className="flex flex-wrap items-center gap-1.5">
                     <PermissionBadges permissions={key.permissions} />
                     {writable ? <EditPermissionsDialog accountId={account.id} apiKey={key} /> : null}
                   </span>
                 )}
               </Td>
               <Td label="Rate limit">
-                <span className="flex items-center gap-1.5 whitespace-nowrap">
-                  <span className="tabular-nums">{key.rateLimitPerMinute.toLocaleString("en-US")}/min</span>
+                <span className="flex flex-wrap items-center gap-1.5">
+                  <span className="whitespace-nowrap tabular-nums">
+                    {key.rateLimitPerMinute.toLocaleString("en-US")}/min
+                  </span>
                   {writable ? <EditRateLimitDialog accountId={account.id} apiKey={key} /> : null}
                 </span>
               </Td>
