@@ -264,7 +264,7 @@ class CourierMayStillRegister extends Error {
  * up 6.6 s after the send, found nothing, settled the order as never registered, and the shipment registered 0.3 s
  * later stayed at PPL with nobody (an orphan). Before that age an empty lookup puts the attempt off, not settles it.
  */
-export const absenceConclusiveAt = (attempt: Pick<CourierAttemptRow, "createdAt">, timeoutMs: number) =>
+const absenceConclusiveAt = (attempt: Pick<CourierAttemptRow, "createdAt">, timeoutMs: number) =>
   new Date(attempt.createdAt.getTime() + recoverAfterMs(timeoutMs));
 
 /**
@@ -320,8 +320,9 @@ async function recoverOne(
   const found = new Map<number, Shipment>();
   const unresolved: number[] = [];
   const taken = new Set<string>();
-  const cases = casesOf(attempt).map((c) => c.index);
-  const lookups = casesOf(attempt).filter((c) => !c.answer && courier.canLookUpByReference);
+  const all = casesOf(attempt);
+  const cases = all.map((c) => c.index);
+  const lookups = all.filter((c) => !c.answer && courier.canLookUpByReference);
   const sibling = await siblingInFlight(
     db,
     attempt,
@@ -330,7 +331,7 @@ async function recoverOne(
     claimedIds,
   );
   if (sibling) throw new SiblingInFlight(sibling);
-  for (const c of casesOf(attempt)) {
+  for (const c of all) {
     let candidates: Shipment[];
     if (c.answer) candidates = [c.answer];
     else if (c.hint || courier.canLookUpByReference)
@@ -356,7 +357,7 @@ async function recoverOne(
   }
   // An order looked up and not found is settled as "not registered" only once the courier cannot still be working on
   // the request: before that, the whole attempt waits (nothing has been acted on yet).
-  const notFound = casesOf(attempt).filter((c) => !c.answer && !unresolved.includes(c.index) && !found.has(c.index));
+  const notFound = all.filter((c) => !c.answer && !unresolved.includes(c.index) && !found.has(c.index));
   const conclusiveAt = absenceConclusiveAt(attempt, courier.timeoutMs(settings));
   if (notFound.length > 0 && now < conclusiveAt)
     throw new CourierMayStillRegister(conclusiveAt.getTime() - now.getTime());

@@ -27,17 +27,27 @@ const CANCEL_JOB_DELAY_S = 60;
 /** The sandbox's cancel changes nothing at any courier: no job for it. */
 const cancelsAtCourier = (p: Predecessor) => p.courier !== "sandbox" && p.shippingNumbers.length > 0;
 
-/** The jobs to queue with the replacement, one per predecessor a courier holds a shipment of; ids set on them. */
-export function predecessorCancelJobs(predecessors: Predecessor[]): PgBoss.JobInsert[] {
-  return predecessors.filter(cancelsAtCourier).map((p) => {
-    p.cancelJobId = uuidv4();
-    return {
-      id: p.cancelJobId,
+/**
+ * The jobs to queue with the replacement, one per predecessor a courier holds a shipment of, and the predecessors
+ * again, each naming its job (for the request's own cancel to drop when the courier said yes).
+ */
+export function predecessorCancelJobs(predecessors: readonly Predecessor[]): {
+  predecessors: Predecessor[];
+  jobs: PgBoss.JobInsert[];
+} {
+  const jobs: PgBoss.JobInsert[] = [];
+  const withJobs = predecessors.map((p): Predecessor => {
+    if (!cancelsAtCourier(p)) return p;
+    const id = uuidv4();
+    jobs.push({
+      id,
       name: QUEUES.courierCancel,
       data: { predecessor: { ...p, cancelJobId: null } } satisfies CourierCancelJob,
       startAfter: new Date(Date.now() + CANCEL_JOB_DELAY_S * 1000).toISOString(),
-    };
+    });
+    return { ...p, cancelJobId: id };
   });
+  return { predecessors: withJobs, jobs };
 }
 
 /**

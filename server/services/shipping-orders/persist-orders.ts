@@ -140,7 +140,8 @@ export async function persistOrders(
 
     await alsoWrite(tx);
     const retired = await retire(tx, ids, replaced, live);
-    await enqueueJobs(tx, predecessorCancelJobs(retired.predecessors));
+    const cancels = predecessorCancelJobs(retired.predecessors);
+    await enqueueJobs(tx, cancels.jobs);
     const stored = await insertOrders(tx, ctx, accepted, ids, now, alsoInsert);
     // Shaped from what was just stored (the parcels as PostgreSQL rounded them), not read back.
     const parcelsInOrder = stored.parcels.toSorted((a, b) => a.position - b.position);
@@ -151,7 +152,7 @@ export async function persistOrders(
       ...views.map((v, i) => orderEvent("shipping_order.created", v, { replaced: replaced[i] ?? null })),
       ...rejections,
     ]);
-    return { ...stored, views, replaced, predecessors: retired.predecessors };
+    return { ...stored, views, replaced, predecessors: cancels.predecessors };
   });
 }
 
