@@ -243,6 +243,11 @@ test("staff compare accounts by their failures and open one's statistics", async
   await page.getByRole("group", { name: "Period" }).getByRole("button", { name: "7 days" }).click();
   await expect(page).toHaveURL(/\/dashboard\/statistics\?period=7$/);
   await expect(row).toBeVisible();
+  // Each account's own last 7 days, in its time zone (its today may be UTC's tomorrow).
+  await expect(page.getByText("The last 7 days of each account")).toBeVisible();
+  await expect(row.getByRole("cell").first()).toContainText(
+    /Europe\/Prague · \d{1,2}( \w{3})?( \d{4})? – \d{1,2} \w{3} \d{4}/,
+  );
   await page.screenshot({ path: testInfo.outputPath("staff-statistics-1280.png"), fullPage: true });
   await row.getByRole("link", { name }).click();
   await expect(page).toHaveURL(`/dashboard/statistics?account=${owner.accountId}`);

@@ -61,3 +61,6 @@ export function longPeriod(period: string, groupBy: Grouping): string {
 
 /** A day as text ("3 Mar 2026"). */
 export const longDay = (day: string): string => formats.dayLong.format(toDate(day));
+
+/** Two days as one range ("22–28 Nov 2026", "30 Oct – 28 Nov 2026"). */
+export const dayRange = (from: string, to: string): string => formats.dayLong.formatRange(toDate(from), toDate(to));

@@ -10,7 +10,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { api } from "@/trpc/react";
 import { formatCount, formatMoney, formatRate, rate } from "./format";
-import { longDay } from "./period";
+import { dayRange } from "./period";
 import { DEFAULT_PERIOD, PRESET_PERIODS, type PresetPeriod } from "./statistics-params";
 import { ToggleGroup } from "./toggle-group";
 
@@ -38,14 +38,12 @@ export function StaffPeriodPicker({ period }: { period: PresetPeriod }) {
 const linkClass = "font-medium break-words text-blue-700 underline-offset-2 hover:underline";
 
 /** Every account's figures over the period, the accounts refused or failing validation most on top. */
-export function StaffStatistics({ from, to }: { from: string; to: string }) {
-  const [data] = api.statistics.byAccount.useSuspenseQuery({ from, to });
+export function StaffStatistics({ days }: { days: number }) {
+  const [data] = api.statistics.byAccount.useSuspenseQuery({ days });
   const period = (
     <p className="mb-3 text-sm text-slate-600">
-      <span className="font-medium text-slate-900">
-        {longDay(data.from)} – {longDay(data.to)}
-      </span>
-      . Each account&apos;s days are counted in its own time zone.
+      <span className="font-medium text-slate-900">The last {days} days of each account</span>, today included, counted
+      in the account&apos;s own time zone.
     </p>
   );
   if (data.accounts.length === 0) {
@@ -74,7 +72,7 @@ export function StaffStatistics({ from, to }: { from: string; to: string }) {
           </tr>
         </THead>
         <TBody>
-          {data.accounts.map(({ accountId, accountName, timeZone, figures: f }) => {
+          {data.accounts.map(({ accountId, accountName, timeZone, from, to, figures: f }) => {
             const validations = f.validations.ok + f.validations.warning + f.validations.error;
             return (
               <Tr key={accountId}>
@@ -82,7 +80,9 @@ export function StaffStatistics({ from, to }: { from: string; to: string }) {
                   <Link className={linkClass} href={withAccount("/dashboard/statistics", accountId)}>
                     {accountName}
                   </Link>
-                  <span className="block text-xs text-slate-600">{timeZone}</span>
+                  <span className="block text-xs text-slate-600">
+                    {timeZone} · <span className="whitespace-nowrap">{dayRange(from, to)}</span>
+                  </span>
                 </Td>
                 <Td label="Refused" className="tabular-nums sm:text-right">
                   {formatCount(f.refused)}{" "}

@@ -109,9 +109,8 @@ export function statisticsInput(accountId: string, f: StatisticsFilters, range: 
 
 export type StatisticsInput = ReturnType<typeof statisticsInput>;
 
-/** Staff's cross-account table: the last 7, 30 or 90 UTC days. */
-export function staffRange(params: SearchParamsRecord, now: Date) {
+/** Staff's cross-account table: each account's last 7, 30 or 90 days, in its own time zone (the server's to count). */
+export function staffPeriod(params: SearchParamsRecord) {
   const period = oneOf(PRESET_PERIODS, paramValue(params, "period"), DEFAULT_PERIOD);
-  const to = todayIn("UTC", now);
-  return { period, from: addDays(to, -(Number(period) - 1)), to };
+  return { period, days: Number(period) };
 }

@@ -37,6 +37,9 @@ export function statisticsCost(raw: { from?: unknown; to?: unknown }, now = new 
   if (!parsed.success) return 1;
   const to = parsed.data.to ?? dayIn("UTC", now);
   const from = parsed.data.from ?? addDays(to, -(DEFAULT_DAYS - 1));
-  const days = Math.min(MAX_SPAN_DAYS + 1, Math.max(1, daysBetween(from, to) + 1));
-  return Math.ceil(days / REQUEST_COSTS.statisticsDays);
+  return statisticsDaysCost(daysBetween(from, to) + 1);
 }
+
+/** A statistics question over `days` days (staff's table across accounts asks by days). */
+export const statisticsDaysCost = (days: number): number =>
+  Math.ceil(Math.min(MAX_SPAN_DAYS + 1, Math.max(1, days)) / REQUEST_COSTS.statisticsDays);

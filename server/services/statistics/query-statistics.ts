@@ -213,33 +213,63 @@ export async function queryStatistics(
   return { from, to, groupBy: params.groupBy, timeZone: account.timeZone, items };
 }
 
-export type AccountStatistics = { accountId: string; accountName: string; timeZone: string; figures: Figures };
+export type AccountStatistics = {
+  accountId: string;
+  accountName: string;
+  timeZone: string;
+  /** The account's own days counted: the last `days`, ending on its today. */
+  from: string;
+  to: string;
+  figures: Figures;
+};
+
+/** The calendar day is first over at UTC+14 (Kiritimati) and last at UTC-12: every account's today lies between. */
+const EARLIEST_ZONE = "Etc/GMT+12";
+const LATEST_ZONE = "Etc/GMT-14";
 
 /**
- * Staff: every account's figures over one period (`from`/`to` as `GET /statistics` takes them, today being the UTC
- * day; each account's days counted in its own time zone), the accounts that refuse or fail validation most first.
+ * Staff: every account's figures over its own last `days` days, today included, each counted in the account's time
+ * zone (as the account's own page and `GET /statistics` count them), the accounts that refuse or fail validation
+ * most first. One period in UTC days for all would hide an account's today until UTC reached it: between 23:00 and
+ * midnight UTC, Prague's refusals of the new day were missing from the staff table (e2e statistics.spec.ts).
  */
 export async function statisticsByAccount(
   db: Executor,
   actor: Actor,
-  raw: { from?: string; to?: string },
+  { days }: { days: number },
   now = new Date(),
-): Promise<{ from: string; to: string; accounts: AccountStatistics[] }> {
+): Promise<{ days: number; accounts: AccountStatistics[] }> {
   if (!actor.isStaff) throw new AppError("forbidden", "Only staff can see every account.");
-  const period = resolvePeriod(parseParams({ from: raw.from, to: raw.to }), "UTC", now);
-  const rows = await queryRows<Row & { account_id: string; name: string; time_zone: string }>(
+  if (!Number.isInteger(days) || days < 1 || days > MAX_SPAN_DAYS + 1)
+    throw badField("days", `must be a whole number from 1 to ${MAX_SPAN_DAYS + 1}`);
+  // The days any account may count (its index range), then each account's own window.
+  const to = dayIn(LATEST_ZONE, now);
+  const from = addDays(dayIn(EARLIEST_ZONE, now), -(days - 1));
+  const rows = await queryRows<Row & { account_id: string; name: string; time_zone: string; from: string; to: string }>(
     db,
-    `with f as (${figuresOf("statistics_daily")} union all ${figuresOf("statistics_deltas")})
-     select f.account_id, a.name, a.time_zone, currency, ${SUMS}
-     from f join accounts a on a.id = f.account_id
-     group by f.account_id, a.name, a.time_zone, currency`,
-    [null, period.from, period.to, null, null, null, null],
+    `with f as (${figuresOf("statistics_daily")} union all ${figuresOf("statistics_deltas")}),
+     a as (
+       select id, name, time_zone, ($8::timestamptz at time zone time_zone)::date as today from accounts
+     )
+     select f.account_id, a.name, a.time_zone, (a.today - ($9::int - 1))::text as "from", a.today::text as "to",
+       currency, ${SUMS}
+     from f join a on a.id = f.account_id
+     where f.day between a.today - ($9::int - 1) and a.today
+     group by f.account_id, a.name, a.time_zone, a.today, currency`,
+    [null, from, to, null, null, null, null, now.toISOString(), days],
   );
   const byAccount = new Map<string, AccountStatistics>();
   for (const row of rows) {
     let entry = byAccount.get(row.account_id);
     if (!entry) {
-      entry = { accountId: row.account_id, accountName: row.name, timeZone: row.time_zone, figures: emptyFigures() };
+      entry = {
+        accountId: row.account_id,
+        accountName: row.name,
+        timeZone: row.time_zone,
+        from: row.from,
+        to: row.to,
+        figures: emptyFigures(),
+      };
       byAccount.set(row.account_id, entry);
     }
     addRow(entry.figures, row);
@@ -260,5 +290,5 @@ export async function statisticsByAccount(
         b.figures.created - a.figures.created ||
         a.accountName.localeCompare(b.accountName),
     );
-  return { ...period, accounts };
+  return { days, accounts };
 }

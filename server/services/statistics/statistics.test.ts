@@ -15,7 +15,7 @@ import {
 } from "@/test/statistics-history";
 import { updateAccountSettings } from "../accounts/account-settings";
 import { compactStatistics, rebuildStatistics } from "./maintain-statistics";
-import { addDays, queryStatistics } from "./query-statistics";
+import { addDays, queryStatistics, statisticsByAccount } from "./query-statistics";
 import type { StatisticsItem } from "./schemas";
 
 async function newTarget(timeZone: string): Promise<Target & { actor: { userId: string; isStaff: boolean } }> {
@@ -293,6 +293,36 @@ describe("statistics by source pair", () => {
     const answer = await queryStatistics(db, t.accountId, {}, now);
     expect(answer).toMatchObject({ from: "2026-10-29", to: "2026-11-27", groupBy: "day" });
     expect(addDays(answer.to, -29)).toBe(answer.from);
+  });
+
+  it("staff: counts each account's own last days, today included, in its time zone", async () => {
+    // 23:30 UTC on 20 March 2026: already the 21st in Prague (UTC+1), still the 20th in New York (UTC-4).
+    const now = at("2026-03-20T23:30:00Z");
+    const prague = await newTarget("Europe/Prague");
+    const newYork = await newTarget("America/New_York");
+    await writeHistory(prague, [
+      { kind: "refused", at: at("2026-03-20T23:10:00Z"), pair: SHOP_CZ, profile: 0 }, // Prague's today, the 21st
+      { kind: "refused", at: at("2026-03-14T22:30:00Z"), pair: SHOP_CZ, profile: 0 }, // the 14th: 8 days back there
+    ]);
+    await writeHistory(newYork, [
+      { kind: "refused", at: at("2026-03-14T03:00:00Z"), pair: SHOP_CZ, profile: 0 }, // the 13th in New York
+      { kind: "refused", at: at("2026-03-14T05:00:00Z"), pair: SHOP_CZ, profile: 0 }, // the 14th: 7 days back
+    ]);
+    const db = await getDb();
+    const staff = { userId: prague.actor.userId, isStaff: true };
+    const answer = await statisticsByAccount(db, staff, { days: 7 }, now);
+    expect(answer.days).toBe(7);
+    const of = (t: Target) => answer.accounts.find((a) => a.accountId === t.accountId);
+    expect(of(prague)).toMatchObject({ from: "2026-03-15", to: "2026-03-21", timeZone: "Europe/Prague" });
+    expect(of(prague)!.figures.refused).toBe(1);
+    expect(of(newYork)).toMatchObject({ from: "2026-03-14", to: "2026-03-20", timeZone: "America/New_York" });
+    expect(of(newYork)!.figures.refused).toBe(1);
+    // An account with nothing in its own window is left out.
+    const day = await statisticsByAccount(db, staff, { days: 1 }, now);
+    expect(day.accounts.find((a) => a.accountId === newYork.accountId)).toBeUndefined();
+    expect(day.accounts.find((a) => a.accountId === prague.accountId)!.figures.refused).toBe(1);
+    await expect(statisticsByAccount(db, prague.actor, { days: 7 }, now)).rejects.toMatchObject({ code: "forbidden" });
+    await expect(statisticsByAccount(db, staff, { days: 0 }, now)).rejects.toThrow(/days/);
   });
 
   it("agrees with a count of the records for random histories, zones and questions (fast-check)", async () => {

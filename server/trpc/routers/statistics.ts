@@ -1,10 +1,8 @@
 import { z } from "zod";
 import { queryStatistics, statisticsByAccount } from "@/server/services/statistics/query-statistics";
-import { isCalendarDay } from "@/server/services/statistics/schemas";
-import { statisticsCost } from "@/server/services/rate-limits/request-costs";
+import { MAX_SPAN_DAYS } from "@/server/services/statistics/schemas";
+import { statisticsCost, statisticsDaysCost } from "@/server/services/rate-limits/request-costs";
 import { accountProcedure, createTRPCRouter, limited, staffProcedure } from "../init";
-
-const day = z.string().refine(isCalendarDay, "must be a date yyyy-MM-dd");
 
 export const statisticsRouter = createTRPCRouter({
   /** What `GET /statistics` answers, for the dashboard's Statistics page (the same parameters, parsed alike). */
@@ -26,9 +24,17 @@ export const statisticsRouter = createTRPCRouter({
       const { accountId: _accountId, ...query } = input;
       return queryStatistics(ctx.db, ctx.access.accountId, query);
     }),
-  /** Staff: every account's totals over a period (each in its own time zone), the most failures first. */
+  /** Staff: every account's totals over its own last `days` days (each in its time zone), the most failures first. */
   byAccount: staffProcedure
-    .input(z.object({ from: day.optional(), to: day.optional() }))
-    .use(limited(statisticsCost))
+    .input(
+      z.object({
+        days: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_SPAN_DAYS + 1),
+      }),
+    )
+    .use(limited(({ days }: { days: number }) => statisticsDaysCost(days)))
     .query(({ ctx, input }) => statisticsByAccount(ctx.db, ctx.actor, input)),
 });

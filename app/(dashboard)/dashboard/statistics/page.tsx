@@ -7,7 +7,7 @@ import { StatisticsDashboard } from "@/components/statistics/statistics-dashboar
 import {
   parseStatisticsFilters,
   periodRange,
-  staffRange,
+  staffPeriod,
   statisticsInput,
 } from "@/components/statistics/statistics-params";
 import { StatisticsSkeleton } from "@/components/statistics/statistics-skeleton";
@@ -25,8 +25,8 @@ export default async function StatisticsPage({ searchParams }: { searchParams: D
   const [account, params] = await Promise.all([getSelectedAccount(searchParams), searchParams]);
   // Staff open an account from the switcher (or a row here); until they do, they compare the accounts.
   if (account.role === "staff" && !params.account) {
-    const range = staffRange(params, new Date());
-    void api.statistics.byAccount.prefetch({ from: range.from, to: range.to });
+    const range = staffPeriod(params);
+    void api.statistics.byAccount.prefetch({ days: range.days });
     return (
       <HydrateClient>
         <PageHeader
@@ -35,7 +35,7 @@ export default async function StatisticsPage({ searchParams }: { searchParams: D
         />
         <StaffPeriodPicker period={range.period} />
         <QueryBoundary what="statistics" fallback={<TableSkeleton rows={5} />} resetKey={range.period}>
-          <StaffStatistics from={range.from} to={range.to} />
+          <StaffStatistics days={range.days} />
         </QueryBoundary>
       </HydrateClient>
     );
