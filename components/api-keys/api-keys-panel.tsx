@@ -4,7 +4,7 @@ import { Info, KeyRound } from "lucide-react";
 import { useState, useTransition } from "react";
 import { canWrite, type AccountChoice } from "@/lib/account";
 import { ReadOnlyNotice } from "@/components/dashboard/read-only-notice";
-import { formatUtc } from "@/lib/format-utc";
+import { formatUtcParts } from "@/lib/format-utc";
 import { Badge } from "@/components/ui/badge";
 import { BreakableUrl } from "@/components/ui/breakable-url";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -146,14 +146,11 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
  * line each made the keys table wider than a 1280 px screen once the account had a few keys of both kinds.
  */
 function Stamp({ at }: { at: string }) {
-  const text = formatUtc(at);
-  const split = text.lastIndexOf(", ");
-  if (split < 0) return <span className="whitespace-nowrap">{text}</span>;
+  const { day, time } = formatUtcParts(at);
   // One element: on a phone the cell is a flex row, whose gap would widen the space between two.
   return (
     <span>
-      <span className="whitespace-nowrap">{text.slice(0, split + 1)}</span>{" "}
-      <span className="whitespace-nowrap">{text.slice(split + 2)}</span>
+      <span className="whitespace-nowrap">{day},</span> <span className="whitespace-nowrap">{time}</span>
     </span>
   );
 }

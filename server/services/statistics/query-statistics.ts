@@ -248,14 +248,12 @@ export async function statisticsByAccount(
   const rows = await queryRows<Row & { account_id: string; name: string; time_zone: string; from: string; to: string }>(
     db,
     `with f as (${figuresOf("statistics_daily")} union all ${figuresOf("statistics_deltas")}),
-     a as (
-       select id, name, time_zone, ($8::timestamptz at time zone time_zone)::date as today from accounts
-     )
-     select f.account_id, a.name, a.time_zone, (a.today - ($9::int - 1))::text as "from", a.today::text as "to",
-       currency, ${SUMS}
+     t as (select id, name, time_zone, ($8::timestamptz at time zone time_zone)::date as today from accounts),
+     a as (select id, name, time_zone, today - ($9::int - 1) as first, today from t)
+     select f.account_id, a.name, a.time_zone, a.first::text as "from", a.today::text as "to", currency, ${SUMS}
      from f join a on a.id = f.account_id
-     where f.day between a.today - ($9::int - 1) and a.today
-     group by f.account_id, a.name, a.time_zone, a.today, currency`,
+     where f.day between a.first and a.today
+     group by f.account_id, a.name, a.time_zone, a.first, a.today, currency`,
     [null, from, to, null, null, null, null, now.toISOString(), days],
   );
   const byAccount = new Map<string, AccountStatistics>();
