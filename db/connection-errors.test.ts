@@ -46,7 +46,7 @@ describe("isDatabaseUnavailable", () => {
 
   it("sees through another copy of drizzle's Failed query wrapper (a production build has one per bundle)", async () => {
     // The shape of drizzle-orm's DrizzleQueryError, from a class that is not the one this module imports: what a
-    // route's bundle gets from the database handle the worker's bundle made (seed 101: 500s instead of 503s).
+    // route's bundle gets from the database handle the worker's bundle made (unmatched: a 500, not a 503).
     class CopiedDrizzleQueryError extends Error {
       constructor(
         public query: string,

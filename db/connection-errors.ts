@@ -42,8 +42,8 @@ type Coded = { code?: unknown; errno?: unknown; severity?: unknown };
  * drizzle's "Failed query" wrapper of the driver's error (`DrizzleQueryError`), told by its shape as well as by its
  * class: the production build holds a copy of drizzle-orm per server bundle, and the database handle is made once per
  * process (db/client.ts) by whichever bundle asks first (the worker's, in `instrumentation.ts`), so a route's own
- * copy of the class does not match what that handle throws. Seen in the invariant suite (seed 101,
- * terminate-backends): creates whose cause was CONNECTION_CLOSED answered 500 "unhandled error" instead of 503.
+ * copy of the class does not match what that handle throws. Told by its class alone, a create whose cause is
+ * CONNECTION_CLOSED would answer 500 "unhandled error" instead of the 503 a client retries.
  */
 function isQueryWrapper(error: unknown): error is Error & { cause: unknown } {
   if (error instanceof DrizzleQueryError) return true;
@@ -92,8 +92,8 @@ export function retryWhileUnavailable<T>(work: () => Promise<T>, deadline: numbe
 
 /**
  * How long one try of `retryWhileUnavailable` may take before the next is started: p-retry's deadline is checked only
- * between tries, and a try can hang on a connection the database ended (the soak of seed 303: attempts still
- * running 23 s after their claim, past their lease, each then POSTed again). A try left behind may still finish; the
+ * between tries, and a try can hang on a connection the database ended (a webhook outcome's write would outlast
+ * its lease, and the sweep would then POST the event again). A try left behind may still finish; the
  * work is fenced (a webhook outcome is written only under its run's token), so a late one writes nothing twice.
  */
 const ATTEMPT_TIMEOUT_MS = 3000;
@@ -113,8 +113,8 @@ function withinMs<T>(work: () => Promise<T>, ms: number): Promise<T> {
 /**
  * A connection's error code anywhere in `error`'s causes. `work` given to `retryWhileUnavailable` talks to the
  * database only, so such an error can only be the database connection's, even where postgres.js handed it on bare
- * (a socket reset under a statement of a reserved connection carries no query: seed 101 of the invariant suite,
- * `read ECONNRESET` ending a webhook attempt's outcome write, whose event was then POSTed again after its lease).
+ * (a socket reset under a statement of a reserved connection carries no query: a bare `read ECONNRESET` under a
+ * webhook outcome's write must be retried, or the attempt stays claimed past its lease and is POSTed again).
  */
 function hasConnectionCode(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 5; e = (e as Error).cause, depth++) {

@@ -65,7 +65,7 @@ async function reserveWithin(client: Sql, timeoutMs: number): Promise<ReservedSq
  * sending it. postgres.js puts a connection whose socket closed with its closed connections, and the next pool
  * query reconnects that same `Connection` object; the reserved handle, still pointing at it, would send the
  * body's next statements to the new session, where they run and commit one by one in autocommit: half a
- * transaction stored and `db.transaction` resolved (porsager/postgres#1155; issue 27, finding 5). Waiting for
+ * transaction stored and `db.transaction` resolved (porsager/postgres#1155). Waiting for
  * a statement to fail does not catch it (the next one succeeds on the new session), and comparing backend pids
  * would miss a statement written while the new session is starting. So the close itself is heard: BEGIN's
  * `onexecute` hands over the `Connection` (postgres.js's own `begin` learns its connection the same way) and

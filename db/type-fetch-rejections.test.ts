@@ -5,8 +5,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 /**
  * postgres.js discards the promise of a new connection's array-type fetch (porsager/postgres#1192): a backend ended
  * during it (here: a loopback proxy in front of PostgreSQL that closes the connection when the type query passes)
- * is an unhandled rejection, and Node ended `npm run worker` with it (the invariant suite's soak, an uncaught
- * CONNECTION_CLOSED under terminate-backends). The app's pool takes that one rejection (db/type-fetch-rejections.ts)
+ * is an unhandled rejection, and Node would end `npm run worker` with it (an uncaught CONNECTION_CLOSED whenever
+ * a backend is terminated at that moment). The app's pool takes that one rejection (db/type-fetch-rejections.ts)
  * and keeps running; any other unhandled rejection still ends the process.
  */
 

@@ -5,8 +5,8 @@ import { logger } from "@/server/observability/logger";
  * default) from an async function whose promise it discards (`connection.js`, `fetchArrayTypes`;
  * porsager/postgres#1192, open). When that connection's backend is ended while the type query runs (an operator's
  * `pg_terminate_backend`, a failover, PgBouncer restarting), the query rejects with CONNECTION_CLOSED, nothing
- * holds the promise, and Node ends the process for an unhandled rejection: the invariant suite's 30-minute soak
- * lost `npm run worker` this way once under `terminate-backends`. The statement that was waiting for the
+ * holds the promise, and Node ends the process for an unhandled rejection: a worker or web process would die of
+ * one terminated backend. The statement that was waiting for the
  * connection is rejected on its own and its caller handles it (a 503, a retried job); the connection reconnects
  * for the next one. So only that one orphaned rejection is taken here, logged; every other unhandled rejection
  * keeps Node's default (the process ends with it) unless another handler (Next's, in a web process) takes it.

@@ -71,7 +71,7 @@ function call(url: string, init: { method?: string; headers?: Record<string, str
  * process of its own on a database of its own, so no other process's worker can take its delivery. While a webhook
  * POST and a request are in flight, readiness answers 503 at once; the POST completes and its outcome is recorded
  * (the delivery succeeded after one attempt, nothing left to retry it), the request is answered, and the process
- * exits 0 by itself (issue 27, finding 4: Next's own handler exited at once, the POST was cut and sent again later).
+ * exits 0 by itself (Next's own handler would exit at once, cutting the POST, which would then be sent again).
  */
 test("on SIGTERM readiness turns 503, the webhook POST and the request in flight finish, the outcome is recorded, and the process exits 0", async () => {
   test.setTimeout(180_000);
@@ -174,7 +174,7 @@ test("on SIGTERM readiness turns 503, the webhook POST and the request in flight
     expect((JSON.parse(answered.text) as { failed: { code: string }[] }).failed).toEqual([
       expect.objectContaining({ code: "COURIER_TIMEOUT" }),
     ]);
-    // Next's own handler exited as soon as its last request was answered, cutting the POST. Here the process waits
+    // Next's own handler exits as soon as its last request is answered, cutting the POST. Here the process waits
     // for its worker: the POST stays held a moment after the last request, and the process is still there.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(child.exitCode, output.slice(-2000)).toBeNull();

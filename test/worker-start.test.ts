@@ -8,9 +8,8 @@ import { startCluster, type Cluster } from "@/test/pg-cluster";
 
 /**
  * `npm run worker` whose start-up session is terminated (an operator's pg_terminate_backend, a failover) retries
- * its start instead of dying with an uncaught CONNECTION_CLOSED (the invariant suite, seed 5, on 0926e80: three
- * starts in a row). Staged without timing: the migration waits on its advisory lock, held here; its backend is
- * terminated while it waits, then the lock is let go.
+ * its start instead of dying with an uncaught CONNECTION_CLOSED. Staged without timing: the migration waits on its
+ * advisory lock, held here; its backend is terminated while it waits, then the lock is let go.
  */
 
 let cluster: Cluster;

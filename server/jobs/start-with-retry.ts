@@ -17,8 +17,8 @@ function databaseWentAway(error: unknown): boolean {
 /**
  * Runs a process's start-up (migrations, pg-boss's start) again when the database went away in the middle of it:
  * a backend terminated by an operator or a failover, PostgreSQL restarting. Without it the start-up's rejection
- * is the top-level await's, and the process dies with an uncaught CONNECTION_CLOSED (the invariant suite, seed 5:
- * three starts in a row while `terminate-backends` ran). Each start must be safe to repeat: migrations take an
+ * is the top-level await's, and the process dies with an uncaught CONNECTION_CLOSED, however briefly the database
+ * was away. Each start must be safe to repeat: migrations take an
  * advisory lock and skip what is applied, pg-boss's start and createQueue are idempotent. Any other error (a bad
  * migration, a wrong password) is thrown at once; the retries are bounded so a database that stays away still
  * ends the process, for its supervisor to see.

@@ -2,7 +2,7 @@ import client from "prom-client";
 
 /**
  * The process's Prometheus metrics (one registry per process: a web process and a worker each expose their own;
- * see the README's "Running in production"). Kept on globalThis so Next's module copies share one registry.
+ * see docs/production.md). Kept on globalThis so Next's module copies share one registry.
  */
 function createMetrics() {
   const registry = new client.Registry();

@@ -58,12 +58,12 @@ const healthy = (h: History) => h.tenants.filter((t) => !t.hostile);
  * The SIGKILL faults (a crash) whose moment fell while an attempt POSTed at `at` could still be unfinished: its POST in
  * flight, or its outcome not yet committed, which the attempt keeps retrying until its lease ends (a terminated
  * backend fails the write meanwhile). A crash then leaves the attempt to the sweep, which counts it failed and
- * schedules the next: at least once. (Seed 101: four such repeats, each with a process SIGKILLed 6-18 s after the
- * answer while terminate-backends kept failing the outcome's transaction.)
+ * schedules the next: at least once. (A SIGKILL seconds after the answer, while terminate-backends keeps failing
+ * the outcome's transaction, is such a case.)
  */
 const ATTEMPT_LEASE_MS = WEBHOOK_TIMEOUT_MS + 15_000; // deliver-webhook.ts attemptLeaseMs (not imported: db/client)
 /** Faults that SIGKILL a process: kill-web, kill-worker, and courier-kill (the web process a courier create is on,
- * which may be running webhook attempts too: seed 7 had one answered 91 ms before such a kill, POSTed again). */
+ * which may be running webhook attempts too: one answered just before such a kill may be POSTed again). */
 const isCrash = (f: Fault) => f.fault.startsWith("kill-") || f.fault === "courier-kill";
 const crashDuring = (faults: Fault[], at: number) =>
   faults.find((f) => isCrash(f) && f.start >= at - 500 && f.start <= at + ATTEMPT_LEASE_MS);
@@ -181,8 +181,8 @@ export function deliveredAtLeastOnce(h: History): Verdict {
  */
 export async function postedOncePerAttempt(h: History): Promise<Verdict> {
   // The processes keep delivering while the run is checked: a POST the receivers saw after this read began may
-  // belong to a claim the read did not see (seed 101: four POSTs of 14:29:27 counted against attempts read just
-  // before they were claimed). A POST before it began was claimed, committed, before it: the read sees that claim.
+  // belong to a claim the read did not see (counted against attempts read just before they were claimed, it would
+  // look like one POST too many). A POST before it began was claimed, committed, before it: the read sees that claim.
   const readAt = Date.now();
   const rows = await deliveries(h);
   const attempts = new Map(rows.map((r) => [`${r.endpoint_id}/${r.event_id}`, r.attempts]));
@@ -245,8 +245,8 @@ export async function postedOncePerAttempt(h: History): Promise<Verdict> {
  * Also excused, and counted: an attempt whose outcome the database would not take for its whole lease (its process
  * logged giving up no earlier than the lease's end, less a second's slack): delivery is at least once, and the
  * contract's "each scheduled attempt POSTed once" is checked apart (2b). A process that gave up earlier than its
- * lease is not excused (the soak of seed 303, 16:19: four repeats while four terminate-backends faults at once kept
- * failing a worker's writes for 20 s; before issue 27's fixes an unclassified ECONNRESET stopped the retries at once).
+ * lease is not excused: overlapping terminate-backends faults can fail a worker's writes for longer than a lease,
+ * but a process that stops retrying early (an error not classified as the database's) is a bug.
  */
 export function answeredMeansDone(h: History): Verdict {
   const examples: string[] = [];
@@ -460,8 +460,8 @@ export function fullPace(h: History): Verdict {
  * counts as stuck when it is overdue and its endpoint is not being worked on: no attempt to that endpoint began in
  * the last 10 s. An endpoint draining a backlog at full pace is not stuck, however long its queue: tracking moves
  * every order of a tenant at once, so a 1-2 s receiver (8 in flight, about 5 events/s) takes 40 s over a wave of 200
- * events whatever the design, and a check that fell in such a wave counted its tail as overdue (seed 101, 15:50:49:
- * 18 deliveries of a wave 32 s old, their endpoints busy).
+ * events whatever the design, and a check falling in such a wave must not count its tail, still being worked on,
+ * as overdue.
  */
 export async function nothingStuck(h: History, slackSeconds = 30): Promise<Verdict> {
   const ids = healthy(h).map((t) => t.accountId);

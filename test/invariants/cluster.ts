@@ -2,7 +2,8 @@
  * The platform under test as real processes on a fresh PostgreSQL database: web processes (`scripts/serve.ts`, what
  * `npm start` runs, of the production build, worker on inside, the default) and dedicated workers (`scripts/worker.ts`).
  * The app connects as its own non-superuser role, as in production, so another role's transactions are hidden from
- * it in pg_stat_activity (finding 1's frozen feed). Every child is tracked by pid and killed by pid at the end.
+ * it in pg_stat_activity (a feed that waited on what it can see would freeze). Every child is tracked by pid and
+ * killed by pid at the end.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream } from "node:fs";
@@ -172,7 +173,7 @@ export class Cluster {
       LOG_LEVEL: "warn",
       // A small pool (INVARIANTS_POOL_MAX) keeps every connection busy under load, so postgres.js reconnects a
       // reserved connection whose backend was terminated at once, for a waiting query, while its transaction's
-      // body is still running: the window of finding 5 (half a transaction), rarely reached with 10 connections.
+      // body is still running: the window of half a transaction (README), rarely reached with 10 connections.
       ...(this.options.poolMax ? { DATABASE_POOL_MAX: String(this.options.poolMax) } : {}),
       ...this.options.env,
     };

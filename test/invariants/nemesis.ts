@@ -3,19 +3,19 @@
  * violation can be laid beside the faults around it.
  *  - kill / term: SIGKILL or SIGTERM of a web process or a worker, restarted once it is gone;
  *  - terminate-backends: pg_terminate_backend of the app's backends in bursts for a few seconds, those 'idle in
- *    transaction' (a transaction between two statements: finding 5), now and then any, beside large batches and
- *    enough small creates to keep every pool busy (INVARIANTS_POOL_MAX=2 or 3; README: why finding 5 still does
- *    not show);
+ *    transaction' (a transaction between two statements: half a transaction), now and then any, beside large
+ *    batches and enough small creates to keep every pool busy (INVARIANTS_POOL_MAX=2 or 3; README: why today's
+ *    transactions cannot be cut in half);
  *  - hold-lock: the advisory lock persist-orders.ts takes for (account, reference), held from outside while a
- *    batch with that reference is sent, so its transaction waits inside BEGIN for 6-8 s (finding 1);
+ *    batch with that reference is sent, so its transaction waits inside BEGIN for 6-8 s (a feed must not skip it);
  *  - other-role-transaction: a role without pg_read_all_stats opens a transaction, writes a row (an xid) and
- *    keeps it open 20-30 s (a report or migration; finding 1's frozen feed);
+ *    keeps it open 20-30 s (a report or migration; a feed must not freeze behind it);
  *  - courier-late / courier-hang / courier-cut / courier-in-process (only with the courier tenant,
  *    INVARIANTS_COURIERS=1; issue 28): for 6-12 s (one at a time) the fake PPL registers a batch and answers it only after the
  *    profile's timeout, answers nothing at all, registers a batch and resets the connection instead of answering, or
  *    keeps the batches registered meanwhile `InProcess` until it ends (PPL busy for a while: a number of polls
- *    would outlast recovery's 5 minutes, as 30 did in seed 7's second run, at one recovery a minute); courier-kill: SIGKILL of the web process a courier create is on,
- *    right after the fake registered its batch (between PPL's answer and the commit).
+ *    would outlast recovery's 5 minutes at one recovery a minute); courier-kill: SIGKILL of the web process a
+ *    courier create is on, right after the fake registered its batch (between PPL's answer and the commit).
  */
 import type postgres from "postgres";
 import type { Cluster, Database } from "./cluster";
@@ -208,7 +208,7 @@ export class Nemesis {
     // And many small creates at once, so no connection of a process's pool is idle (with INVARIANTS_POOL_MAX at 2
     // or 3): postgres.js then reconnects a terminated reserved connection at once for a waiting query (index.js
     // `onclose`, or `handler` finding no open connection), while the transaction that reserved it may still be in
-    // its body; a statement of the body written to that new session would run there in autocommit (finding 5).
+    // its body; a statement of the body written to that new session would run there in autocommit.
     // Bursts with pauses between them let the pools reconnect and fill again, so each burst meets transactions in
     // their bodies rather than waiting to begin.
     // 24 loops keep a pool of 2 or 3 busy; with the app's own pool (the default run) they only pile up a backlog of

@@ -42,13 +42,12 @@ const SETTLE_S = 240;
  * replacements, deletes): about 0.6 orders/s, so with tracking's status events about 2 events/s to each endpoint.
  * Sized to what the contract lets a receiver take: a slow receiver (1-2 s, 8 in flight) takes about 5 events/s, so
  * the backlog left by faults drains in the quiet phase and the same holds over a soak. A workload above a
- * receiver's full pace only grows its backlog without end, which no delivery design can drain (run 101 before this
- * sizing: 6,928 deliveries to one 1-2 s receiver in 150 s).
+ * receiver's full pace only grows its backlog without end, which no delivery design can drain.
  */
 const LOAD = { clients: 1, pauseMs: [1000, 3000] as [number, number], maxBatch: 8 };
 /** The hostile tenant's: its 20 endpoints make each order 20 deliveries, mostly to receivers that never answer. */
 const HOSTILE_LOAD = { clients: 1, pauseMs: [2000, 5000] as [number, number], maxBatch: 10 };
-/** The app's pool size in every process (INVARIANTS_POOL_MAX; default the app's 10): 2-3 shows finding 5. */
+/** The app's pool size in every process (INVARIANTS_POOL_MAX; default the app's 10): 2-3 for half a transaction. */
 const POOL_MAX = process.env.INVARIANTS_POOL_MAX ? Number(process.env.INVARIANTS_POOL_MAX) : undefined;
 /**
  * The courier tenant's workload: PPL is slower (a token, a batch POST, its GETs), so one client, a step every 2-4 s,
@@ -136,9 +135,8 @@ async function main(): Promise<number> {
     });
     const { createTenant } = await import("./tenants");
     // Alpha's tracking first moves 2 minutes after a create: after the baseline and fairness windows, so both
-    // measure its creates' lag with the same load of its own (seed 101 without faults: its baseline orders' status
-    // events, 80 at once, took its fast receiver's 8 slots for seconds in the fairness window only, and its p99
-    // there was 8.6 s against 0.7 s alone, the hostile tenant or not).
+    // measure its creates' lag with the same load of its own (a wave of its baseline orders' status events in the
+    // fairness window only would take its fast receiver's 8 slots there, the hostile tenant or not).
     const alpha = await createTenant(
       "alpha",
       false,
@@ -309,8 +307,8 @@ async function main(): Promise<number> {
       : Promise.resolve(true);
     // Settled when every reader has read and every healthy delivery is done. The backlog the chaos left drains at
     // the receivers' full pace: past SETTLE_S the wait goes on while it keeps shrinking (a soak's bulk tenant can
-    // leave thousands queued at one fast endpoint, seed 303: 2,004 at 16:32, draining ~15/s), up to a third of the
-    // workload's length; a backlog that stops shrinking for 60 s ends it.
+    // leave thousands queued at one fast endpoint, draining ~15/s), up to a third of the workload's length; a
+    // backlog that stops shrinking for 60 s ends it.
     const settleStarted = Date.now();
     let backlog = Infinity;
     let shrunkAt = Date.now();

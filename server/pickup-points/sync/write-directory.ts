@@ -45,7 +45,7 @@ export async function writePoints(
   const courier = points[0]!.courier;
   // The batch's (id, hash) pairs as one JSON parameter: a row-value IN list of a thousand pairs is planned in time
   // that grows far faster than the list (minutes on PGlite); a join against a record set is one hash join. The rows
-  // are found by primary key (`id = any(…)`, the batch's ids): joined on the pairs alone, the planner read every row
+  // are found by primary key (`id = any(…)`, the batch's ids): joined on the pairs alone, the planner reads every row
   // of the courier for each batch, a sync's cost growing with the square of the directory's size.
   const pairs = JSON.stringify([...byId.values()].map(({ point, hash }) => ({ id: point.id, hash })));
   const same = await db

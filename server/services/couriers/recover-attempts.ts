@@ -259,10 +259,10 @@ class CourierMayStillRegister extends Error {
 /**
  * When "the courier has no shipment for this order" becomes an answer: once the attempt is as old as the wait that
  * lets recovery assume a process died (`recoverAfterMs`, twice the courier's timeout and a minute). A request the
- * platform stopped waiting for may still be running at the courier: the invariant suite (seed 303, 30 minutes) saw
- * PPL answer a create 6.9 s after it was sent, the request having timed out at 3 s; recovery looked the reference
- * up 6.6 s after the send, found nothing, settled the order as never registered, and the shipment registered 0.3 s
- * later stayed at PPL with nobody (an orphan). Before that age an empty lookup puts the attempt off, not settles it.
+ * platform stopped waiting for may still be running at the courier: PPL may register a create seconds after the
+ * request timed out, so a lookup that finds nothing before then proves nothing, and settling the order as never
+ * registered would leave the late shipment at PPL with nobody (an orphan). Before that age an empty lookup puts
+ * the attempt off, not settles it.
  */
 const absenceConclusiveAt = (attempt: Pick<CourierAttemptRow, "createdAt">, timeoutMs: number) =>
   new Date(attempt.createdAt.getTime() + recoverAfterMs(timeoutMs));
@@ -271,8 +271,8 @@ const absenceConclusiveAt = (attempt: Pick<CourierAttemptRow, "createdAt">, time
  * Another attempt of the account and courier, carrying one of `references`, that is still running: its request in
  * flight (`open`, not yet due) or claimed by another recovery whose lease runs. A lookup by reference cannot tell
  * its shipment from this attempt's, so recovery must not pick before that attempt's outcome is stored: picking the
- * in-flight request's shipment (the newest) made the partner's retry lose its slot to an adoption, and left this
- * attempt's own shipment registered and held by nobody (an orphan; invariant suite, seed 101). Attempts claimed by
+ * in-flight request's shipment (the newest) would make the partner's retry lose its slot to an adoption, and leave
+ * this attempt's own shipment registered and held by nobody (an orphan). Attempts claimed by
  * this same run are recovered one after another (each sees what the previous one stored), so they do not count.
  */
 async function siblingInFlight(

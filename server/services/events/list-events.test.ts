@@ -115,7 +115,7 @@ describe.runIf(onPostgres)("the pull feed beside concurrent transactions (Postgr
     const { accountId } = await createAccount(db, "Late");
     const late = openWriter(db, accountId, ["LATE"]);
     const [lateId] = await late.written;
-    // Older than the 5 s the feed used to wait for: age is no reason to be skipped, nor to be waited for.
+    // Past any 5 s horizon a feed might wait behind: age is no reason to be skipped, nor to be waited for.
     await until("the late transaction to be 6 s old", async () => (await late.age()) > 6, 60_000);
     const [e1] = await write(db, accountId, "E1");
     const started = performance.now();

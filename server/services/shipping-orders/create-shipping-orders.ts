@@ -242,8 +242,8 @@ async function createValidated(
     // this request's (open → abandoned): once recovery has claimed it, the shipments are recovery's to adopt or
     // cancel (it may have adopted them already). Should a cancel fail, recovery cancels what is left; and orders
     // whose outcome is unknown (the courier may have registered them) are left to recovery, which looks them up
-    // and cancels what it finds: closing the attempt here left such a shipment registered and held by nobody (the
-    // invariant suite, seed 101: a PPL create past its timeout whose store failed under terminate-backends).
+    // and cancels what it finds: closing the attempt here would leave such a shipment registered and held by nobody
+    // (a create past its timeout whose outcome could not be stored, and the partner's retry registers another).
     const ours = attemptId ? await abandonAttempt(db, attemptId).catch(() => false) : true;
     if (ours) {
       const cancelled = await cancelShipments(db, courier, settings, outcomes);

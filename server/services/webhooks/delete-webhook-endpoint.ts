@@ -7,7 +7,7 @@ import { findEndpointForActor } from "./find-endpoint-for-actor";
 
 /**
  * Removes the endpoint and its delivery log; jobs still queued for it find nothing to do. Its delivery queue is
- * dropped by the sweep (boss.ts `dropOrphanDeliveryQueues` says why not here).
+ * dropped by the sweep (server/queue/delivery-queues.ts, `dropOrphanDeliveryQueues` says why not here).
  */
 export async function deleteWebhookEndpoint(db: Db, actor: Actor, id: string, audit: AuditContext = {}): Promise<void> {
   await db.transaction(async (tx) => {
