@@ -33,7 +33,7 @@ export async function proxy(request: NextRequest) {
   // The label's PDF is a file, not a page: its own policy (framed by the dashboard) comes from next.config.
   if (LABEL_FILE.test(pathname)) return NextResponse.next();
   const policy = pageContentSecurityPolicy(newNonce(), {
-    development: process.env.NODE_ENV === "development",
+    development: env().NODE_ENV === "development",
     mapTileOrigin: mapTileOrigin(),
     // The checkout widget's dialog may be framed by the shop page it names (an exact origin, or nothing); the page
     // itself shows the picker only when its publishable key lists that origin.

@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   process.env.AUTH_SECRET ??= "bench-auth-secret-0123456789-bench-auth-secret";
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   try {
-    const { migrate } = await import("@/db/migrate");
+    const { migrate } = await import("@/server/migrate");
     await migrate();
     const seed = await import("./lib/seed");
     const partner = await seed.createBenchPartner("capacity");

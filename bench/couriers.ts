@@ -212,7 +212,7 @@ async function main(): Promise<void> {
   let worker: ChildProcess | undefined;
   const failures: string[] = [];
   try {
-    const { migrate } = await import("@/db/migrate");
+    const { migrate } = await import("@/server/migrate");
     await migrate();
     packeta = await startFakePacketa({ password: PACKETA_PASSWORD, delayMs: DELAY_MS });
     ppl = await startFakePpl({ clientId: PPL_CLIENT_ID, clientSecret: PPL_CLIENT_SECRET, delayMs: DELAY_MS });

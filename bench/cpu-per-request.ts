@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   const servers: Server[] = [];
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   try {
-    const { migrate } = await import("@/db/migrate");
+    const { migrate } = await import("@/server/migrate");
     await migrate();
     const seed = await import("./lib/seed");
     const partner = await seed.createBenchPartner("cpu");

@@ -666,7 +666,7 @@ async function main(): Promise<number> {
     process.env.DATABASE_URL = appUrl;
     process.env.AUTH_SECRET = AUTH_SECRET;
     process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
-    const { migrate } = await import("@/db/migrate");
+    const { migrate } = await import("@/server/migrate");
     await migrate();
     sql = postgres(appUrl, { max: 2, onnotice: () => {} });
     await sql`create table bench_report_notes (note text not null)`;

@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   const targets: { name: string; figure: string; met: boolean }[] = [];
   try {
-    const { migrate } = await import("@/db/migrate");
+    const { migrate } = await import("@/server/migrate");
     await migrate();
     const { getDb } = await import("@/db/client");
     const db = await getDb();

@@ -144,7 +144,7 @@ async function main(): Promise<number> {
     else await dropDatabase(database.name).catch((e: unknown) => console.error(`could not drop ${database.name}:`, e));
   };
   try {
-    const { migrate } = await import("@/db/migrate");
+    const { migrate } = await import("@/server/migrate");
     await migrate();
     const seed = await import("./lib/seed");
     const listPartner = await seed.createBenchPartner("list");

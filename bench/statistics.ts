@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   };
   let app: Awaited<ReturnType<typeof startApp>> | undefined;
   try {
-    const { migrate } = await import("@/db/migrate");
+    const { migrate } = await import("@/server/migrate");
     await migrate();
     const seed = await import("./lib/seed");
     const partner = await seed.createBenchPartner("statistics");

@@ -47,7 +47,7 @@ async function main(): Promise<number> {
     if (!ok) problems.push(what);
   };
   try {
-    const { migrate } = await import("@/db/migrate");
+    const { migrate } = await import("@/server/migrate");
     await migrate();
     const { getDb } = await import("@/db/client");
     const { createApiKey } = await import("@/server/services/api-keys/create-api-key");

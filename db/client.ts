@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import * as schema from "./schema";
-import { env } from "@/server/env";
+import { currentEnv, env } from "@/server/env";
 import { reservedTransactions } from "./reserved-transactions";
 import { pgliteExtensions } from "./pglite";
 import { absorbTypeFetchRejections } from "./type-fetch-rejections";
@@ -150,7 +150,7 @@ async function open(): Promise<Handle> {
   if (DATABASE_URL) return openPostgres(DATABASE_URL, DATABASE_POOL_MAX, { pooler: DATABASE_POOLER });
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
-  const snapshot = process.env.PGLITE_SNAPSHOT;
+  const snapshot = currentEnv.PGLITE_SNAPSHOT;
   const extensions = await pgliteExtensions();
   let client: InstanceType<typeof PGlite>;
   if (snapshot) {

@@ -1,24 +1,22 @@
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { prepareJobs } from "@/server/jobs/boss";
-import { resealStoredSecrets } from "@/server/secrets/reseal-stored-secrets";
 import { env } from "@/server/env";
 import { handle, type Db } from "./client";
 
 export const migrationsFolder = path.resolve(process.cwd(), "db/migrations");
 
 /**
- * Applies the committed drizzle-kit migrations and installs the job queue's schema. On PostgreSQL a dedicated single connection holds an
- * advisory lock so app instances starting together do not race; PGlite has one process by construction.
+ * Applies the committed drizzle-kit migrations, then `after` on the same connection (server/migrate.ts: the job
+ * queue's schema, the stored secrets). On PostgreSQL that dedicated single connection holds an advisory lock for
+ * both, so app instances starting together do not race; PGlite has one process by construction.
  */
-export async function migrate(): Promise<void> {
+export async function applyMigrations(after: (db: Db) => Promise<void>): Promise<void> {
   const { DATABASE_URL, DATABASE_DIRECT_URL, DATABASE_POOLER } = env();
   if (!DATABASE_URL) {
     const h = await handle();
     const { migrate: run } = await import("drizzle-orm/pglite/migrator");
     await run(h.db as never, { migrationsFolder });
-    await prepareJobs(h.db);
-    await resealStoredSecrets(h.db);
+    await after(h.db);
     return;
   }
   const { default: postgres } = await import("postgres");
@@ -37,9 +35,7 @@ export async function migrate(): Promise<void> {
   try {
     if (direct) await db.execute(sql`select pg_advisory_lock(727274)`);
     await run(db, { migrationsFolder });
-    await prepareJobs(db as unknown as Db);
-    // Secrets stored before they were sealed, or under SECRETS_KEY_PREVIOUS, are sealed under SECRETS_KEY.
-    await resealStoredSecrets(db as unknown as Db);
+    await after(db as unknown as Db);
     if (direct) await db.execute(sql`select pg_advisory_unlock(727274)`);
   } finally {
     await client.end({ timeout: 5 });

@@ -4,7 +4,7 @@ import postgres, { type Sql } from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorResponse } from "@/server/http/problem";
 import { startCluster, type Cluster } from "@/test/pg-cluster";
-import { jobSql } from "@/server/jobs/sql-adapter";
+import { jobSql } from "@/server/queue/sql-adapter";
 import { openPostgres, rowsOf, type Db } from "./client";
 import { isDatabaseUnavailable } from "./connection-errors";
 
@@ -155,10 +155,10 @@ describe("a transaction whose backend is terminated", () => {
 });
 
 describe("a transaction whose backend is terminated between two statements while the pool reconnects", () => {
-  // The finding (issue 27, 5): postgres.js moves a reserved connection whose socket closed to its closed
-  // connections, and the next pool query reconnects that same Connection; the reserved handle then sent the
-  // body's next statements to the new session, in autocommit (porsager/postgres#1155). db.transaction
-  // resolved and only the second statement was stored. A pool of one connection makes the reconnect certain:
+  // Half a transaction: postgres.js moves a reserved connection whose socket closed to its closed
+  // connections, and the next pool query reconnects that same Connection; unguarded, the reserved handle sends the
+  // body's next statements to the new session, in autocommit (porsager/postgres#1155). db.transaction would
+  // resolve with only the second statement stored. A pool of one connection makes the reconnect certain:
   // the pool query waits for the reserved connection and takes it over as soon as it closes.
   let single: Awaited<ReturnType<typeof openPostgres>>;
   beforeAll(async () => {
@@ -262,7 +262,7 @@ describe("a reserved connection used after its backend is gone", () => {
 describe("pg-boss's maintenance script on a reserved connection whose backend is terminated", () => {
   it("fails, and the pool of 2 keeps serving every query afterwards (the dead connection is not taken back)", async () => {
     const boss = jobSql(db);
-    // Parameterless SQL runs on a connection reserved for it (server/jobs/sql-adapter.ts), as pg-boss's is.
+    // Parameterless SQL runs on a connection reserved for it (server/queue/sql-adapter.ts), as pg-boss's is.
     const running = boss.executeSql("select pg_sleep(30)", []).then(
       () => null,
       (error: unknown) => error,
@@ -293,11 +293,11 @@ async function waitForSleeper(): Promise<number> {
 }
 
 describe("a transaction whose connection is reset (ECONNRESET) between two statements", () => {
-  // Seen in the invariant suite (seed 101, terminate-backends): a backend ended while its session sat idle in
-  // transaction closes the socket with a reset, so the connection's close carries a bare `read ECONNRESET`, not a
-  // statement's error. The scope's refusal of the next statement copied that code with no query attached, so it was
-  // not taken for the database's (a 500 "unhandled error" in creates; a webhook attempt's outcome not retried, and the
-  // event POSTed again after the lease). A proxy between the pool and PostgreSQL resets the client's socket.
+  // A backend ended while its session sits idle in transaction (terminate-backends) closes the socket with a reset,
+  // so the connection's close carries a bare `read ECONNRESET`, not a statement's error. The scope's refusal of the
+  // next statement must carry the mark that makes it the database's, or it is not taken for one (a 500 "unhandled
+  // error" in creates; a webhook attempt's outcome not retried, and the event POSTed again after the lease).
+  // A proxy between the pool and PostgreSQL resets the client's socket.
   let proxy: Server;
   let single: Awaited<ReturnType<typeof openPostgres>>;
   const sockets = new Set<Socket>();

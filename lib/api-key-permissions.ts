@@ -1,6 +1,14 @@
-import type { ApiKeyPermission } from "@/server/services/api-keys/schemas";
+export const API_KEY_PERMISSIONS = [
+  "shipping-orders:read",
+  "shipping-orders:write",
+  "shipping-orders:validate",
+  "labels:read",
+  "configurations:read",
+  "events:read",
+  "statistics:read",
+] as const;
 
-export { API_KEY_PERMISSIONS } from "@/server/services/api-keys/schemas";
+export type ApiKeyPermission = (typeof API_KEY_PERMISSIONS)[number];
 
 export const permissionDescriptions: Record<ApiKeyPermission, string> = {
   "shipping-orders:read": "List shipping orders and read their tracking",

@@ -1,6 +1,10 @@
-import { ORDER_EVENT_TYPES } from "@/server/services/events/order-event-types";
-
-export { ORDER_EVENT_TYPES };
+/** The order events partners can subscribe to and read from the feed. */
+export const ORDER_EVENT_TYPES = [
+  "shipping_order.created",
+  "shipping_order.status_changed",
+  "shipping_order.cancelled",
+  "shipping_order.courier_rejected",
+] as const;
 
 export const eventTypeLabels: Record<string, string> = {
   "shipping_order.created": "Created",

@@ -1,4 +1,15 @@
-import type { ShippingStatus } from "@/db/schema";
+/** A shipment's statuses, in the order it goes through them (the database's `shipping_status` enum). */
+export const SHIPPING_STATUSES = [
+  "CREATED",
+  "HANDED_OVER",
+  "IN_TRANSIT",
+  "OUT_FOR_DELIVERY",
+  "DELIVERED",
+  "RETURNED",
+  "CANCELLED",
+] as const;
+
+export type ShippingStatus = (typeof SHIPPING_STATUSES)[number];
 
 export const statusLabel: Record<ShippingStatus, string> = {
   CREATED: "Created",
@@ -9,9 +20,6 @@ export const statusLabel: Record<ShippingStatus, string> = {
   RETURNED: "Returned",
   CANCELLED: "Cancelled",
 };
-
-/** In the order a shipment goes through them. */
-export const SHIPPING_STATUSES = Object.keys(statusLabel) as ShippingStatus[];
 
 export const statusTone: Record<ShippingStatus, "neutral" | "blue" | "violet" | "amber" | "green" | "red"> = {
   CREATED: "neutral",

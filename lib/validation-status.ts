@@ -1,9 +1,9 @@
-import type { ValidationStatus } from "@/server/services/shipping-orders/validation-messages";
+/** A validated order's status, from best to worst (the database's `validation_status` enum). */
+export const VALIDATION_STATUSES = ["OK", "WARNING", "ERROR"] as const;
+
+export type ValidationStatus = (typeof VALIDATION_STATUSES)[number];
 
 export const validationStatusLabel: Record<ValidationStatus, string> = { OK: "OK", WARNING: "Warning", ERROR: "Error" };
-
-/** From best to worst. */
-export const VALIDATION_STATUSES = Object.keys(validationStatusLabel) as ValidationStatus[];
 
 export const validationStatusTone = { OK: "green", WARNING: "amber", ERROR: "red" } as const satisfies Record<
   ValidationStatus,

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { closeDb, getDb } from "@/db/client";
-import { migrate } from "@/db/migrate";
+import { migrate } from "@/server/migrate";
 import { AppError } from "@/server/errors";
 import { keyring } from "@/server/secrets/keyring";
 import { resealStoredSecrets } from "@/server/secrets/reseal-stored-secrets";

@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import pretty from "pino-pretty";
 import { closeDb, getDb } from "@/db/client";
-import { migrate } from "@/db/migrate";
+import { migrate } from "@/server/migrate";
 import { DEMO, seedDemo, signInBanner } from "@/db/seed";
 import { startFakePacketaFeed } from "@/server/couriers/packeta/fake-feed-server";
 import { startFakePacketa } from "@/server/couriers/packeta/fake-server";

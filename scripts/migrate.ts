@@ -1,5 +1,5 @@
 import { closeDb } from "@/db/client";
-import { migrate } from "@/db/migrate";
+import { migrate } from "@/server/migrate";
 import { env } from "@/server/env";
 
 await migrate();

@@ -1,5 +1,5 @@
 import { closeDb, getDb } from "@/db/client";
-import { migrate } from "@/db/migrate";
+import { migrate } from "@/server/migrate";
 import { seedDemo, signInBanner } from "@/db/seed";
 
 await migrate();

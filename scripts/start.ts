@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { closeDb } from "@/db/client";
-import { migrate } from "@/db/migrate";
+import { migrate } from "@/server/migrate";
 import { env } from "@/server/env";
 import { logger } from "@/server/observability/logger";
 
 // Production start: apply migrations (advisory-locked on PostgreSQL), then serve the built app. env() refuses to go
-// on without the variables production requires (PUBLIC_URL, AUTH_SECRET, SECRETS_KEY: README "Running in production").
+// on without the variables production requires (PUBLIC_URL, AUTH_SECRET, SECRETS_KEY: docs/production.md).
 const port = process.env.PORT ?? "3000";
 const serve = fileURLToPath(new URL("./serve.ts", import.meta.url));
 const { AUTH_SECRET, SECRETS_KEY, PUBLIC_URL, WEBHOOK_TIMEOUT_MS } = env();

@@ -1,5 +1,5 @@
 import { closeDb, getDb } from "@/db/client";
-import { migrate } from "@/db/migrate";
+import { migrate } from "@/server/migrate";
 import { env } from "@/server/env";
 import { startWithRetry } from "@/server/jobs/start-with-retry";
 import { startWorker, workerOptionsFromEnv } from "@/server/jobs/worker";

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { trustProxies } from "./http/client-address";
-import { DEFAULT_MAP_TILE_URL } from "./pickup-points/map-tiles";
+import { DEFAULT_MAP_TILE_URL } from "@/lib/map-tiles";
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
@@ -132,11 +132,46 @@ const schema = z.object({
   PACKETA_FEED_URL: z.string().url().default("https://pickup-point.api.packeta.com"),
   PPL_DIRECTORY_CLIENT_ID: z.string().min(1).optional(),
   PPL_DIRECTORY_CLIENT_SECRET: z.string().min(1).optional(),
+  /** Packeta's REST endpoint for every Packeta profile: the operator's choice, never a partner's. */
+  COURIER_PACKETA_URL: z.string().url().default("https://www.zasilkovna.cz/api/rest"),
+  /** PPL's CPL API ("myapi2") for production profiles and the directory sync: the operator's, never a partner's. */
+  COURIER_PPL_URL: z.string().url().default("https://api.dhl.com/ecs/ppl/myapi2"),
+  /** PPL's test environment, for the profiles whose `environment` is `test`. */
+  COURIER_PPL_TEST_URL: z.string().url().default("https://api-dev.dhl.com/ecs/ppl/myapi2"),
+  /** The log's JSON lines are appended to this file instead of written to stdout. */
+  LOG_FILE: z.string().optional(),
+  /** pino's level; unset, `warn` under tests and `info` otherwise. */
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
+  /** How long a stopping web process gives the requests in flight once its worker has stopped (web-process.ts). */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+  /** Tests: a migrated PGlite data directory (a tarball) the embedded database loads into memory, not DATA_DIR. */
+  PGLITE_SNAPSHOT: z.string().optional(),
 });
 
-export type Env = z.infer<typeof schema> & { AUTH_SECRET: string; SECRETS_KEY: string; PUBLIC_URL: string };
+type Variables = z.infer<typeof schema>;
 
-/** What production cannot run without (README, "Running in production"); the process refuses to start without them. */
+/**
+ * Read when they are used, not once: a test points the couriers and the directory feeds at fakes it started, and
+ * its log at a file, after the process (and `env()`) started; `npm run dev` starts its fakes beside the app.
+ */
+const READ_AT_USE = [
+  "COURIER_PACKETA_URL",
+  "COURIER_PPL_URL",
+  "COURIER_PPL_TEST_URL",
+  "PACKETA_API_KEY",
+  "PACKETA_FEED_URL",
+  "PPL_DIRECTORY_CLIENT_ID",
+  "PPL_DIRECTORY_CLIENT_SECRET",
+  "LOG_FILE",
+  "LOG_LEVEL",
+  "SHUTDOWN_TIMEOUT_MS",
+  "PGLITE_SNAPSHOT",
+] as const;
+type ReadAtUse = (typeof READ_AT_USE)[number];
+
+export type Env = Omit<Variables, ReadAtUse> & { AUTH_SECRET: string; SECRETS_KEY: string; PUBLIC_URL: string };
+
+/** What production cannot run without (docs/production.md); the process refuses to start without them. */
 const requiredInProduction = {
   PUBLIC_URL: "the platform's public origin, e.g. https://ship.example (absolute links and the cookie's Secure flag)",
   AUTH_SECRET: "32+ random characters, e.g. `openssl rand -base64 32`",
@@ -177,6 +212,24 @@ export function env(): Env {
     PUBLIC_URL: value.PUBLIC_URL ?? `http://localhost:${value.PORT ?? 3000}`,
   };
   return cached;
+}
+
+/**
+ * The variables of READ_AT_USE (and NODE_ENV, for the logger, which must not depend on `env()`), each read and
+ * validated by the schema above when its property is read. `env()` validates them at start-up as well.
+ */
+export const currentEnv = Object.defineProperties(
+  {},
+  Object.fromEntries(
+    [...READ_AT_USE, "NODE_ENV" as const].map((name) => [name, { enumerable: true, get: () => readNow(name) }]),
+  ),
+) as Readonly<Pick<Variables, ReadAtUse | "NODE_ENV">>;
+
+function readNow<K extends keyof Variables>(name: K): Variables[K] {
+  const parsed = schema.shape[name].safeParse(process.env[name]);
+  if (!parsed.success)
+    throw new Error(`Invalid environment: ${name}: ${parsed.error.issues.map((i) => i.message).join("; ")}`);
+  return parsed.data as Variables[K];
 }
 
 function devSecret(

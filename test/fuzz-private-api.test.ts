@@ -7,7 +7,7 @@ import * as apiKeys from "@/app/api/v2/private/api-keys/route";
 import * as courierProfiles from "@/app/api/v2/private/courier-profiles/route";
 import * as sources from "@/app/api/v2/private/sources/route";
 import { getDb } from "@/db/client";
-import { API_KEY_PERMISSIONS } from "@/server/services/api-keys/schemas";
+import { API_KEY_PERMISSIONS } from "@/lib/api-key-permissions";
 import { createApiKey } from "@/server/services/api-keys/create-api-key";
 import { revokeApiKey } from "@/server/services/api-keys/revoke-api-key";
 import { call, createTestUser, type TestUser } from "@/test/helpers";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as endpointItem from "@/app/api/v2/private/webhook-endpoints/[id]/route";
 import * as endpoints from "@/app/api/v2/private/webhook-endpoints/route";
 import { getDb } from "@/db/client";
-import { ORDER_EVENT_TYPES } from "@/server/services/events/event-types";
+import { ORDER_EVENT_TYPES } from "@/lib/event-types";
 import { createWebhookEndpoint } from "@/server/services/webhooks/create-webhook-endpoint";
 import { call, createTestUser, type TestUser } from "@/test/helpers";
 import { accountDigest } from "@/test/account-digest";

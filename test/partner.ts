@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { createApiKey } from "@/server/services/api-keys/create-api-key";
-import type { ApiKeyPermission } from "@/server/services/api-keys/schemas";
+import type { ApiKeyPermission } from "@/lib/api-key-permissions";
 import { createCourierProfile } from "@/server/services/courier-profiles/create-courier-profile";
 import { activateSource } from "@/server/services/sources/activate-source";
 import { call, createTestUser, type CallOptions, type TestUser } from "./helpers";

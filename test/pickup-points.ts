@@ -2,7 +2,7 @@ import type { Executor } from "@/db/client";
 import { pickupPoints } from "@/db/schema";
 import { normalizeSearchText } from "@/server/pickup-points/search-text";
 import { feedHash } from "@/server/pickup-points/sync/write-directory";
-import type { DirectoryPoint } from "@/server/pickup-points/synthetic";
+import type { DirectoryPoint } from "@/server/pickup-points/directory-point";
 
 /**
  * Puts points straight into the directory for tests that are about reading it (search, validation, the picker),

@@ -21,7 +21,7 @@ import { recoverAttempts } from "@/server/services/couriers/recover-attempts";
 import { toShipmentRequest } from "@/server/services/couriers/shipment-request";
 import { orderRequestSchema } from "@/server/services/shipping-orders/order-request";
 import { advanceDueTracking } from "@/server/services/shipping-orders/advance-tracking";
-import { trackingQueue } from "@/server/jobs/queues";
+import { trackingQueue } from "@/server/queue/queues";
 import { startWorker, workerOptionsFromEnv } from "@/server/jobs/worker";
 import { call, pollUntil, readJson } from "@/test/helpers";
 import { as, createPartner, order, type Partner } from "@/test/partner";
@@ -896,8 +896,8 @@ describe("real couriers: no orphan shipments", () => {
     const partner = await createPartner();
     const reference = `SLOWREG-${Date.now()}`;
     await profileFor(partner, "ppl", { clientId: PPL_ID, clientSecret: PPL_SECRET, timeoutMs: 1000 });
-    // PPL takes the batch and has registered nothing yet when the create gives up (the suite's seed 303: PPL
-    // answered 6.9 s after the send, recovery had looked the reference up at 6.6 s and found nothing).
+    // PPL takes the batch and has registered nothing yet when the create gives up, nor when recovery first looks
+    // the reference up: a real PPL may register it seconds after the request timed out.
     ppl.holdCreates();
     let released = false;
     try {
@@ -945,7 +945,7 @@ describe("real couriers: no orphan shipments", () => {
         `select id from pgboss.job where name = 'courier-cancel' and data->'predecessor'->>'id' = $1`,
         [orderId],
       );
-    // PPL is down for cancels right when the order is replaced (the soak, seed 303: a cancel timed out in an outage).
+    // PPL is down for cancels right when the order is replaced (an outage: the request's own cancel times out).
     ppl.setMode("cancel-unavailable");
     let second: Created;
     try {

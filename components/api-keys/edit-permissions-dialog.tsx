@@ -9,9 +9,8 @@ import { Dialog, DialogContent, DialogFooter, DialogTrigger } from "@/components
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { Tooltip } from "@/components/ui/tooltip";
-import type { ApiKeyPermission } from "@/server/services/api-keys/schemas";
 import { api } from "@/trpc/react";
-import { API_KEY_PERMISSIONS, permissionDescriptions } from "@/lib/api-key-permissions";
+import { API_KEY_PERMISSIONS, permissionDescriptions, type ApiKeyPermission } from "@/lib/api-key-permissions";
 
 type Key = { id: string; name: string; permissions: ApiKeyPermission[] };
 

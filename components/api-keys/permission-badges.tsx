@@ -1,6 +1,5 @@
 import { Badge } from "@/components/ui/badge";
-import type { ApiKeyPermission } from "@/server/services/api-keys/schemas";
-import { API_KEY_PERMISSIONS } from "@/lib/api-key-permissions";
+import { API_KEY_PERMISSIONS, type ApiKeyPermission } from "@/lib/api-key-permissions";
 
 export function PermissionBadges({ permissions }: { permissions: ApiKeyPermission[] }) {
   if (permissions.length === API_KEY_PERMISSIONS.length) return <Badge tone="green">All permissions</Badge>;

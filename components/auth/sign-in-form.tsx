@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
-import { SIGN_IN_RATE_LIMITED } from "@/server/auth/sign-in-errors";
+import { SIGN_IN_RATE_LIMITED } from "@/lib/sign-in-errors";
 
 // The `error` codes next-auth hands back: its own for wrong credentials, and the rate limit's from authorize().
 function messageOf(error: string | null | undefined): string {

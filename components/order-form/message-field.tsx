@@ -1,7 +1,7 @@
 import { CircleAlert, TriangleAlert } from "lucide-react";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import type { ValidationMessage } from "@/server/services/shipping-orders/validation-messages";
+import type { ValidationMessage } from "@/lib/validation-message";
 import { atFieldText, fieldId } from "@/lib/order-form/order-paths";
 import { SuggestionButtons } from "./suggestion-buttons";
 

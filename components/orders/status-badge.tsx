@@ -1,4 +1,4 @@
-import type { ShippingStatus } from "@/db/schema";
+import type { ShippingStatus } from "@/lib/shipping-status";
 import { Badge } from "@/components/ui/badge";
 import { statusLabel, statusTone } from "@/lib/shipping-status";
 

@@ -4,7 +4,7 @@ import "leaflet/dist/leaflet.css";
 import type { LayerGroup, Map as LeafletMap } from "leaflet";
 import { useEffect, useRef, useState } from "react";
 import type { PickupPointView } from "@/server/services/pickup-points/search-pickup-points";
-import { DEFAULT_MAP_TILE_URL } from "@/server/pickup-points/map-tiles";
+import { DEFAULT_MAP_TILE_URL } from "@/lib/map-tiles";
 import { Button } from "@/components/ui/button";
 
 export const DEFAULT_TILE_ATTRIBUTION =

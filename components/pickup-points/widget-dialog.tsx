@@ -4,7 +4,7 @@ import { X } from "lucide-react";
 import { useCallback, useEffect, useRef } from "react";
 import type { Page } from "@/server/services/pagination";
 import type { PickupPointView } from "@/server/services/pickup-points/search-pickup-points";
-import { pickedPoint, WIDGET_MESSAGES, type WidgetOptions } from "@/server/widget/options";
+import { pickedPoint, WIDGET_MESSAGES, type WidgetOptions } from "@/lib/widget-messages";
 import { Button } from "@/components/ui/button";
 import { PickupPointPicker, type PickupPointQuery } from "./pickup-point-picker";
 

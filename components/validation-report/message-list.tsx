@@ -1,5 +1,5 @@
 import { Badge } from "@/components/ui/badge";
-import type { ValidationMessage } from "@/server/services/shipping-orders/validation-messages";
+import type { ValidationMessage } from "@/lib/validation-message";
 
 /** Validation messages with their field paths, as a partner's integration would see them in the API answer. */
 export function MessageList({ messages }: { messages: ValidationMessage[] }) {

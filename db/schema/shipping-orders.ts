@@ -13,21 +13,13 @@ import {
   uuid,
   varchar,
 } from "drizzle-orm/pg-core";
+import { SHIPPING_STATUSES } from "../../lib/shipping-status";
 import { accounts } from "./accounts";
 import { apiKeys } from "./api-keys";
 import { createdAt, id, instant } from "./columns";
 import { courierProfiles } from "./courier-profiles";
 
-export const shippingStatus = pgEnum("shipping_status", [
-  "CREATED",
-  "HANDED_OVER",
-  "IN_TRANSIT",
-  "OUT_FOR_DELIVERY",
-  "DELIVERED",
-  "RETURNED",
-  "CANCELLED",
-]);
-export type ShippingStatus = (typeof shippingStatus.enumValues)[number];
+export const shippingStatus = pgEnum("shipping_status", SHIPPING_STATUSES);
 
 /** Sandbox shipping numbers: `SBX` + this sequence, zero-padded to 10 digits; never reused. */
 export const sandboxShippingNumberSeq = pgSequence("sandbox_shipping_number_seq", {

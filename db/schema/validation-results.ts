@@ -1,9 +1,10 @@
 import { index, json, jsonb, pgEnum, pgTable, text, uuid, varchar } from "drizzle-orm/pg-core";
+import { VALIDATION_STATUSES } from "../../lib/validation-status";
 import { accounts, users } from "./accounts";
 import { apiKeys } from "./api-keys";
 import { createdAt, id } from "./columns";
 
-export const validationStatus = pgEnum("validation_status", ["OK", "WARNING", "ERROR"]);
+export const validationStatus = pgEnum("validation_status", VALIDATION_STATUSES);
 export const validationOperation = pgEnum("validation_operation", ["validate", "create"]);
 
 export type ValidationMessageRecord = {

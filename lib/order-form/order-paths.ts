@@ -1,4 +1,4 @@
-import type { ValidationMessage } from "@/server/services/shipping-orders/validation-messages";
+import type { ValidationMessage } from "@/lib/validation-message";
 
 /** The id of the input a field path is shown at: `Parcels[1].Weight` → `order-Parcels-1-Weight`. */
 export const fieldId = (path: string): string => `order-${path.replace(/\[(\d+)\]/g, "-$1").replace(/\./g, "-")}`;

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CLIENT_ADDRESS_HEADER } from "@/server/http/client-address";
 import { SIGN_IN_PER_IP_PER_MINUTE } from "@/server/services/rate-limits/throttle-sign-in";
 import { authOptions } from "./next-auth";
-import { SIGN_IN_RATE_LIMITED } from "./sign-in-errors";
+import { SIGN_IN_RATE_LIMITED } from "@/lib/sign-in-errors";
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["Date"] });

@@ -8,7 +8,7 @@ import { AppError } from "@/server/errors";
 import { getActor } from "@/server/services/accounts/get-actor";
 import { signInDashboardUser } from "@/server/services/accounts/sign-in-dashboard-user";
 import { secureCookies, sessionExpired, SESSION_MAX_AGE_SECONDS } from "./session-policy";
-import { SIGN_IN_RATE_LIMITED } from "./sign-in-errors";
+import { SIGN_IN_RATE_LIMITED } from "@/lib/sign-in-errors";
 
 declare module "next-auth" {
   interface User {

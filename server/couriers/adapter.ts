@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import type { ShippingStatus } from "@/db/schema";
+import type { ShippingStatus } from "@/lib/shipping-status";
 import type { LabelFormat } from "@/server/labels/label-format";
-import type { ValidationMessage } from "@/server/services/shipping-orders/validation-messages";
+import type { ValidationMessage } from "@/lib/validation-message";
 
 /**
  * The courier adapter interface made for real couriers (issue 17). Adapters are pure connectors: they get typed,

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { AppError } from "@/server/errors";
-import type { ApiKeyPermission } from "@/server/services/api-keys/schemas";
+import type { ApiKeyPermission } from "@/lib/api-key-permissions";
 import type { ApiKeyPrincipal } from "@/server/services/api-keys/verify-api-key";
 import type { Actor } from "@/server/services/authorization";
 import { readJson } from "./body";

@@ -1,6 +1,6 @@
 import type { Db } from "@/db/client";
 import { AppError } from "@/server/errors";
-import type { ApiKeyPermission } from "@/server/services/api-keys/schemas";
+import type { ApiKeyPermission } from "@/lib/api-key-permissions";
 import {
   accountBucket,
   keyBucket,

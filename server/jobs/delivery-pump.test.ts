@@ -14,9 +14,10 @@ import { deliverWebhook, type DeliveryOptions } from "@/server/services/webhooks
 import { migrateCluster, startCluster, type Cluster } from "@/test/pg-cluster";
 import { eventually } from "@/test/webhook-receiver";
 import { startDeliveryPump } from "./delivery-pump";
-import { dropOrphanDeliveryQueues, enqueueJobs, ensureDeliveryQueues } from "./boss";
-import { QUEUES, type DeliveryJob } from "./queues";
-import { jobSql } from "./sql-adapter";
+import { dropOrphanDeliveryQueues, ensureDeliveryQueues } from "@/server/queue/delivery-queues";
+import { enqueueJobs } from "@/server/queue/enqueue-jobs";
+import { QUEUES, type DeliveryJob } from "@/server/queue/queues";
+import { jobSql } from "@/server/queue/sql-adapter";
 import { startWorker, workerOptionsFromEnv, type WorkerOptions } from "./worker";
 
 /**

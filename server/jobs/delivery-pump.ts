@@ -6,8 +6,8 @@ import { webhookDeliveries } from "@/db/schema";
 import { enqueueDeliveries } from "@/server/services/events/record-events";
 import { deliverWebhook, type DeliveryOptions } from "@/server/services/webhooks/deliver-webhook";
 import { runInRequest } from "@/server/observability/request-context";
-import { DELIVERY_QUEUE_PREFIX, QUEUES, type DeliveryJob } from "./queues";
-import { jobSql } from "./sql-adapter";
+import { DELIVERY_QUEUE_PREFIX, QUEUES, type DeliveryJob } from "@/server/queue/queues";
+import { jobSql } from "@/server/queue/sql-adapter";
 
 export type DeliveryPumpOptions = {
   delivery: DeliveryOptions;
@@ -55,7 +55,7 @@ type Slot = { endpointId: string; accountId: string };
 /**
  * Webhook attempts, fetched so that no account can hold up another's and no receiver that answers is slowed.
  *
- * Each endpoint has its own pg-boss queue (queues.ts). Each pass of the loop asks the database which endpoints
+ * Each endpoint has its own pg-boss queue (server/queue/queues.ts). Each pass of the loop asks the database which endpoints
  * have attempts due (one query, `READY`), and shares this process's free slots out round-robin: over accounts
  * first, then over the endpoints of each account, one slot at a time, under three caps: `concurrency` for the
  * process, `perAccount` for one account's endpoints together, `perEndpoint` for one endpoint. Only then is each

@@ -5,7 +5,7 @@ import { pickupPoints, pickupPointSyncs } from "@/db/schema/pickup-points";
 import { startFakePacketaFeed, type FakePacketaFeed } from "@/server/couriers/packeta/fake-feed-server";
 import { pollUntil } from "@/test/helpers";
 import { ownDatabase } from "@/test/own-database";
-import { pickupPointQueue } from "./queues";
+import { pickupPointQueue } from "@/server/queue/queues";
 import { startWorker, workerOptionsFromEnv, type RunningWorker } from "./worker";
 
 const KEY = "abcdef0123456789";

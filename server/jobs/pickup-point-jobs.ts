@@ -5,7 +5,7 @@ import { pickupPointSyncs } from "@/db/schema/pickup-points";
 import { logger } from "@/server/observability/logger";
 import { directoryConfigFromEnv, FEED_IDS, FEEDS, type FeedId } from "@/server/pickup-points/sync/feeds";
 import { syncFeed } from "@/server/pickup-points/sync/sync-feed";
-import { pickupPointQueue } from "./queues";
+import { pickupPointQueue } from "@/server/queue/queues";
 import { runJob } from "./run-job";
 
 /** Couriers whose missing credentials were logged by this process (once each, not at every cron tick). */

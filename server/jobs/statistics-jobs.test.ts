@@ -7,7 +7,7 @@ import { updateAccountSettings } from "@/server/services/accounts/account-settin
 import { queryStatistics } from "@/server/services/statistics/query-statistics";
 import { createTestUser, pollUntil } from "@/test/helpers";
 import { expectedItems, writeHistory, type HistoryRecord } from "@/test/statistics-history";
-import { QUEUES } from "./queues";
+import { QUEUES } from "@/server/queue/queues";
 import { startWorker, workerOptionsFromEnv, type RunningWorker } from "./worker";
 
 let worker: RunningWorker;

@@ -1,5 +1,5 @@
 import { closeDb, getDb } from "@/db/client";
-import { env } from "@/server/env";
+import { currentEnv, env } from "@/server/env";
 import { logger } from "@/server/observability/logger";
 import { markStopping } from "@/server/services/health/stopping";
 import { startWorker, workerOptionsFromEnv, type RunningWorker } from "./worker";
@@ -16,7 +16,7 @@ type Signal = (typeof SIGNALS)[number];
 const REPEAT_FORCES_AFTER_MS = 1000;
 
 /** How long the HTTP server has, once the worker has stopped, to finish the requests in flight. */
-const HTTP_GRACE_MS = () => Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 30_000);
+const HTTP_GRACE_MS = () => currentEnv.SHUTDOWN_TIMEOUT_MS;
 
 // On globalThis: instrumentation may run this more than once per process (dev reloads), and the process is one.
 const globalForProcess = globalThis as unknown as { __sopWebProcess?: { stopWorker: () => Promise<void> } };
@@ -27,7 +27,7 @@ const globalForProcess = globalThis as unknown as { __sopWebProcess?: { stopWork
  *
  * Next's `next start` and `next dev` install their own handler, which closes the HTTP server, waits for the
  * requests in flight and then calls `process.exit`, without waiting for anything else: a worker in the process
- * was cut in the middle of its webhook POSTs, and they were POSTed again later (issue 27, finding 4).
+ * would be cut in the middle of its webhook POSTs, and they would be POSTed again later.
  * `NEXT_MANUAL_SIG_HANDLE` would remove that handler but leave nothing able to close Next's HTTP server. So this
  * takes Next's handler off the signal (it is installed before the server loads instrumentation) and runs it
  * itself, last: on a signal the process

@@ -17,12 +17,12 @@ import {
   requeueLostRebuilds,
 } from "@/server/services/statistics/maintain-statistics";
 import { sweepStuckDeliveries } from "@/server/services/webhooks/sweep-stuck-deliveries";
-import { dropOrphanDeliveryQueues, ensureDeliveryQueues } from "./boss";
+import { dropOrphanDeliveryQueues, ensureDeliveryQueues } from "@/server/queue/delivery-queues";
 import { startDeliveryPump, type DeliveryPump } from "./delivery-pump";
 import { startPickupPointJobs } from "./pickup-point-jobs";
-import { createQueues, QUEUES, trackingQueue } from "./queues";
+import { createQueues, QUEUES, trackingQueue } from "@/server/queue/queues";
 import { runJob } from "./run-job";
-import { jobSql } from "./sql-adapter";
+import { jobSql } from "@/server/queue/sql-adapter";
 import { describeError } from "@/server/http/problem";
 
 export type WorkerOptions = {

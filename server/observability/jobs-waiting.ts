@@ -1,6 +1,6 @@
 import client from "prom-client";
 import { handle, queryRows, type Executor } from "@/db/client";
-import { DELIVERY_QUEUE_PREFIX, QUEUES } from "@/server/jobs/queues";
+import { DELIVERY_QUEUE_PREFIX, QUEUES } from "@/server/queue/queues";
 import { metrics } from "./metrics";
 
 const holder = globalThis as unknown as { __sopJobsWaiting?: client.Gauge<"queue"> };

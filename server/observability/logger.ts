@@ -1,4 +1,5 @@
 import pino from "pino";
+import { currentEnv } from "@/server/env";
 import { currentRequest } from "./request-context";
 
 /**
@@ -39,10 +40,10 @@ export const REDACTED_PATHS = [
 ];
 
 function createLogger() {
-  const destination = pino.destination({ dest: process.env.LOG_FILE || 1, sync: true });
+  const destination = pino.destination({ dest: currentEnv.LOG_FILE || 1, sync: true });
   return pino(
     {
-      level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === "test" ? "warn" : "info"),
+      level: currentEnv.LOG_LEVEL ?? (currentEnv.NODE_ENV === "test" ? "warn" : "info"),
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },

@@ -1,5 +1,5 @@
-import { API_KEY_PERMISSIONS } from "@/server/services/api-keys/schemas";
-import { ORDER_EVENT_TYPES } from "@/server/services/events/event-types";
+import { API_KEY_PERMISSIONS } from "@/lib/api-key-permissions";
+import { ORDER_EVENT_TYPES } from "@/lib/event-types";
 
 /**
  * Example values shared by several operations. Each is checked against its schema by the tests, so an

@@ -1,5 +1,5 @@
 import type { OpenAPIRegistry, RouteConfig } from "@asteasolutions/zod-to-openapi";
-import type { ApiKeyPermission } from "@/server/services/api-keys/schemas";
+import type { ApiKeyPermission } from "@/lib/api-key-permissions";
 
 type Security = NonNullable<RouteConfig["security"]>;
 

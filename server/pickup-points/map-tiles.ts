@@ -1,11 +1,10 @@
-/** OpenStreetMap's standard tiles: the default of `MAP_TILE_URL`. */
-export const DEFAULT_MAP_TILE_URL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
+import { env } from "@/server/env";
 
 /**
  * The tile URL template the picker's map loads (`MAP_TILE_URL`, `{z}/{x}/{y}` placeholders). Read here so the pages
  * that show a picker and the Content-Security-Policy's `img-src` name the same host.
  */
-export const mapTileUrl = (): string => process.env.MAP_TILE_URL || DEFAULT_MAP_TILE_URL;
+export const mapTileUrl = (): string => env().MAP_TILE_URL;
 
 /** The origin tiles come from, for `img-src`; null when the template is not an absolute http(s) URL. */
 export function mapTileOrigin(template = mapTileUrl()): string | null {

@@ -1,5 +1,6 @@
 import { createRandom, type Random } from "../../lib/random";
 import type { OpeningInterval, PointType, SizeCm } from "../../db/schema/pickup-points";
+import type { DirectoryPoint } from "./directory-point";
 
 /**
  * A deterministic synthetic pickup-point directory of realistic shape and size: points clustered around real towns
@@ -9,28 +10,6 @@ import type { OpeningInterval, PointType, SizeCm } from "../../db/schema/pickup-
  * sync, the search, the picker, the widget, the tests, the bench and `npm run dev` all run on the same data with no
  * courier account. Same seed and count → the same points, in the same order.
  */
-
-/** A point as the directory holds it (contract "A point", without `distanceKm`). */
-export type DirectoryPoint = {
-  id: string;
-  courier: "packeta" | "ppl";
-  type: PointType;
-  network: string;
-  name: string;
-  street: string;
-  city: string;
-  zip: string;
-  country: string;
-  latitude: number;
-  longitude: number;
-  openingHours: OpeningInterval[];
-  cod: boolean;
-  cardPayment: boolean;
-  maxWeightKg: number | null;
-  maxSizeCm: SizeCm | null;
-  open: boolean;
-  closedSince: string | null;
-};
 
 type Town = { name: string; country: string; lat: number; lon: number; zip: string; weight: number };
 

@@ -1,4 +1,4 @@
-import { WIDGET_MESSAGES, type PickedPoint } from "./options";
+import { WIDGET_MESSAGES, type PickedPoint } from "@/lib/widget-messages";
 
 type PickOptions = { key: string; couriers?: string[]; country?: string; weightKg?: number; cod?: boolean };
 type Callback = (point: PickedPoint | null) => void;

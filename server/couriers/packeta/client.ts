@@ -1,9 +1,10 @@
 import { XMLBuilder, XMLParser } from "fast-xml-parser";
+import { currentEnv } from "@/server/env";
 import { CourierError, requestMayHaveArrived } from "../adapter";
 import { courierExchange, type CourierAnswer } from "../http";
 
 /** Packeta's REST endpoint, chosen by the operator (never a partner): read at call time. */
-export const packetaUrl = (): string => process.env.COURIER_PACKETA_URL ?? "https://www.zasilkovna.cz/api/rest";
+export const packetaUrl = (): string => currentEnv.COURIER_PACKETA_URL;
 
 const builder = new XMLBuilder({ ignoreAttributes: true, suppressEmptyNode: true });
 // Values stay strings (packet ids and barcodes are digits that must not lose leading zeros or precision).

@@ -1,7 +1,8 @@
 import { once } from "node:events";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { syntheticPoints, type DirectoryPoint } from "@/server/pickup-points/synthetic";
+import type { DirectoryPoint } from "@/server/pickup-points/directory-point";
+import { syntheticPoints } from "@/server/pickup-points/synthetic";
 
 /*
  * A fake of Packeta's v5 pickup-point feeds (`pickup-point.api.packeta.com`), strict to the documented shapes

@@ -1,7 +1,7 @@
 import { localTimeToDate } from "../zoned-time";
-import { error, type ValidationMessage } from "@/server/services/shipping-orders/validation-messages";
+import { error, type ValidationMessage } from "@/lib/validation-message";
 import type { DirectoryFacts, ShipmentRequest, TrackingEvent } from "../adapter";
-import type { ShippingStatus } from "@/db/schema";
+import type { ShippingStatus } from "@/lib/shipping-status";
 import type { PacketaSettings } from "./settings";
 import { splitStreet } from "./street";
 

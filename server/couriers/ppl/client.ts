@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { currentEnv } from "@/server/env";
 import { CourierError, requestMayHaveArrived } from "../adapter";
 import { courierExchange } from "../http";
 import type { PplSettings } from "./settings";
@@ -8,15 +9,9 @@ import type { PplSettings } from "./settings";
  * 401, and PPL's answers as errors. Nothing here knows orders; `mapping.ts` does.
  */
 
-const DEFAULT_URL = "https://api.dhl.com/ecs/ppl/myapi2";
-const DEFAULT_TEST_URL = "https://api-dev.dhl.com/ecs/ppl/myapi2";
-
 /** PPL's base URL for the profile, chosen by the operator (never a partner): read at call time. */
 export function pplBaseUrl(settings: Pick<PplSettings, "environment">): string {
-  const url =
-    settings.environment === "test"
-      ? (process.env.COURIER_PPL_TEST_URL ?? DEFAULT_TEST_URL)
-      : (process.env.COURIER_PPL_URL ?? DEFAULT_URL);
+  const url = settings.environment === "test" ? currentEnv.COURIER_PPL_TEST_URL : currentEnv.COURIER_PPL_URL;
   return url.replace(/\/+$/, "");
 }
 

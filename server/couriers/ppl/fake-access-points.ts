@@ -1,4 +1,5 @@
-import { syntheticPoints, type DirectoryPoint } from "@/server/pickup-points/synthetic";
+import type { DirectoryPoint } from "@/server/pickup-points/directory-point";
+import { syntheticPoints } from "@/server/pickup-points/synthetic";
 import { openApiErrorsOf } from "./fake-openapi";
 
 /*

@@ -1,6 +1,6 @@
 import { EU_COUNTRIES } from "../countries";
-import type { ShippingStatus } from "@/db/schema";
-import { error, type ValidationMessage } from "@/server/services/shipping-orders/validation-messages";
+import type { ShippingStatus } from "@/lib/shipping-status";
+import { error, type ValidationMessage } from "@/lib/validation-message";
 import type { ShipmentRequest, TrackingEvent } from "../adapter";
 import type { PplSettings } from "./settings";
 

@@ -1,4 +1,4 @@
-import type { DirectoryPoint } from "../synthetic";
+import type { DirectoryPoint } from "../directory-point";
 
 /** A point as one feed describes it: the directory's row without what the sync itself decides (`closedSince`). */
 export type FeedPoint = Omit<DirectoryPoint, "closedSince">;

@@ -1,4 +1,5 @@
 import type { PointType } from "@/db/schema/pickup-points";
+import { currentEnv } from "@/server/env";
 
 /**
  * The directory's feeds: what each syncs, how often, and with which of the operator's credentials (environment,
@@ -22,22 +23,14 @@ export type PacketaDirectoryConfig = { apiKey: string; feedUrl: string };
 export type PplDirectoryConfig = { clientId: string; clientSecret: string; baseUrl: string };
 export type DirectoryConfig = { packeta?: PacketaDirectoryConfig; ppl?: PplDirectoryConfig };
 
-export const DEFAULT_PACKETA_FEED_URL = "https://pickup-point.api.packeta.com";
-const DEFAULT_PPL_URL = "https://api.dhl.com/ecs/ppl/myapi2";
-
 /** The credentials configured now (read at call time, so a test or `npm run dev` can set them before a sync). */
-export function directoryConfigFromEnv(source: NodeJS.ProcessEnv = process.env): DirectoryConfig {
+export function directoryConfigFromEnv(): DirectoryConfig {
   const config: DirectoryConfig = {};
-  if (source.PACKETA_API_KEY)
-    config.packeta = {
-      apiKey: source.PACKETA_API_KEY,
-      feedUrl: (source.PACKETA_FEED_URL || DEFAULT_PACKETA_FEED_URL).replace(/\/+$/, ""),
-    };
-  if (source.PPL_DIRECTORY_CLIENT_ID && source.PPL_DIRECTORY_CLIENT_SECRET)
-    config.ppl = {
-      clientId: source.PPL_DIRECTORY_CLIENT_ID,
-      clientSecret: source.PPL_DIRECTORY_CLIENT_SECRET,
-      baseUrl: (source.COURIER_PPL_URL || DEFAULT_PPL_URL).replace(/\/+$/, ""),
-    };
+  const packetaKey = currentEnv.PACKETA_API_KEY;
+  if (packetaKey) config.packeta = { apiKey: packetaKey, feedUrl: currentEnv.PACKETA_FEED_URL.replace(/\/+$/, "") };
+  const clientId = currentEnv.PPL_DIRECTORY_CLIENT_ID;
+  const clientSecret = currentEnv.PPL_DIRECTORY_CLIENT_SECRET;
+  if (clientId && clientSecret)
+    config.ppl = { clientId, clientSecret, baseUrl: currentEnv.COURIER_PPL_URL.replace(/\/+$/, "") };
   return config;
 }

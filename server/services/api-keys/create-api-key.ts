@@ -4,7 +4,8 @@ import { API_KEY_PREFIX, generateApiKey, hashApiKey, PUBLISHABLE_KEY_PREFIX } fr
 import { parseInput } from "@/server/validation";
 import { accountAccess, defaultAccountId, type Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
-import { API_KEY_PERMISSIONS, createApiKeyInput, type CreatedApiKeyView } from "./schemas";
+import { API_KEY_PERMISSIONS } from "@/lib/api-key-permissions";
+import { createApiKeyInput, type CreatedApiKeyView } from "./schemas";
 import { toApiKeyView } from "./to-view";
 
 /**

@@ -1,18 +1,7 @@
 import { z } from "zod";
 import { API_KEY_KINDS } from "@/db/schema/api-keys";
+import { API_KEY_PERMISSIONS } from "@/lib/api-key-permissions";
 import { millisTime } from "@/server/time";
-
-export const API_KEY_PERMISSIONS = [
-  "shipping-orders:read",
-  "shipping-orders:write",
-  "shipping-orders:validate",
-  "labels:read",
-  "configurations:read",
-  "events:read",
-  "statistics:read",
-] as const;
-
-export type ApiKeyPermission = (typeof API_KEY_PERMISSIONS)[number];
 
 export const permissionSchema = z.enum(API_KEY_PERMISSIONS);
 

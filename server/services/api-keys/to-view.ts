@@ -1,7 +1,8 @@
 import type { ApiKeyRow } from "@/db/schema";
 import { maskApiKey } from "@/server/auth/api-key-secret";
 import { formatMillis } from "@/server/time";
-import type { ApiKeyPermission, ApiKeyView } from "./schemas";
+import type { ApiKeyPermission } from "@/lib/api-key-permissions";
+import type { ApiKeyView } from "./schemas";
 
 export function toApiKeyView(row: ApiKeyRow): ApiKeyView {
   return {

@@ -3,7 +3,7 @@ import { queryRows, type Db, type Executor } from "@/db/client";
 import { apiKeys, type ApiKeyKind } from "@/db/schema";
 import { hashApiKey, looksLikeApiKey } from "@/server/auth/api-key-secret";
 import { bucketState, giveBackTokens, tightest, type RateLimitState } from "@/server/services/rate-limits/take-tokens";
-import type { ApiKeyPermission } from "./schemas";
+import type { ApiKeyPermission } from "@/lib/api-key-permissions";
 
 /** What a verified API key lets a request do. */
 export type ApiKeyPrincipal = {

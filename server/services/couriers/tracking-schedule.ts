@@ -1,4 +1,4 @@
-import type { ShippingStatus } from "@/db/schema";
+import type { ShippingStatus } from "@/lib/shipping-status";
 import type { CourierAdapter, TrackingResult } from "@/server/couriers/adapter";
 
 export const FINAL_STATUSES: readonly ShippingStatus[] = ["DELIVERED", "RETURNED", "CANCELLED"];

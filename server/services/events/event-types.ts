@@ -1,9 +1,6 @@
 import { z } from "zod";
+import { ORDER_EVENT_TYPES } from "@/lib/event-types";
 import { shippingOrderView } from "../shipping-orders/shipping-order-view";
-
-import { ORDER_EVENT_TYPES } from "./order-event-types";
-
-export { ORDER_EVENT_TYPES, type OrderEventType } from "./order-event-types";
 
 /** Sent only to one endpoint on request (`POST /private/webhook-endpoints/{id}/test`); not in the feed. */
 export const TEST_EVENT_TYPE = "webhook.test";

@@ -3,7 +3,8 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { eventPurgeMarks, events } from "@/db/schema";
 import { badField } from "@/server/errors";
-import { ORDER_EVENT_TYPES, orderEventType, type EventView } from "./event-types";
+import { ORDER_EVENT_TYPES } from "@/lib/event-types";
+import { orderEventType, type EventView } from "./event-types";
 import { sequenceEvents } from "./sequence-events";
 import { toEventView } from "./to-event-view";
 

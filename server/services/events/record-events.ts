@@ -1,7 +1,7 @@
 import { queryRows, uuidArray, type Executor } from "@/db/client";
 import type { WebhookEndpointRow } from "@/db/schema";
-import { enqueueJobs } from "@/server/jobs/boss";
-import { deliveryQueue, type DeliveryJob } from "@/server/jobs/queues";
+import { enqueueJobs } from "@/server/queue/enqueue-jobs";
+import { deliveryQueue, type DeliveryJob } from "@/server/queue/queues";
 
 export type EventDraft = {
   type: string;
@@ -90,7 +90,7 @@ export function subscribes(
  * Delivery attempts as jobs on their endpoints' queues, through `executor` (the transaction that decided them).
  * The delay counts on the database's clock, which every worker shares. No expiry is set here: the job's expiry no
  * longer guards the attempt (the worker that runs it takes a lease from its own timeout, deliver-webhook.ts), and
- * the queue's own (queues.ts) applies.
+ * the queue's own (server/queue/queues.ts) applies.
  */
 /** The priority of a delivery job handed back unsent (the pump's `handBack`): it keeps its place in the line. */
 const HANDED_BACK_PRIORITY = 1;

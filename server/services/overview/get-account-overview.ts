@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gte, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { apiKeys, refusedAttempts, shippingOrders, validationResults, type ShippingStatus } from "@/db/schema";
+import { apiKeys, refusedAttempts, shippingOrders, validationResults } from "@/db/schema";
+import type { ShippingStatus } from "@/lib/shipping-status";
 import { maskApiKey } from "@/server/auth/api-key-secret";
 import { formatMillis } from "@/server/time";
 import { accountAccess, type Actor } from "../authorization";

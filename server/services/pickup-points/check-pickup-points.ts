@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Executor } from "@/db/client";
 import type { OpeningInterval, PickupPointRow, PointType, SizeCm } from "@/db/schema";
 import type { CarrierRequirements, DirectoryFacts, ShipmentRequest } from "@/server/couriers/adapter";
-import type { ValidationMessage } from "../shipping-orders/validation-messages";
+import type { ValidationMessage } from "@/lib/validation-message";
 import { KM_PER_DEGREE_LAT } from "./search-pickup-points";
 
 /**

@@ -4,7 +4,7 @@ import * as create from "@/app/api/v2/couriers/[courier_id]/shipping-orders/rout
 import * as validate from "@/app/api/v2/couriers/[courier_id]/shipping-orders/validate/route";
 import { getDb, rowsOf } from "@/db/client";
 import { accounts, idempotencyKeys, rateLimitBuckets, refusedAttempts, validationResults } from "@/db/schema";
-import { QUEUES } from "@/server/jobs/queues";
+import { QUEUES } from "@/server/queue/queues";
 import { startWorker, workerOptionsFromEnv, type RunningWorker } from "@/server/jobs/worker";
 import { pollUntil } from "@/test/helpers";
 import { as, createPartner, order, type Partner } from "@/test/partner";

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
 import { prepared, rowsOf, type Db, type Tx } from "@/db/client";
-import { courierProfiles, shippingOrders, trackingEvents, type ShippingStatus } from "@/db/schema";
+import { courierProfiles, shippingOrders, trackingEvents } from "@/db/schema";
+import type { ShippingStatus } from "@/lib/shipping-status";
 import { mapLimit } from "@/server/concurrency";
 import type { CourierAdapter, TrackingResult } from "@/server/couriers/adapter";
 import { allCouriers, courierIds, findCourier } from "@/server/couriers/registry";

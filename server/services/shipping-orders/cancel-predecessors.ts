@@ -3,7 +3,7 @@ import type PgBoss from "pg-boss";
 import { queryRows, type Db, type Executor } from "@/db/client";
 import { CourierError } from "@/server/couriers/adapter";
 import { findCourier } from "@/server/couriers/registry";
-import { QUEUES } from "@/server/jobs/queues";
+import { QUEUES } from "@/server/queue/queues";
 import { logger } from "@/server/observability/logger";
 import { callCourier } from "../couriers/call-courier";
 import { profileSettings } from "../couriers/stored-shipments";
@@ -11,9 +11,9 @@ import type { Predecessor } from "./persist-orders";
 
 /**
  * Contract, "Replacement": a replaced order's shipment is cancelled with the courier. The cancel is a call to the
- * courier, so it runs after the commit and outside it; to survive a courier that fails right then (the invariant
- * suite's 30-minute soak, seed 303: a cancel that timed out during a PPL outage left the replaced order's shipment
- * registered and held by nobody) or a process that dies before it, the transaction that replaces the order also
+ * courier, so it runs after the commit and outside it; to survive a courier that fails right then (a cancel that
+ * times out during an outage would leave the replaced order's shipment registered and held by nobody) or a process
+ * that dies before it, the transaction that replaces the order also
  * queues a `courier-cancel` job for it. The request cancels at once and drops the job when the courier said yes;
  * otherwise the worker asks again, with backoff, until the courier answers. A cancel the courier no longer allows
  * (the parcel is on its way) is logged for the operator and not asked again. Cancelling twice is harmless: each

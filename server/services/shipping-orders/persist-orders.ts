@@ -7,7 +7,7 @@ import type { CourierAdapter, Shipment } from "@/server/couriers/adapter";
 import { firstTracking } from "../couriers/tracking-schedule";
 import { AppError } from "@/server/errors";
 import { recordEvents, type EventDraft } from "../events/record-events";
-import { enqueueJobs } from "@/server/jobs/boss";
+import { enqueueJobs } from "@/server/queue/enqueue-jobs";
 import { predecessorCancelJobs } from "./cancel-predecessors";
 import type { OrderRequest } from "./order-request";
 import {

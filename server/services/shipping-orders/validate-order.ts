@@ -1,13 +1,8 @@
 import type { CourierCapabilities } from "@/server/couriers/adapter";
 import { DEFAULT_REFERENCE_SOURCE, DEFAULT_SOURCE_IDENTIFIER } from "../sources/schemas";
 import { canonicalOrder, orderRequestSchema, type OrderRequest } from "./order-request";
-import {
-  error,
-  messagesFromZod,
-  statusOf,
-  type ValidationMessage,
-  type ValidationResponse,
-} from "./validation-messages";
+import { error, type ValidationMessage } from "@/lib/validation-message";
+import { messagesFromZod, statusOf, type ValidationResponse } from "./validation-messages";
 
 export type ValidatedOrder = {
   /** The order after canonical names, trimming and defaults; null when the schema refused it. */

@@ -14,7 +14,8 @@ import type { OrderBatch } from "./order-batch";
 import { recordValidationResults, type ValidationOrigin } from "./record-validation-results";
 import { resolveCourierProfile } from "./resolve-courier-profile";
 import { markDuplicatesInRequest, validateOrder, type ValidatedOrder } from "./validate-order";
-import { statusOf, type ValidationMessage, type ValidationResponse } from "./validation-messages";
+import type { ValidationMessage } from "@/lib/validation-message";
+import { statusOf, type ValidationResponse } from "./validation-messages";
 import { courierSettings } from "../couriers/call-courier";
 import { toShipmentRequest } from "../couriers/shipment-request";
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "@/db/client";
-import { enqueueJobs } from "@/server/jobs/boss";
-import { QUEUES, statisticsRebuildJob } from "@/server/jobs/queues";
+import { enqueueJobs } from "@/server/queue/enqueue-jobs";
+import { QUEUES, statisticsRebuildJob } from "@/server/queue/queues";
 
 /** Deltas folded into the daily rows per statement (each batch its own short transaction). */
 export const COMPACT_BATCH_SIZE = 20_000;

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb, rowsOf } from "@/db/client";
 import { accounts } from "@/db/schema";
-import { QUEUES } from "@/server/jobs/queues";
+import { QUEUES } from "@/server/queue/queues";
 import { createCourierProfile } from "@/server/services/courier-profiles/create-courier-profile";
 import { createTestUser, pollUntil } from "@/test/helpers";
 import { expectedItems, writeHistory, type HistoryRecord, type Target } from "@/test/statistics-history";

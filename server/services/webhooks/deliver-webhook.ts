@@ -3,7 +3,7 @@ import { retryWhileUnavailable } from "@/db/connection-errors";
 import { and, eq, sql } from "drizzle-orm";
 import { queryRows, type Db, type Executor, type Tx } from "@/db/client";
 import { events, webhookDeliveries, webhookEndpoints, type WebhookEndpointRow } from "@/db/schema";
-import type { DeliveryJob } from "@/server/jobs/queues";
+import type { DeliveryJob } from "@/server/queue/queues";
 import { logger } from "@/server/observability/logger";
 import { UNRECORDED_OUTCOME } from "./unrecorded-outcome";
 import { recordWebhookDelivery } from "@/server/observability/outbound-calls";

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { WebhookDeliveryRow, WebhookEndpointRow } from "@/db/schema";
 import { formatMillis } from "@/server/time";
-import { ORDER_EVENT_TYPES, orderEventType, TEST_EVENT_TYPE } from "../events/event-types";
+import { ORDER_EVENT_TYPES } from "@/lib/event-types";
+import { orderEventType, TEST_EVENT_TYPE } from "../events/event-types";
 
 const sourcePair = z.object({
   referenceSource: z

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { getDb, queryRows, type Db } from "@/db/client";
 import { webhookDeliveries } from "@/db/schema";
-import { deliveryQueue, type DeliveryJob } from "@/server/jobs/queues";
+import { deliveryQueue, type DeliveryJob } from "@/server/queue/queues";
 import { createUser } from "@/server/services/accounts/create-user";
 import { recordEvents } from "@/server/services/events/record-events";
 import { pollUntil } from "@/test/helpers";

@@ -1,6 +1,6 @@
 import type { Db } from "@/db/client";
 import { queryRows, uuidArray } from "@/db/client";
-import { DELIVERY_QUEUE_PREFIX, QUEUES } from "@/server/jobs/queues";
+import { DELIVERY_QUEUE_PREFIX, QUEUES } from "@/server/queue/queues";
 import { enqueueDeliveries } from "../events/record-events";
 
 export type SweepOptions = {
@@ -27,9 +27,9 @@ export const UNKNOWN_OUTCOME = "the worker stopped during the attempt: its outco
  */
 export async function sweepStuckDeliveries(db: Db, options: SweepOptions): Promise<number> {
   // Two transactions, so that either part failing (the overdue lookup reads pg-boss's job partitions and may run
-  // into the statement timeout on a loaded database) never takes the other's work back with it: the invariant
-  // suite's seed 7 kept attempts of a terminated worker unfinished for 6 minutes, because every sweep's second
-  // statement timed out and rolled back the first's finishing of them.
+  // into the statement timeout on a loaded database) never takes the other's work back with it: in one transaction,
+  // a lookup that timed out at every sweep would roll back the finishing of a dead worker's attempts each time, and
+  // they would stay unfinished for as long as it did.
   const finished = await finishUnfinishedAttempts(db, options);
   return finished + (await requeueOrphanedDeliveries(db, options));
 }
@@ -107,11 +107,11 @@ const FINISH_UNFINISHED = `
 // (one partition per endpoint, no index on the job's data) ran into the statement timeout, while the 500 oldest it
 // looked at were always those waiting ones. An endpoint whose queue holds no live job at all while it has overdue
 // deliveries has lost their jobs (pg-boss gave them up after its retries: a worker that died after fetching is
-// handled by pg-boss's own expiry, see queues.ts). Its queue name is a parameter of the correlated lookup, so
+// handled by pg-boss's own expiry, see server/queue/queues.ts). Its queue name is a parameter of the correlated lookup, so
 // PostgreSQL prunes the partitions at run time and reads only that endpoint's. Jobs still on the legacy queue are
 // moved by the pump within a poll: while any is live, the sweep waits.
 // Both lookups are MATERIALIZED: inlined, the planner (rows=1 from stale statistics) rescanned `late` for every
-// overdue delivery, 2,804 × 1.3 ms = 3.9 s on the invariant suite's database (seed 7), and past the 30 s statement
+// overdue delivery, 2,804 × 1.3 ms = 3.9 s over a few thousand overdue deliveries, and past the 30 s statement
 // timeout on a loaded machine; computed once it takes 38 ms there.
 export const STUCK = `
   with late as materialized (

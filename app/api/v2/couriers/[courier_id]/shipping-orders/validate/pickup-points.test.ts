@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "@/db/client";
 import { courierAttempts, packetaCarriers, pickupPoints, pickupPointSyncs } from "@/db/schema";
 import { createCourierProfile } from "@/server/services/courier-profiles/create-courier-profile";
-import type { DirectoryPoint } from "@/server/pickup-points/synthetic";
+import type { DirectoryPoint } from "@/server/pickup-points/directory-point";
 import { readJson } from "@/test/helpers";
 import { as, createPartner, order, type Partner } from "@/test/partner";
 import { runOnOwnDatabase } from "@/test/own-database";
