@@ -9,6 +9,8 @@ import {
 
 e2eEnvironment();
 
+const PROCESS_SPECS = ["shutdown.spec.ts", "client-address.spec.ts", "request-limits.spec.ts"];
+
 export default defineConfig({
   testDir: "./e2e",
   fullyParallel: true,
@@ -38,7 +40,13 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  // Two workers: a page spends most of its time waiting on the server, and two cores serve both.
+  workers: 2,
+  projects: [
+    { name: "chromium", testIgnore: PROCESS_SPECS, use: { ...devices["Desktop Chrome"] } },
+    // Specs that drive the production server's process and sockets with node:http and open no browser.
+    { name: "process", testMatch: PROCESS_SPECS },
+  ],
   webServer: [
     {
       // The fake Packeta the app's COURIER_PACKETA_URL points at (e2e/environment.ts); it answers any path.

@@ -4,9 +4,10 @@ import path from "node:path";
 import { afterAll, inject } from "vitest";
 import { closeDb } from "@/db/client";
 
-const databaseUrl = inject("databaseUrl");
+const templateUrl = inject("databaseUrl");
 const snapshot = inject("pgliteSnapshot");
-if (databaseUrl) process.env.DATABASE_URL = databaseUrl;
+const adminUrl = inject("adminUrl");
+if (templateUrl && adminUrl) process.env.DATABASE_URL = await workerDatabase(templateUrl, adminUrl);
 else {
   delete process.env.DATABASE_URL;
   process.env.PGLITE_SNAPSHOT = snapshot ?? "";
@@ -25,6 +26,26 @@ process.env.COURIER_PPL_TEST_URL ??= "http://127.0.0.1:9/ppl-test";
 // a minute from one account: the account ceiling is tested where a file sets its own (request-limits.test.ts).
 process.env.ACCOUNT_RATE_LIMIT_PER_MINUTE ??= "10000000";
 process.env.DATA_DIR = mkdtempSync(path.join(tmpdir(), "sop-test-"));
+
+/**
+ * This worker's own copy of the run's migrated database (global-setup.ts), made by the first file the worker runs;
+ * later files of the same worker reuse it, as every file shared one database before files ran in parallel.
+ */
+async function workerDatabase(template: string, adminUrl: string): Promise<string> {
+  const url = new URL(template);
+  const source = url.pathname.slice(1);
+  const name = `${source}_w${process.env.VITEST_POOL_ID ?? "1"}`;
+  const { default: postgres } = await import("postgres");
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [exists] = await admin`select 1 from pg_database where datname = ${name}`;
+    if (!exists) await admin.unsafe(`create database "${name}" template "${source}"`);
+  } finally {
+    await admin.end();
+  }
+  url.pathname = `/${name}`;
+  return url.toString();
+}
 
 afterAll(async () => {
   await closeDb();
