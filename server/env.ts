@@ -85,7 +85,7 @@ const schema = z.object({
   /** Replaced by TRUSTED_PROXIES: a hop count let a request that reached the app directly choose its entry. */
   TRUSTED_PROXY_HOPS: z
     .undefined({
-      error: "replaced by TRUSTED_PROXIES, the address ranges of your proxies (README: Running in production)",
+      error: "replaced by TRUSTED_PROXIES, the address ranges of your proxies (docs/production.md)",
     })
     .optional(),
   /**
