@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as create from "@/app/api/v2/couriers/[courier_id]/shipping-orders/route";
@@ -294,3 +294,57 @@ describe("webhook deliveries", () => {
     }
   }, 90_000);
 });
+
+describe.runIf(Boolean(process.env.DATABASE_URL))(
+  "an outcome recorded while its endpoint is deleted (PostgreSQL)",
+  () => {
+    it("waits for the delete and records nothing: both take the endpoint's lock before its deliveries'", async () => {
+      const partner = await createPartner();
+      const hook = await receiver();
+      const endpoint = await endpointFor(partner, hook.url);
+      const db = await getDb();
+      const [event] = await db
+        .insert(events)
+        .values({ accountId: partner.accountId, type: "webhook.test", data: { webhookEndpointId: endpoint.id } })
+        .returning();
+      // No job: only the attempt below touches it.
+      const [delivery] = await db
+        .insert(webhookDeliveries)
+        .values({ accountId: partner.accountId, endpointId: endpoint.id, eventId: event!.id })
+        .returning();
+      let lockHeld!: () => void;
+      const held = new Promise<void>((resolve) => (lockHeld = resolve));
+      let outcomeWaits!: () => void;
+      const outcomeWaiting = new Promise<void>((resolve) => (outcomeWaits = resolve));
+      // The delete's transaction, as deleteWebhookEndpoint runs it: the endpoint's row locked first, its deliveries
+      // removed by the cascade afterwards, while the attempt's outcome is being written.
+      const deletion = db.transaction(async (tx) => {
+        await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id)).for("update");
+        lockHeld();
+        await outcomeWaiting;
+        await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
+      });
+      await held;
+      const attempt = deliverWebhook(
+        db,
+        { id: crypto.randomUUID(), data: { deliveryId: delivery!.id, attempt: 0 } },
+        { timeoutMs: 1500, allowPrivate: true, retrySchedule: [1e6] },
+      );
+      await eventually(
+        async () => {
+          const waiting = await db.execute(
+            sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+          );
+          return waiting.length > 0 || undefined;
+        },
+        30_000,
+        "the outcome's transaction to wait for a lock",
+      );
+      outcomeWaits();
+      await expect(deletion).resolves.toBeUndefined();
+      await expect(attempt).resolves.toMatchObject({ claimed: true });
+      expect(hook.received).toHaveLength(1);
+      expect(await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery!.id))).toEqual([]);
+    }, 60_000);
+  },
+);

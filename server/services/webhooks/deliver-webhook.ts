@@ -208,6 +208,16 @@ async function recordOutcome(
   options: DeliveryOptions,
   now: Date,
 ): Promise<void> {
+  // The endpoint's row is locked before its delivery's, the order in which deleting an endpoint takes them (its row,
+  // then its deliveries by the cascade): taken the other way round, the two transactions deadlock. Deleted
+  // meanwhile: its deliveries went with it, there is nothing to record. Its `enabled` is read under the lock, not
+  // from before the POST: an endpoint disabled during the attempt gets no retry.
+  const [current] = await tx
+    .select({ enabled: webhookEndpoints.enabled })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.id, endpoint.id))
+    .for("no key update");
+  if (!current) return;
   const [delivery] = await tx
     .select()
     .from(webhookDeliveries)
@@ -226,7 +236,7 @@ async function recordOutcome(
   const gone = outcome.status === 410;
   const retryIndex = delivery.attempts - delivery.scheduleStart - 1;
   const delay = options.retrySchedule[retryIndex];
-  const retry = !outcome.ok && !gone && endpoint.enabled && delay !== undefined;
+  const retry = !outcome.ok && !gone && current.enabled && delay !== undefined;
   await tx
     .update(webhookDeliveries)
     .set({
@@ -246,7 +256,7 @@ async function recordOutcome(
       [{ deliveryId: delivery.id, attempt: delivery.attempts, endpointId: delivery.endpointId }],
       delay,
     );
-  if (!endpoint.enabled) return;
+  if (!current.enabled) return;
 
   if (outcome.ok) {
     await tx
