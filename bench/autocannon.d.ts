@@ -18,6 +18,8 @@ declare module "autocannon" {
     amount?: number;
     pipelining?: number;
     timeout?: number;
+    /** How often (ms) it samples its counters, and checks whether the duration is over (default 1000). */
+    sampleInt?: number;
     method?: string;
     headers?: Record<string, string>;
     body?: string;

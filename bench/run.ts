@@ -11,30 +11,21 @@
  * the documented configuration. Any other run writes bench/results-partial-run.md (not committed); a partial run
  * through PgBouncer once replaced the report and left its batch-of-500 table empty.
  *
- * `--quick`: 10k orders and 1–2 s per scenario; checks that every scenario ran without errors (exit 1
+ * `--quick`: 10k orders and 0.5–1 s per load run; checks that every scenario ran without errors (exit 1
  * otherwise), not speed. Full mode also exits 2 when a target is missed; both print the table of targets. `--profile`: the app runs under `node --cpu-prof` (bench/.tmp) and the report
  * gets its top self-time functions. `--orders=N`, `--duration=S` override the data size and run length;
- * `--event-rate=N` the creates per second of the event-lag measurements (default 100).
+ * `--event-rate=N` the creates per second of the event-lag measurements (default 100). The scenarios themselves are
+ * in bench/lib/api-scenarios.ts (bench/smoke.ts runs them too, on its shared server set).
  */
 import { preparedBuild } from "./lib/build";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import type { Request } from "autocannon";
-import { createDatabase, dropDatabase, serverVersion } from "./lib/database";
-import { load, median, type LoadResult } from "./lib/load";
-import {
-  consoleTable,
-  markdown,
-  notesOf,
-  type BatchFigures,
-  type EventReport,
-  type Ratio,
-  type Report,
-  type Target,
-} from "./lib/report";
-import { cpuMs, sampleRss, startApp, startBaseline, type Server } from "./lib/servers";
+import { apiConfig, apiInProcess, apiReport, runApiScenarios, seedApi } from "./lib/api-scenarios";
+import { createDatabase, dropDatabase } from "./lib/database";
+import { consoleTable, markdown, notesOf } from "./lib/report";
+import { startApp, startBaseline, type Server } from "./lib/servers";
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.includes(`--${name}`);
@@ -42,24 +33,19 @@ const option = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.s
 
 const QUICK = flag("quick");
 const PROFILE = flag("profile");
-const SCENARIOS = new Set((option("only") ?? "create,batch,get,validate,key,list,events").split(","));
 /** See the header: whether this run may replace bench/results.md. */
 const COMPLETE =
   !QUICK &&
   !PROFILE &&
   ["only", "orders", "duration", "event-rate"].every((name) => option(name) === undefined) &&
   !process.env.BENCH_POOLER_PORT;
-const cfg = {
-  orders: Number(option("orders") ?? (QUICK ? 10_000 : 1_000_000)),
-  accounts: 100,
-  duration: Number(option("duration") ?? (QUICK ? 2 : 10)),
-  shortDuration: Number(option("duration") ?? (QUICK ? 1 : 8)),
-  warmup: QUICK ? 1 : 3,
-  rounds: QUICK ? 1 : 3,
-  batchRepeats: QUICK ? 1 : 3,
-  verifyCalls: QUICK ? 300 : 5000,
-  listConnections: 4,
-};
+const cfg = apiConfig({
+  quick: QUICK,
+  only: option("only"),
+  orders: option("orders"),
+  duration: option("duration"),
+  eventRate: option("event-rate"),
+});
 const AUTH_SECRET = "bench-auth-secret-0123456789-bench-auth-secret";
 const TMP = path.resolve("bench/.tmp");
 const RESULTS = path.resolve("bench/results.md");
@@ -71,45 +57,6 @@ const loadAverage = () =>
     .loadavg()
     .map((l) => l.toFixed(1))
     .join(" / ");
-
-// ---------------------------------------------------------------- build
-
-// ---------------------------------------------------------------- requests
-
-const CREATE_PATH = "/api/v2/couriers/sandbox/shipping-orders";
-const runTag = Date.now().toString(36);
-let sequence = 0;
-
-const orderBody = (reference: string) => ({
-  ReferenceNumber: reference,
-  Recipient: {
-    Name: "Jana Nováková",
-    Street: "Dlouhá 12",
-    City: "Praha",
-    Zip: "110 00",
-    Country: "CZ",
-    Email: "jana@example.com",
-    Phone: "+420777123456",
-  },
-  Parcels: [{ Weight: 1.5 }],
-});
-
-const createRequests = (key: string): Request[] => [
-  {
-    method: "POST",
-    path: CREATE_PATH,
-    headers: { "content-type": "application/svc.shipping-order+json", "x-api-key": key },
-    setupRequest: (r) => ({ ...r, body: JSON.stringify(orderBody(`BENCH-${runTag}-${++sequence}`)) }),
-  },
-];
-const createOk = (body: string) => body.includes('"failed":[]') && body.includes('"items":[{');
-
-function rotating(key: string, paths: string[]): Request[] {
-  let i = 0;
-  return [
-    { method: "GET", headers: { "x-api-key": key }, setupRequest: (r) => ({ ...r, path: paths[i++ % paths.length]! }) },
-  ];
-}
 
 // ---------------------------------------------------------------- main
 
@@ -130,7 +77,6 @@ async function main(): Promise<number> {
   process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
   let sql: postgres.Sql | undefined;
   const servers: Server[] = [];
-  const failures: string[] = [];
   let cleaned = false;
   cleanup = async () => {
     if (cleaned) return;
@@ -146,17 +92,10 @@ async function main(): Promise<number> {
   try {
     const { migrate } = await import("@/server/migrate");
     await migrate();
-    const seed = await import("./lib/seed");
-    const listPartner = await seed.createBenchPartner("list");
-    const createPartner = await seed.createBenchPartner("create");
     sql = postgres(database.url, { max: 2, onnotice: () => {} });
-    log(`seeding ${cfg.orders.toLocaleString("en")} orders over ${cfg.accounts} accounts in SQL…`);
-    const seeded = await seed.seedOrders(sql, listPartner, cfg.accounts, cfg.orders);
-    const fixtures = await seed.listFixtures(sql, listPartner.accountId);
-    const tables = await seed.tableSizes(sql);
-    log(`seeded in ${seeded.seconds.toFixed(1)} s; list account has ${fixtures.orders} orders`);
+    const data = await seedApi(sql, cfg, (m) => log(m));
 
-    const profileDir = PROFILE ? path.join(TMP, `profile-${runTag}`) : undefined;
+    const profileDir = PROFILE ? path.join(TMP, `profile-${Date.now().toString(36)}`) : undefined;
     if (profileDir) mkdirSync(profileDir, { recursive: true });
     const started_ = await Promise.allSettled([
       startApp({ databaseUrl: database.url, authSecret: AUTH_SECRET, cpuProfileDir: profileDir }, TMP, build.dir),
@@ -165,390 +104,34 @@ async function main(): Promise<number> {
     for (const s of started_) if (s.status === "fulfilled") servers.push(s.value);
     for (const s of started_) if (s.status === "rejected") throw s.reason;
     const [app, baseline] = servers as [Server, Server];
-    const appPid = app.serverPid();
-    const pgBackends = async () =>
-      (
-        await sql!<
-          { pid: number }[]
-        >`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`
-      ).map((r) => r.pid);
-    const appRss = sampleRss(() => appPid, 200);
-    const baselineRss = sampleRss(baseline.serverPid, 200);
-    log(`app on ${app.url} (server pid ${appPid}), baseline on ${baseline.url}`);
 
-    const loads: LoadResult[] = [];
-    const run = async (
-      name: string,
-      server: Server,
-      connections: number,
-      requests: Request[],
-      options: { duration?: number; check?: (b: string) => boolean; record?: LoadResult[] | null } = {},
-    ) => {
-      const serverPid = server === app ? appPid : baseline.child.pid!;
-      const rss = server === app ? sampleRss(() => appPid, 100) : null;
-      const pgPidsBefore = await pgBackends();
-      const cpu0 = { server: cpuMs([serverPid]), pg: cpuMs(pgPidsBefore) };
-      const r = await load({
-        name,
-        target: server.name,
-        url: server.url,
-        connections,
-        duration: options.duration ?? cfg.duration,
-        requests,
-        check: options.check,
-      });
-      const pgPids = [...new Set([...pgPidsBefore, ...(await pgBackends())])];
-      r.serverCpuPerRequest = (cpuMs([serverPid]) - cpu0.server) / r.requests;
-      r.pgCpuPerRequest = (cpuMs(pgPids) - cpu0.pg) / r.requests;
-      if (rss) r.rssMax = Math.max(...rss.stop());
-      if (options.record !== null) (options.record ?? loads).push(r);
-      const trouble = r.errors + r.non2xx + r.bad;
-      if (trouble > 0)
-        failures.push(
-          `${name} on ${server.name} c${connections}: ${r.errors} errors, ${r.non2xx} non-2xx, ${r.bad} bad 2xx (status codes ${JSON.stringify(r.statusCodes)})`,
-        );
-      log(
-        `${name.padEnd(22)} ${server.name.padEnd(8)} c${String(connections).padEnd(3)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  cpu/req ${r.serverCpuPerRequest.toFixed(2)}+${r.pgCpuPerRequest.toFixed(2)} ms${r.rssMax ? `  rss ${r.rssMax.toFixed(0)} MiB` : ""}  errors ${r.errors} non-2xx ${r.non2xx} bad ${r.bad}`,
-      );
-      return r;
-    };
-
-    const getPaths = fixtures.ids.map((id) => `/api/v2/shipping-orders/${id}`);
-    const validateRequests: Request[] = [
-      {
-        method: "POST",
-        path: `${CREATE_PATH}/validate`,
-        headers: { "content-type": "application/svc.shipping-order+json", "x-api-key": createPartner.key },
-        body: JSON.stringify(orderBody("VALIDATE-1")),
-      },
-    ];
-
-    // Warm-up: load every route once so lazy module loading and JIT are not measured.
-    log("warming up…");
-    const warm = { duration: cfg.warmup, record: null };
-    for (const s of [app, baseline]) {
-      if (SCENARIOS.has("create") || SCENARIOS.has("batch"))
-        await run("warmup create", s, 16, createRequests(createPartner.key), { ...warm, check: createOk });
-      if (SCENARIOS.has("get")) await run("warmup get", s, 16, rotating(listPartner.key, getPaths), warm);
-    }
-    if (SCENARIOS.has("list"))
-      await run("warmup list", app, 4, rotating(listPartner.key, ["/api/v2/shipping-orders"]), warm);
-    if (SCENARIOS.has("validate")) await run("warmup validate", app, 4, validateRequests, warm);
-    if (SCENARIOS.has("key")) {
-      await run("warmup couriers", app, 4, rotating(listPartner.key, ["/api/v2/couriers"]), warm);
-      await run("warmup health", app, 4, [{ method: "GET", path: "/api/health" }], warm);
-    }
-
-    const ratios: Ratio[] = [];
-    const alternate = async (scenario: string, requests: () => Request[], check?: (b: string) => boolean) => {
-      const a: LoadResult[] = [];
-      const b: LoadResult[] = [];
-      for (let i = 0; i < cfg.rounds; i++) {
-        a.push(await run(scenario, app, 16, requests(), { check }));
-        b.push(await run(scenario, baseline, 16, requests(), { check }));
-      }
-      const appRps = median(a.map((x) => x.rps));
-      const baselineRps = median(b.map((x) => x.rps));
-      ratios.push({
-        scenario: `${scenario} c16`,
-        app: a,
-        baseline: b,
-        appRps,
-        baselineRps,
-        ratio: appRps / baselineRps,
-      });
-    };
-
-    let appMaxDuringC64: number | null = null;
-    if (SCENARIOS.has("create")) {
-      await run("create", app, 1, createRequests(createPartner.key), { check: createOk });
-      await alternate("create", () => createRequests(createPartner.key), createOk);
-      const c64 = sampleRss(() => appPid, 100);
-      await run("create", app, 64, createRequests(createPartner.key), { check: createOk });
-      appMaxDuringC64 = Math.max(...c64.stop());
-      await run("create", baseline, 1, createRequests(createPartner.key), { check: createOk });
-      await run("create", baseline, 64, createRequests(createPartner.key), { check: createOk });
-    }
-
-    let events: EventReport | null = null;
-    /** The key of an account with one subscribed webhook endpoint (its batch also queues 500 deliveries). */
-    let hookKey: string | null = null;
-    if (SCENARIOS.has("events")) {
-      const { measureEventPath, startEventReceiver, startHangingReceiver } = await import("./lib/events");
-      const { createWebhookEndpoint } = await import("@/server/services/webhooks/create-webhook-endpoint");
-      const { getDb } = await import("@/db/client");
-      const receiver = await startEventReceiver();
-      const hanging = await startHangingReceiver();
-      try {
-        const hookPartner = await seed.createBenchPartner("hooks");
-        await createWebhookEndpoint(
-          await getDb(),
-          { userId: hookPartner.userId, isStaff: false },
-          { accountId: hookPartner.accountId, url: receiver.url },
-        );
-        hookKey = hookPartner.key;
-        await run("warmup create, endpoint", app, 16, createRequests(hookPartner.key), { ...warm, check: createOk });
-        const none = await run("create, no endpoint", app, 16, createRequests(createPartner.key), { check: createOk });
-        const one = await run("create, 1 endpoint", app, 16, createRequests(hookPartner.key), { check: createOk });
-        const [queued] = await sql<{ n: number }[]>`
-          select count(*)::int as n from webhook_deliveries where account_id = ${hookPartner.accountId} and status = 'pending'`;
-        log(`event path: ${queued!.n} deliveries queued; starting one worker…`);
-        const figures = await measureEventPath({
-          databaseUrl: database.url,
-          receiver,
-          backlog: queued!.n,
-          rate: Number(option("event-rate") ?? 100),
-          seconds: QUICK ? 3 : 20,
-          create: (reference) =>
-            fetch(app.url + CREATE_PATH, {
-              method: "POST",
-              headers: { "content-type": "application/svc.shipping-order+json", "x-api-key": hookPartner.key },
-              body: JSON.stringify(orderBody(reference)),
-            }),
-          addHangingNeighbour: async () => {
-            await createWebhookEndpoint(
-              await getDb(),
-              { userId: hookPartner.userId, isStaff: false },
-              { accountId: hookPartner.accountId, url: hanging.url },
-            );
-          },
-        });
-        events = {
-          ...figures,
-          cpuNone: none.serverCpuPerRequest ?? NaN,
-          cpuOne: one.serverCpuPerRequest ?? NaN,
-          pgNone: none.pgCpuPerRequest ?? NaN,
-          pgOne: one.pgCpuPerRequest ?? NaN,
-        };
-        if (
-          figures.lagWithHangingNeighbour &&
-          (figures.lagWithHangingNeighbour.lost > 0 || (!QUICK && figures.lagWithHangingNeighbour.p99 >= 1000))
-        )
-          failures.push(
-            `event path with a hanging neighbour: p99 ${figures.lagWithHangingNeighbour.p99} ms, ${figures.lagWithHangingNeighbour.lost} lost`,
-          );
-        if (!Number.isFinite(figures.deliveriesPerSecond) || figures.lag.lost > 0)
-          failures.push(
-            `event path: ${figures.delivered} of ${queued!.n} queued delivered, ${figures.lag.lost} lag events lost`,
-          );
-      } finally {
-        await receiver.close();
-        await hanging.close();
-      }
-    }
-
-    const batches: BatchFigures[] = [];
-    let batchRss: number | null = null;
-    if (SCENARIOS.has("batch")) {
-      const senders = [
-        { name: "app", s: app, key: createPartner.key },
-        { name: "baseline", s: baseline, key: createPartner.key },
-        ...(hookKey ? [{ name: "app, 1 endpoint", s: app, key: hookKey }] : []),
-      ];
-      const runs: Record<string, number[]> = Object.fromEntries(senders.map((x) => [x.name, []]));
-      for (let i = 0; i < cfg.batchRepeats; i++) {
-        for (const { name, s, key } of senders) {
-          const body = JSON.stringify(
-            Array.from({ length: 500 }, (_, j) => orderBody(`BATCH-${runTag}-${name}-${i}-${j}`)),
-          );
-          const rss = s === app ? sampleRss(() => appPid, 50) : null;
-          const t0 = performance.now();
-          const res = await fetch(s.url + CREATE_PATH, {
-            method: "POST",
-            headers: { "content-type": "application/svc.shipping-orders+json", "x-api-key": key },
-            body,
-          });
-          const text = await res.text();
-          const ms = performance.now() - t0;
-          const parsed = res.ok ? (JSON.parse(text) as { items: unknown[]; failed: unknown[] }) : null;
-          if (!parsed || parsed.items.length !== 500 || parsed.failed.length !== 0)
-            failures.push(`batch 500 on ${name}: HTTP ${res.status} ${text.slice(0, 300)}`);
-          runs[name]!.push(ms);
-          const peak = rss ? Math.max(...rss.stop()) : null;
-          if (peak) batchRss = Math.max(batchRss ?? 0, peak);
-          log(
-            `batch 500 on ${name}: ${ms.toFixed(0)} ms (HTTP ${res.status})${peak ? `, app rss ${peak.toFixed(0)} MiB` : ""}`,
-          );
-        }
-      }
-      for (const [server, ms] of Object.entries(runs))
-        batches.push({ server, runsMs: ms, medianMs: median(ms), msPerOrder: median(ms) / 500 });
-    }
-
-    if (SCENARIOS.has("get")) await alternate("get", () => rotating(listPartner.key, getPaths));
-    if (SCENARIOS.has("validate"))
-      await run("validate", app, 16, validateRequests, { check: (b) => b.includes('"status":"OK"') });
-
-    const keyHttp = { health: [] as LoadResult[], couriers: [] as LoadResult[] };
-    if (SCENARIOS.has("key")) {
-      for (const c of [1, 16]) {
-        await run("health (no key)", app, c, [{ method: "GET", path: "/api/health" }], {
-          duration: cfg.shortDuration,
-          record: keyHttp.health,
-        });
-        await run("couriers (key)", app, c, rotating(listPartner.key, ["/api/v2/couriers"]), {
-          duration: cfg.shortDuration,
-          record: keyHttp.couriers,
-        });
-      }
-    }
-
-    const list: LoadResult[] = [];
-    const listLoaded: LoadResult[] = [];
-    const listBaseline: LoadResult[] = [];
-    const listFloor: LoadResult[] = [];
-    const listFilters: { name: string; queries: string[] }[] = [];
-    if (SCENARIOS.has("list")) {
-      const pick = <T>(xs: T[], n: number, offset: number) =>
-        Array.from({ length: n }, (_, i) => xs[(offset * n + i) % xs.length]!);
-      const pool = (make: (i: number) => string) => Array.from({ length: 50 }, (_, i) => make(i));
-      const iso = (d: Date) => d.toISOString().slice(0, 19);
-      const week = 7 * 86_400_000;
-      const statuses = [
-        "DELIVERED",
-        "IN_TRANSIT",
-        "OUT_FOR_DELIVERY",
-        "HANDED_OVER",
-        "CREATED",
-        "RETURNED",
-        "CANCELLED",
-      ];
-      const lastPage = Math.max(1, Math.ceil(fixtures.orders / 20));
-      listFilters.push(
-        { name: "no filter", queries: ["?page=1"] },
-        {
-          name: "createdFrom+createdTo",
-          queries: pool(
-            (i) =>
-              `?createdFrom=${iso(fixtures.createdAt[i]!)}&createdTo=${iso(new Date(fixtures.createdAt[i]!.getTime() + week))}`,
-          ),
-        },
-        {
-          name: "referenceNumbers",
-          queries: pool((i) => `?referenceNumbers=${pick(fixtures.referenceNumbers, 10, i).join(",")}`),
-        },
-        { name: "ids", queries: pool((i) => `?ids=${pick(fixtures.ids, 10, i).join(",")}`) },
-        {
-          name: "shippingNumbers",
-          queries: pool((i) => `?shippingNumbers=${pick(fixtures.shippingNumbers, 10, i).join(",")}`),
-        },
-        { name: "status", queries: statuses.map((s) => `?status=${s}`) },
-        { name: "courier", queries: ["?courier=sandbox"] },
-        {
-          name: "courierProfile",
-          queries: [`?courierProfile=${listPartner.profileId}`, `?courierProfile=${listPartner.secondProfileId}`],
-        },
-        { name: "referenceSource", queries: ["?referenceSource=shoptet"] },
-        { name: "sourceIdentifier", queries: ["?sourceIdentifier=eshop-1", "?sourceIdentifier=eshop-2"] },
-        {
-          name: "referenceSource+sourceIdentifier",
-          queries: [
-            "?referenceSource=shoptet&sourceIdentifier=eshop-0",
-            "?referenceSource=shoptet&sourceIdentifier=eshop-1",
-          ],
-        },
-        { name: `deep page (${lastPage})`, queries: [`?page=${lastPage}`] },
-      );
-      // The machine's own latency noise at this moment: the cheapest route, one connection.
-      await run("health (noise floor)", app, 1, [{ method: "GET", path: "/api/health" }], {
-        duration: cfg.shortDuration,
-        record: listFloor,
-      });
-      for (const filter of listFilters) {
-        const paths = filter.queries.map((q) => `/api/v2/shipping-orders${q}`);
-        for (const [connections, record] of [
-          [1, list],
-          [cfg.listConnections, listLoaded],
-        ] as const) {
-          await run(filter.name, app, connections, rotating(listPartner.key, paths), {
-            duration: cfg.shortDuration,
-            record,
-            check: (b) => b.includes('"items":[{'),
-          });
-        }
-        // The same list through the same services without Next: what of the app's CPU is the framework's.
-        await run(filter.name, baseline, cfg.listConnections, rotating(listPartner.key, paths), {
-          duration: cfg.shortDuration,
-          record: listBaseline,
-          check: (b) => b.includes('"items":[{'),
-        });
-      }
-      await run("health (noise floor)", app, 1, [{ method: "GET", path: "/api/health" }], {
-        duration: cfg.shortDuration,
-        record: listFloor,
-      });
-    }
-
-    const appMaxOverall = Math.max(...appRss.stop());
-    const baselineMaxOverall = Math.max(...baselineRss.stop());
+    const figures = await runApiScenarios(
+      { cfg, app, baseline, sql, workerDatabaseUrl: database.url, log: (m) => log(m) },
+      data,
+    );
     log("stopping servers…");
     await Promise.all(servers.map((s) => s.stop()));
     servers.length = 0;
 
     // In-process figures, with the servers gone so nothing competes for the cores.
-    const { explainList } = await import("./lib/explain");
-    const explain = SCENARIOS.has("list")
-      ? await explainList(database.url, listPartner.accountId, listFilters, QUICK ? 20 : 200)
-      : [];
-    const { verifyCost } = await import("./lib/verify-cost");
-    const verify = SCENARIOS.has("key") ? await verifyCost(listPartner.key, cfg.verifyCalls) : null;
+    const inProcess = await apiInProcess(database.url, cfg, data, figures.listFilters);
     const { summariseProfiles } = await import("./lib/profile");
     const profile = profileDir ? summariseProfiles(path.join(profileDir, "app")) : null;
     const baselineProfile = profileDir ? summariseProfiles(path.join(profileDir, "baseline")) : null;
 
-    const targets = targetsOf({ ratios, loads, batches, list, listLoaded, listBaseline, listFloor, fixtures, verify });
-    if (events)
-      targets.push({
-        name: "server CPU per create with one subscribed endpoint ≤ +0.3 ms (vs none, c16)",
-        figure: `+${(events.cpuOne - events.cpuNone).toFixed(2)} ms (${events.cpuNone.toFixed(2)} → ${events.cpuOne.toFixed(2)} ms)`,
-        met: events.cpuOne - events.cpuNone <= 0.3,
-      });
-    if (appMaxDuringC64 !== null)
-      targets.push({
-        name: "server RSS < 400 MiB (under create c64)",
-        figure: `${appMaxDuringC64.toFixed(0)} MiB max (whole run ${appMaxOverall.toFixed(0)} MiB)`,
-        met: Math.max(appMaxDuringC64, appMaxOverall) < 400,
-      });
-
-    const report: Report = {
-      date: new Date().toISOString().replace("T", " ").slice(0, 16) + " UTC",
+    const report = await apiReport({
+      cfg,
       mode: QUICK ? "quick" : COMPLETE ? "full" : "partial",
       command: `npm run bench${argv.length ? ` -- ${argv.join(" ")}` : ""}${process.env.BENCH_POOLER_PORT ? ` (BENCH_POOLER_PORT=${process.env.BENCH_POOLER_PORT})` : ""}`,
-      machine: {
-        cpu: os.cpus()[0]?.model.trim() ?? "?",
-        cores: os.cpus().length,
-        memoryGiB: os.totalmem() / 2 ** 30,
-        node: process.version,
-        postgres: await serverVersion(sql),
-        next: (JSON.parse(readFileSync("node_modules/next/package.json", "utf8")) as { version: string }).version,
-        loadBefore,
-        loadAfter: loadAverage(),
-      },
-      data: {
-        orders: cfg.orders,
-        accounts: cfg.accounts,
-        perAccount: fixtures.orders,
-        seedSeconds: seeded.seconds,
-        tables,
-        listConnections: cfg.listConnections,
-      },
-      loads,
-      ratios,
-      batches,
-      verify,
-      keyHttp,
-      list,
-      listLoaded,
-      listBaseline,
-      listFloor,
-      explain,
-      rss: { appMaxDuringC64, appMaxOverall, baselineMaxOverall, appMaxDuringBatch: batchRss },
-      targets,
-      events,
+      loadBefore,
+      sql,
+      data,
+      figures,
+      inProcess,
       profile,
       baselineProfile,
-      failures,
-    };
+    });
+    const { failures, targets } = report;
     console.log(`\n${consoleTable(report)}\n`);
     const previous = existsSync(RESULTS) ? readFileSync(RESULTS, "utf8") : "";
     const notes = notesOf(previous);
@@ -578,77 +161,6 @@ async function main(): Promise<number> {
   } finally {
     await cleanup();
   }
-}
-
-const CPU_TARGETS_MS = { create: 3.5, get: 1.8, list: 3.0, pgPerCreate: 1.2 };
-const BATCH_TARGET_MS = 300;
-const LIST_P99_TARGET_MS = 25;
-
-/** The targets of the figures a run produced (bench/results.md explains where each comes from). */
-function targetsOf(r: {
-  ratios: Ratio[];
-  loads: LoadResult[];
-  batches: BatchFigures[];
-  list: LoadResult[];
-  listLoaded: LoadResult[];
-  listBaseline: LoadResult[];
-  listFloor: LoadResult[];
-  fixtures: { orders: number };
-  verify: Awaited<ReturnType<typeof import("./lib/verify-cost").verifyCost>> | null;
-}): Target[] {
-  const targets: Target[] = [];
-  const cpu = (xs: LoadResult[], pick: (x: LoadResult) => number | undefined) => median(xs.map((x) => pick(x) ?? NaN));
-  for (const scenario of ["create", "get"] as const) {
-    const ratio = r.ratios.find((x) => x.scenario === `${scenario} c16`);
-    if (!ratio) continue;
-    const app = cpu(ratio.app, (x) => x.serverCpuPerRequest);
-    const baseline = cpu(ratio.baseline, (x) => x.serverCpuPerRequest);
-    targets.push({
-      name: `${scenario} c16: app server CPU ≤ ${CPU_TARGETS_MS[scenario]} ms per request (median of rounds)`,
-      figure: `${app.toFixed(2)} ms (baseline ${baseline.toFixed(2)} ms; req/s app ÷ baseline ${(ratio.ratio * 100).toFixed(0)} %)`,
-      met: app <= CPU_TARGETS_MS[scenario],
-    });
-    if (scenario === "create") {
-      const pg = cpu(ratio.app, (x) => x.pgCpuPerRequest);
-      targets.push({
-        name: `create c16: PostgreSQL CPU ≤ ${CPU_TARGETS_MS.pgPerCreate} ms per create (app, median of rounds)`,
-        figure: `${pg.toFixed(2)} ms (baseline ${cpu(ratio.baseline, (x) => x.pgCpuPerRequest).toFixed(2)} ms)`,
-        met: pg <= CPU_TARGETS_MS.pgPerCreate,
-      });
-    }
-  }
-  if (r.listLoaded.length) {
-    const worst = r.listLoaded.reduce((a, b) => ((b.serverCpuPerRequest ?? 0) > (a.serverCpuPerRequest ?? 0) ? b : a));
-    targets.push({
-      name: `list: app server CPU ≤ ${CPU_TARGETS_MS.list} ms per request for every filter (${worst.connections} connections)`,
-      figure: `worst: ${worst.name} ${(worst.serverCpuPerRequest ?? NaN).toFixed(2)} ms (baseline ${(r.listBaseline.find((b) => b.name === worst.name)?.serverCpuPerRequest ?? NaN).toFixed(2)} ms)`,
-      met: r.listLoaded.every((l) => (l.serverCpuPerRequest ?? Infinity) <= CPU_TARGETS_MS.list),
-    });
-  }
-  for (const appBatch of r.batches.filter((b) => b.server.startsWith("app")))
-    targets.push({
-      name: `batch of 500 ≤ ${BATCH_TARGET_MS} ms (median, ${appBatch.server === "app" ? "no webhook endpoint" : appBatch.server.slice(5)})`,
-      figure: `${appBatch.medianMs.toFixed(0)} ms median (${appBatch.msPerOrder.toFixed(2)} ms/order)`,
-      met: appBatch.medianMs <= BATCH_TARGET_MS,
-    });
-  if (r.list.length) {
-    const worst = r.list.reduce((a, b) => (b.p99 > a.p99 ? b : a));
-    const floor = Math.max(...r.listFloor.map((l) => l.p99));
-    targets.push({
-      name: `list p99 < ${LIST_P99_TARGET_MS} ms for every filter (${r.fixtures.orders.toLocaleString("en")}-order account, HTTP, 1 connection)`,
-      figure: `worst: ${worst.name} p99 ${worst.p99.toFixed(2)} ms (machine noise floor, /api/health p99: ${floor.toFixed(2)} ms)`,
-      met: r.list.every((l) => l.p99 < LIST_P99_TARGET_MS),
-    });
-  }
-  if (r.verify) {
-    // Judged on the median: on a shared machine the mean carries scheduler stalls (see select 1's mean vs p50).
-    targets.push({
-      name: "key verification < 0.5 ms added (verifyApiKey in-process, median)",
-      figure: `p50 ${r.verify.verify.p50.toFixed(3)} ms, mean ${r.verify.verify.mean.toFixed(3)} ms (select 1: p50 ${r.verify.selectOne.p50.toFixed(3)}, mean ${r.verify.selectOne.mean.toFixed(3)} ms)`,
-      met: r.verify.verify.p50 < 0.5,
-    });
-  }
-  return targets;
 }
 
 let interrupted = false;

@@ -128,8 +128,14 @@ export async function startEventReceiver() {
   return { url, arrivals, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** `npm run worker` as a child process against the bench database. */
-export function startWorkerProcess(databaseUrl: string): { child: ChildProcess; stop: () => Promise<void> } {
+/**
+ * `npm run worker` as a child process against the bench database. `extraEnv`: more environment for it (bench/smoke.ts:
+ * the couriers' URLs pointing at its fakes).
+ */
+export function startWorkerProcess(
+  databaseUrl: string,
+  extraEnv: Record<string, string> = {},
+): { child: ChildProcess; stop: () => Promise<void> } {
   const child = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/worker.ts")], {
     env: {
       PATH: process.env.PATH,
@@ -143,6 +149,7 @@ export function startWorkerProcess(databaseUrl: string): { child: ChildProcess; 
       PUBLIC_URL: "http://127.0.0.1:3000",
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       WORKER_POLLING_SECONDS: "0.5",
+      ...extraEnv,
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -236,6 +243,8 @@ export async function measureLag(options: {
  */
 export async function measureEventPath(options: {
   databaseUrl: string;
+  /** More environment for the worker (startWorkerProcess). */
+  workerEnv?: Record<string, string>;
   receiver: Awaited<ReturnType<typeof startEventReceiver>>;
   backlog: number;
   rate: number;
@@ -245,7 +254,7 @@ export async function measureEventPath(options: {
   addHangingNeighbour?: () => Promise<void>;
 }): Promise<EventFigures> {
   const { receiver } = options;
-  const worker = startWorkerProcess(options.databaseUrl);
+  const worker = startWorkerProcess(options.databaseUrl, options.workerEnv);
   try {
     await waitFor(() => receiver.arrivals.size >= 1, 120_000);
     const cpu0 = { ms: cpuMs([worker.child.pid!]), delivered: receiver.arrivals.size };

@@ -61,6 +61,8 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     headers: options.headers,
     requests,
     timeout: 30,
+    // autocannon stops only on a sample tick (1 s by default): a sub-second run (quick mode) would run a whole second.
+    ...(options.duration < 1 ? { sampleInt: options.duration * 1000 } : {}),
   });
   instance.on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
     latencies.push(responseTime);

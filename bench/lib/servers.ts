@@ -251,3 +251,16 @@ export function cpuMs(pids: number[]): number {
   }
   return ticks * 10;
 }
+
+/** Stops a process and every descendant it left (a `next start` CLI's server child), by pid. */
+export async function stopTree(pid: number | undefined, stop: () => Promise<void>): Promise<void> {
+  const tree = pid ? descendants(pid) : [];
+  await stop().catch(() => {});
+  for (const p of tree) {
+    try {
+      process.kill(p, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
