@@ -28,6 +28,7 @@ it("SIGTERM to `npm run worker` stops the whole process tree", async () => {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
+      NODE_ENV: "test",
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: mkdtempSync(path.join(tmpdir(), "sop-npm-")) }),
     },
   });

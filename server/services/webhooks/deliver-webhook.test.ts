@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as create from "@/app/api/v2/couriers/[courier_id]/shipping-orders/route";
@@ -7,7 +7,7 @@ import * as rotate from "@/app/api/v2/private/webhook-endpoints/[id]/rotate-secr
 import * as testPing from "@/app/api/v2/private/webhook-endpoints/[id]/test/route";
 import * as deliveries from "@/app/api/v2/private/webhook-endpoints/[id]/deliveries/route";
 import * as resend from "@/app/api/v2/private/webhook-deliveries/[id]/resend/route";
-import { getDb } from "@/db/client";
+import { getDb, queryRows } from "@/db/client";
 import { auditEvents, events, webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { startWorker, workerOptionsFromEnv, type RunningWorker } from "@/server/jobs/worker";
 import { call, readJson } from "@/test/helpers";
@@ -332,8 +332,10 @@ describe.runIf(Boolean(process.env.DATABASE_URL))(
       );
       await eventually(
         async () => {
-          const waiting = await db.execute(
-            sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+          const waiting = await queryRows(
+            db,
+            `select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+            [],
           );
           return waiting.length > 0 || undefined;
         },
