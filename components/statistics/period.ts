@@ -62,5 +62,15 @@ export function longPeriod(period: string, groupBy: Grouping): string {
 /** A day as text ("3 Mar 2026"). */
 export const longDay = (day: string): string => formats.dayLong.format(toDate(day));
 
-/** Two days as one range ("22–28 Nov 2026", "30 Oct – 28 Nov 2026"). */
-export const dayRange = (from: string, to: string): string => formats.dayLong.formatRange(toDate(from), toDate(to));
+/**
+ * Two days as one range ("22–28 Nov 2026", "30 Oct – 28 Nov 2026", "30 Dec 2025 – 3 Jan 2026"), put together from
+ * the parts rather than by `Intl.DateTimeFormat.formatRange`: its spaces and dashes differ between ICU versions
+ * (Node's U+2009 around the dash, Chromium's none), so a page rendered on the server did not hydrate in the browser.
+ */
+export function dayRange(from: string, to: string): string {
+  if (from === to) return longDay(from);
+  const [a, b] = [toDate(from), toDate(to)];
+  const sameYear = a.getUTCFullYear() === b.getUTCFullYear();
+  if (sameYear && a.getUTCMonth() === b.getUTCMonth()) return `${a.getUTCDate()}–${longDay(to)}`;
+  return `${sameYear ? formats.day.format(a) : longDay(from)} – ${longDay(to)}`;
+}
