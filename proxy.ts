@@ -2,6 +2,9 @@ import { getToken } from "next-auth/jwt";
 import { NextResponse, type NextRequest } from "next/server";
 import { problem } from "@/server/http/problem";
 import { newNonce, pageContentSecurityPolicy } from "@/server/http/content-security-policy";
+import { clientAddress } from "@/server/http/client-address";
+import { prerenderedPageScriptHashes } from "@/server/http/prerendered-pages";
+import { unauthenticatedPageLimiter, UNAUTHENTICATED_PAGES_PER_MINUTE } from "@/server/http/unauthenticated-page-limit";
 import { env } from "@/server/env";
 import { mapTileOrigin } from "@/server/pickup-points/map-tiles";
 import { exactOrigin } from "@/server/widget/origin";
@@ -15,10 +18,12 @@ import { requestIdOf } from "@/server/observability/request-context";
  * problem+json here. Next decodes the path to match a dynamic route and, failing, answers a plain-text 500 before
  * any route handler runs; the proxy runs before that match.
  *
- * Pages: each gets a nonce of its own and a Content-Security-Policy that allows only scripts carrying it (set on
- * the request, where Next's renderer reads it, and on the answer). The dashboard additionally sends a visitor
- * without a valid session to the sign-in page before it renders, keeping the page they asked for. An optimistic
- * check only: the dashboard layout and every tRPC call check again.
+ * Pages: a page rendered per request gets a nonce of its own and a Content-Security-Policy that allows only scripts
+ * carrying it (set on the request, where Next's renderer reads it, and on the answer); a page prerendered by the build
+ * (`/docs`) gets one that allows its inline scripts by hash. A visitor without a live session may load
+ * UNAUTHENTICATED_PAGES_PER_MINUTE pages a minute from one address (429 problem past it). The dashboard additionally
+ * sends such a visitor to the sign-in page before it renders, keeping the page they asked for. An optimistic check
+ * only: the dashboard layout and every tRPC call check again.
  */
 export async function proxy(request: NextRequest) {
   const { pathname } = new URL(request.url);
@@ -32,14 +37,31 @@ export async function proxy(request: NextRequest) {
   }
   // The label's PDF is a file, not a page: its own policy (framed by the dashboard) comes from next.config.
   if (LABEL_FILE.test(pathname)) return NextResponse.next();
-  const policy = pageContentSecurityPolicy(newNonce(), {
-    development: env().NODE_ENV === "development",
+  const development = env().NODE_ENV === "development";
+  const signedIn = await hasLiveSession(request);
+  // Development has no client address (no app server in front of `next dev`) and one visitor.
+  if (!signedIn && !development) {
+    const limit = takeUnauthenticatedPage(clientAddress(request.headers));
+    if (!limit.allowed)
+      return problem(
+        429,
+        `More than ${UNAUTHENTICATED_PAGES_PER_MINUTE} pages a minute from this address without signing in: retry in ${limit.retryAfterSeconds} s.`,
+        {
+          code: "rate_limited",
+          headers: { "retry-after": String(limit.retryAfterSeconds), "x-request-id": requestIdOf(request.headers) },
+        },
+      );
+  }
+  // A development server renders every page per request, whatever a production build left in .next.
+  const prerendered = development ? null : prerenderedPageScriptHashes(pathname);
+  const policy = pageContentSecurityPolicy(prerendered ? { hashes: prerendered } : { nonce: newNonce() }, {
+    development,
     mapTileOrigin: mapTileOrigin(),
     // The checkout widget's dialog may be framed by the shop page it names (an exact origin, or nothing); the page
     // itself shows the picker only when its publishable key lists that origin.
     frameAncestor: pathname === WIDGET_PAGE ? exactOrigin(request.nextUrl.searchParams.get("origin")) : null,
   });
-  if (isDashboard(pathname) && !(await hasLiveSession(request))) {
+  if (isDashboard(pathname) && !signedIn) {
     const signIn = new URL("/sign-in", request.url);
     signIn.searchParams.set("callbackUrl", request.nextUrl.pathname + request.nextUrl.search);
     const redirect = NextResponse.redirect(signIn);
@@ -52,6 +74,9 @@ export async function proxy(request: NextRequest) {
   response.headers.set("content-security-policy", policy);
   return response;
 }
+
+/** One per process: each web process guards its own CPU (unauthenticated-page-limit.ts). */
+const takeUnauthenticatedPage = unauthenticatedPageLimiter();
 
 /** A session cookie that verifies and has not passed its absolute lifetime (session-policy.ts). */
 async function hasLiveSession(request: NextRequest): Promise<boolean> {
@@ -76,14 +101,9 @@ function isValidPercentEncoding(path: string): boolean {
 
 export const config = {
   matcher: [
-    // Pages (not Next's static files, and not the prefetches of next/link, which are no documents).
-    {
-      source: "/((?!api/|_next/static|_next/image|favicon.ico|icon.svg).*)",
-      missing: [
-        { type: "header", key: "next-router-prefetch" },
-        { type: "header", key: "purpose", value: "prefetch" },
-      ],
-    },
+    // Pages (not Next's static files). Prefetches of next/link too: a header any client can send must not take a page
+    // past the per-address limit.
+    "/((?!api/|_next/static|_next/image|favicon.ico|icon.svg).*)",
     // API paths only when they hold a `%` (the REST door, tRPC's `/api/trpc/%E2`, next-auth's): every other API
     // request skips the proxy (it costs a hop per request).
     "/api/:path(.*%.*)",

@@ -8,7 +8,9 @@ export const metadata: Metadata = {
 };
 
 // Every page is rendered per request: its scripts carry that request's CSP nonce (proxy.ts), which a page
-// rendered once at build time could not have, and the policy refuses scripts without it.
+// rendered once at build time could not have, and the policy refuses scripts without it. A page that exports
+// `dynamic = "force-static"` (/docs: the same for everyone) is rendered once by the build instead (`connection()` then
+// waits for nothing) and its inline scripts are allowed by hash (server/http/prerendered-pages.ts).
 export default async function RootLayout({ children }: Readonly<{ children: React.ReactNode }>) {
   await connection();
   return (

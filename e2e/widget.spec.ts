@@ -5,6 +5,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { getDb } from "@/db/client";
 import { createApiKey } from "@/server/services/api-keys/create-api-key";
+import { insertDirectoryPoints } from "@/test/pickup-points";
 import { seedDirectories } from "./directory";
 import { E2E_BASE_URL } from "./environment";
 import { expect, newUser, test } from "./fixtures";
@@ -160,6 +161,40 @@ for (const viewport of [
     });
   });
 }
+
+test("a point's name from a courier's feed shows in the map's tooltip as text, never as markup", async ({ page }) => {
+  const name =
+    'Evil shop <a id="injected-link" href="https://phish.example/">Sign in again</a><b id="injected-bold">!</b>';
+  await insertDirectoryPoints(await getDb(), [
+    {
+      id: "990000001",
+      courier: "packeta",
+      type: "POINT",
+      network: "packeta",
+      name,
+      street: "Tooltipová 1",
+      city: "Tooltipov",
+      zip: "38501",
+      country: "CZ",
+      latitude: 49.05,
+      longitude: 13.02,
+      openingHours: [],
+      cod: true,
+      cardPayment: false,
+      maxWeightKg: 10,
+      maxSizeCm: null,
+      open: true,
+      closedSince: null,
+    },
+  ]);
+  await openByKeyboard(page, widgetKey);
+  await page.keyboard.type("Tooltipov");
+  const frame = widgetFrame(page);
+  await expect(frame.getByRole("option")).toHaveCount(1);
+  await frame.getByTestId("pickup-point-map").locator("path.leaflet-interactive").first().hover();
+  await expect(frame.locator(".leaflet-tooltip")).toHaveText(name);
+  await expect(frame.locator("#injected-link, #injected-bold")).toHaveCount(0);
+});
 
 test("a key used from an origin it does not list is refused", async ({ page }) => {
   await page.goto(`${shopOrigin}/?key=${encodeURIComponent(foreignKey)}`);

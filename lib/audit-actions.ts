@@ -11,6 +11,11 @@ export const auditActionLabel: Record<string, string> = {
   "courier_profile.deleted": "Courier profile deleted",
   "courier_profile.archived": "Courier profile archived (used by orders)",
   "user.signed_in": "Signed in",
+  "user.created": "User created (admin CLI)",
+  "membership.created": "Member added (admin CLI)",
+  "membership.role_changed": "Member's role changed (admin CLI)",
+  "user.staff_granted": "Staff rights granted (admin CLI)",
+  "user.staff_revoked": "Staff rights revoked (admin CLI)",
 };
 
 /** `{ name: "Shop", permissions: ["labels:read"] }` → "name: Shop · permissions: labels:read". */

@@ -9,7 +9,7 @@ import { logger } from "@/server/observability/logger";
 // on without the variables production requires (PUBLIC_URL, AUTH_SECRET, SECRETS_KEY: docs/production.md).
 const port = process.env.PORT ?? "3000";
 const serve = fileURLToPath(new URL("./serve.ts", import.meta.url));
-const { AUTH_SECRET, SECRETS_KEY, PUBLIC_URL, WEBHOOK_TIMEOUT_MS } = env();
+const { AUTH_SECRET, SECRETS_KEY, WEBHOOK_TIMEOUT_MS } = env();
 await migrate();
 await closeDb();
 // Node runs the server directly (no npx in between) so signals reach it and it can drain in-flight requests. The
@@ -22,8 +22,7 @@ const child = spawn(process.execPath, ["--import", "tsx", serve, "--port", port,
     AUTH_SECRET,
     SECRETS_KEY,
     NEXTAUTH_SECRET: AUTH_SECRET,
-    // next-auth's own origin (its redirects and callback URLs) is the platform's: never a request's Host.
-    NEXTAUTH_URL: PUBLIC_URL,
+    // next-auth's origin (NEXTAUTH_URL) is PUBLIC_URL: env() sets it in the server's process, however it was started.
   },
 });
 // The server process owns SIGTERM and SIGINT (server/jobs/web-process.ts): readiness turns 503, its worker lets the

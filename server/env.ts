@@ -211,6 +211,10 @@ export function env(): Env {
       value.SECRETS_KEY ?? devSecret(value.DATA_DIR, "secrets-key", () => randomBytes(32).toString("base64")),
     PUBLIC_URL: value.PUBLIC_URL ?? `http://localhost:${value.PORT ?? 3000}`,
   };
+  // next-auth reads its origin (redirects, callback URLs, the sign-out form's action) from NEXTAUTH_URL on every
+  // request and falls back to http://localhost:3000, never to a request's Host. Set here, it is the platform's
+  // however the process was started (`npm start`, `tsx scripts/serve.ts`, `next start`): any earlier value too.
+  process.env.NEXTAUTH_URL = cached.PUBLIC_URL;
   return cached;
 }
 

@@ -6,6 +6,11 @@ import { SchemaView } from "./schema-view";
 
 export const metadata: Metadata = { title: "API reference" };
 
+// The reference is the same for every visitor and changes only with a build: `next build` renders it once and every
+// request is answered from that HTML (with an ETag), no render, no nonce. proxy.ts allows its inline scripts by hash;
+// the path is listed in PRERENDERED_PAGES (server/http/prerendered-pages.ts).
+export const dynamic = "force-static";
+
 /**
  * The interactive API reference, rendered from the OpenAPI document on the server. It loads nothing from
  * outside this site, so it works on machines without internet access (Scalar's handler would fetch its

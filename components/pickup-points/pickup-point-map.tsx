@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import type { PickupPointView } from "@/server/services/pickup-points/search-pickup-points";
 import { DEFAULT_MAP_TILE_URL } from "@/lib/map-tiles";
 import { Button } from "@/components/ui/button";
+import { pickupPointTooltip } from "./map-tooltip";
 
 export const DEFAULT_TILE_ATTRIBUTION =
   '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
@@ -79,7 +80,7 @@ export function PickupPointMap({
         fillColor: point.type === "LOCKER" ? "#f59e0b" : "#2563eb",
         fillOpacity: 0.85,
       })
-        .bindTooltip(point.name)
+        .bindTooltip(pickupPointTooltip(point.name, document))
         .on("click", () => pick.current(point))
         .addTo(markers);
     }

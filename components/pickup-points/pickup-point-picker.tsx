@@ -10,6 +10,7 @@ import { Input } from "@/components/ui/input";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/cn";
+import { hasIndexedWord, MIN_INDEXED_WORD } from "@/lib/pickup-point-search";
 import { compactOpeningHours, isoDay } from "./opening-hours";
 import type { LatLon } from "./pickup-point-map";
 
@@ -125,9 +126,12 @@ export function PickupPointPicker({
   const couriersKey = couriers.join(",");
   const searchKey = JSON.stringify([request, couriersKey, country, weightKg, cod, retries]);
 
-  // Typing searches once the typist pauses.
+  // Typing searches once the typist pauses, and once there is a word to look up by ("Br" would find half the
+  // country, and the API refuses it): until then the last answer stays.
+  const tooShort = text.trim() !== "" && !hasIndexedWord(text);
   useEffect(() => {
     const trimmed = text.trim();
+    if (trimmed && !hasIndexedWord(trimmed)) return;
     const timer = setTimeout(
       () => setRequest((r) => (r.text === trimmed ? r : { text: trimmed, centre: null })),
       DEBOUNCE_MS,
@@ -208,11 +212,13 @@ export function PickupPointPicker({
   }
 
   const today = isoDay(new Date());
-  const status = loading
-    ? "Searching…"
-    : answer.status === "error" || points.length === 0
-      ? ""
-      : `${points.length} ${points.length === 1 ? "point" : "points"}${answer.near ? ", nearest first" : ""}`;
+  const status = tooShort
+    ? `Type at least ${MIN_INDEXED_WORD} letters of a town, street or name, or a zip`
+    : loading
+      ? "Searching…"
+      : answer.status === "error" || points.length === 0
+        ? ""
+        : `${points.length} ${points.length === 1 ? "point" : "points"}${answer.near ? ", nearest first" : ""}`;
 
   return (
     <div className="flex flex-col gap-3">
@@ -237,7 +243,7 @@ export function PickupPointPicker({
                   listbox.current?.focus();
                 } else if (event.key === "Enter") {
                   event.preventDefault();
-                  setRequest({ text: text.trim(), centre: null });
+                  if (!tooShort) setRequest({ text: text.trim(), centre: null });
                 }
               }}
             />

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { boolean, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { instant } from "./columns";
 
@@ -65,6 +66,11 @@ export const pickupPoints = pgTable(
     index("pickup_points_location_idx").on(t.courier, t.latitude, t.longitude),
     index("pickup_points_zip_idx").on(t.courier, t.country, t.zip),
     /*
+     * The search's `zip` filter, spaces ignored ("11000" finds "110 00"): an expression index, so the search must use
+     * this very expression (`compactZipSql` in search-pickup-points.ts) for PostgreSQL to match it.
+     */
+    index("pickup_points_compact_zip_idx").on(t.courier, sql`replace(${t.zip}, ' ', '')`),
+    /*
      * Text search: `search_text LIKE '%word%'` per word, served by a trigram GIN index (pg_trgm, trusted since
      * PostgreSQL 13, so a database owner may create it; built into PGlite's contrib and loaded in db/pglite.ts). The
      * migration creates the extension and this index only when it can: without them the same query still answers,
@@ -115,6 +121,11 @@ export const pickupPointSyncs = pgTable("pickup_point_syncs", {
   lastDurationMs: integer("last_duration_ms"),
   /** Rows the feed listed in its last successful sync. */
   lastCount: integer("last_count"),
+  /**
+   * The feed's open points after its last successful sync (`GET /couriers` sums them per courier): counted once per
+   * sync, not on every request.
+   */
+  lastOpenCount: integer("last_open_count"),
   lastError: text("last_error"),
   lastErrorAt: instant("last_error_at"),
 });

@@ -5,11 +5,14 @@ import * as one from "@/app/api/v2/couriers/[courier_id]/pickup-points/[id]/rout
 import * as orders from "@/app/api/v2/shipping-orders/route";
 import * as keys from "@/app/api/v2/private/api-keys/route";
 import * as key from "@/app/api/v2/private/api-keys/[id]/route";
+import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
+import { rateLimitBuckets } from "@/db/schema";
 import { syntheticPoints } from "@/server/pickup-points/synthetic";
 import { CLIENT_ADDRESS_HEADER } from "@/server/http/client-address";
 import { call, createTestUser, readJson, type TestUser } from "@/test/helpers";
 import { insertDirectoryPoints } from "@/test/pickup-points";
+import { statementsDuring } from "@/test/statements";
 import { callerFor } from "@/test/trpc";
 
 // A small per-address ceiling, set before the environment is first read in this process.
@@ -44,6 +47,14 @@ const searchFrom = (origin: string | null, headers: Record<string, string> = {},
     apiKey,
     params: { courier_id: "packeta" },
     headers: { ...(origin ? { origin } : {}), ...headers },
+  });
+
+/** One point by its id with the publishable key: a request that counts one, whatever a search costs. */
+const lookupFrom = (origin: string, headers: Record<string, string>, apiKey: string) =>
+  call(one.GET, `${SEARCH}/${POINTS[0]!.id}`, {
+    apiKey,
+    params: { courier_id: "packeta", id: POINTS[0]!.id },
+    headers: { origin, ...headers },
   });
 
 beforeAll(async () => {
@@ -185,26 +196,112 @@ describe("a publishable key", () => {
 });
 
 describe("the CORS preflight", () => {
-  const preflight = (origin: string) =>
+  const preflight = (origin: string | null) =>
     call(search.OPTIONS, `${SEARCH}?q=praha`, {
       method: "OPTIONS",
       params: { courier_id: "packeta" },
-      headers: { origin, "access-control-request-method": "GET", "access-control-request-headers": "x-api-key" },
+      headers: {
+        ...(origin ? { origin } : {}),
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "x-api-key",
+      },
     });
-
-  it("allows an origin an active publishable key lists, with the key's header", async () => {
-    const response = await preflight(SHOP);
-    expect(response.status).toBe(204);
-    expect(response.headers.get("access-control-allow-origin")).toBe(SHOP);
-    expect(response.headers.get("access-control-allow-headers")).toContain("X-API-Key");
-    expect(response.headers.get("access-control-allow-methods")).toContain("GET");
-    expect(response.headers.get("vary")).toBe("Origin");
+  const shape = (response: Response) => ({
+    status: response.status,
+    headers: Object.fromEntries([...response.headers].filter(([name]) => name.startsWith("access-control-"))),
+    vary: response.headers.get("vary"),
   });
 
-  it("refuses any other origin with a 403 and no CORS headers", async () => {
-    const response = await preflight("https://evil.example");
-    expect(response.status).toBe(403);
-    expect(response.headers.get("access-control-allow-origin")).toBeNull();
+  it("lets the browser send the key's header, for any origin (the request is checked against its own key)", async () => {
+    const response = await preflight(SHOP);
+    expect(response.status).toBe(204);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("access-control-allow-headers")).toContain("X-API-Key");
+    expect(response.headers.get("access-control-allow-methods")).toContain("GET");
+    expect(response.headers.get("access-control-max-age")).toBe("600");
+  });
+
+  it("answers every origin the same, a customer's, a stranger's or none, and reads no database", async () => {
+    const answers: ReturnType<typeof shape>[] = [];
+    const statements = await statementsDuring(async () => {
+      for (const origin of [SHOP, "https://evil.example", "http://localhost:3000", null])
+        answers.push(shape(await preflight(origin)));
+      answers.push(
+        shape(
+          await call(one.OPTIONS, `${SEARCH}/1`, {
+            method: "OPTIONS",
+            params: { courier_id: "packeta", id: "1" },
+            headers: { origin: "https://evil.example", "access-control-request-method": "GET" },
+          }),
+        ),
+      );
+    });
+    expect(statements).toEqual([]);
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    expect(answers[0]).toMatchObject({ status: 204, vary: null });
+    // The counter sees what a request sends: a search with the key does reach the database.
+    expect((await statementsDuring(() => searchFrom(SHOP))).length).toBeGreaterThan(0);
+  });
+});
+
+describe("what a publishable key's refused requests cost", () => {
+  const bucketTokens = async (subject: string) => {
+    const [row] = await (
+      await getDb()
+    )
+      .select({ tokens: rateLimitBuckets.tokens })
+      .from(rateLimitBuckets)
+      .where(eq(rateLimitBuckets.subject, subject));
+    return row ? Number(row.tokens) : null;
+  };
+
+  it("takes nothing from the key's or the account's bucket: one address meets its own limit and no more", async () => {
+    const fresh = await readJson<Key>(
+      await createKey({ name: "refusals", kind: "publishable", allowedOrigins: [SHOP], rateLimitPerMinute: 3 }),
+    );
+    expect((await lookupFrom(SHOP, { [CLIENT_ADDRESS_HEADER]: "192.0.2.1" }, fresh.key)).status).toBe(200);
+    const before = [await bucketTokens(`key:${fresh.id}`), await bucketTokens(`account:${owner.accountId}`)];
+    expect(before[0]).toBe(2);
+
+    const attacker = { [CLIENT_ADDRESS_HEADER]: "192.0.2.66" };
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await searchFrom(null, attacker, fresh.key)).status);
+    expect(statuses).toEqual([403, 403, 403, 403, ...Array<number>(8).fill(429)]);
+    for (let i = 0; i < 3; i++) {
+      const address = { [CLIENT_ADDRESS_HEADER]: `192.0.2.${70 + i}` };
+      expect((await searchFrom("https://evil.example", address, fresh.key)).status).toBe(403);
+      const elsewhere = await call(couriers.GET, "/api/v2/couriers", {
+        apiKey: fresh.key,
+        headers: { origin: SHOP, ...address },
+      });
+      expect(elsewhere.status).toBe(403);
+    }
+
+    expect([await bucketTokens(`key:${fresh.id}`), await bucketTokens(`account:${owner.accountId}`)]).toEqual(before);
+    // Shoppers elsewhere still get the whole of the key's limit, and only what is answered counts.
+    for (let i = 0; i < 2; i++)
+      expect((await lookupFrom(SHOP, { [CLIENT_ADDRESS_HEADER]: `192.0.2.${10 + i}` }, fresh.key)).status).toBe(200);
+    expect(await bucketTokens(`key:${fresh.id}`)).toBe(0);
+  });
+
+  it("holds a script that forges a page's headers to the per-address limit like any other caller", async () => {
+    // Outside a browser any header can be sent: Sec-Fetch-Site as the widget's own page has it, or a listed Origin.
+    // Such requests are answered; what limits them is the address's bucket, then the key's.
+    for (const [address, forged] of [
+      ["192.0.2.91", { "sec-fetch-site": "same-origin" }],
+      ["192.0.2.92", { origin: SHOP }],
+    ] as const) {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const response = await call(search.GET, `${SEARCH}?pageSize=1`, {
+          apiKey: publishable.key,
+          params: { courier_id: "packeta" },
+          headers: { ...forged, [CLIENT_ADDRESS_HEADER]: address },
+        });
+        statuses.push(response.status);
+      }
+      expect(statuses, address).toEqual([200, 200, 200, 200, 429]);
+    }
   });
 });
 
@@ -227,12 +324,22 @@ describe("rate limits of a publishable key", () => {
     expect((await fromAddress(fresh, "203.0.113.7")).status).toBe(200);
   });
 
+  it("counts a search as one request on the key, not a secret key's five: the shop's shoppers typing", async () => {
+    const { key: fresh } = await readJson<Key>(
+      await createKey({ name: "search cost", kind: "publishable", allowedOrigins: [SHOP], rateLimitPerMinute: 3 }),
+    );
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await fromAddress(fresh, `198.51.100.${40 + i}`)).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
   it("holds the key's own limit over all addresses together, its 429 readable by the key's page", async () => {
     const { key: fresh } = await readJson<Key>(
       await createKey({ name: "per key", kind: "publishable", allowedOrigins: [SHOP], rateLimitPerMinute: 3 }),
     );
-    for (let i = 0; i < 3; i++) expect((await fromAddress(fresh, `198.51.100.${i + 1}`)).status).toBe(200);
-    const limited = await fromAddress(fresh, "198.51.100.9");
+    const lookup = (address: string) => lookupFrom(SHOP, { [CLIENT_ADDRESS_HEADER]: address }, fresh);
+    for (let i = 0; i < 3; i++) expect((await lookup(`198.51.100.${i + 1}`)).status).toBe(200);
+    const limited = await lookup("198.51.100.9");
     expect(limited.status).toBe(429);
     expect(limited.headers.get("access-control-allow-origin")).toBe(SHOP);
     expect((await readJson<Problem>(limited)).detail).toContain("The API key's rate limit is exhausted");

@@ -1,6 +1,4 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { apiKeys } from "@/db/schema";
 import { env } from "@/server/env";
 import { AppError } from "@/server/errors";
 import type { ApiKeyPrincipal } from "@/server/services/api-keys/verify-api-key";
@@ -31,35 +29,41 @@ export const publishableRefusals = {
 const EXPOSED = "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id";
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
+/** Whom a publishable key's request is answered to, or why not: decided from its headers alone, before anything is counted. */
+export type PageOrigin = { origin: string | null; refusal?: undefined } | { origin?: undefined; refusal: AppError };
+
 /**
  * The origin a publishable key's request is answered to: its `Origin` when the key lists it; null for the widget's own
  * dialog page, a same-origin request that browsers send without `Origin` (`Sec-Fetch-Site: same-origin`, a header no
- * page can set). Any other request is refused: a missing `Origin` means no browser page sent it, and a publishable key
- * is for browsers only.
+ * page can set). Any other request is refused: a missing `Origin` means no browser page sent it.
+ * This holds against web pages only, which cannot set `Origin` or `Sec-Fetch-Site`: a script outside a browser sends
+ * whatever headers it likes, its shop's `Origin` or `Sec-Fetch-Site: same-origin` included. A publishable key is
+ * public and reads only the public directory, and what limits anyone holding it is its rate limits, the per-address
+ * one first (`takeAddressToken`); the refusal of a request without `Origin` is guidance to a server's developer.
  */
-export function publishableOrigin(request: Request, principal: ApiKeyPrincipal): string | null {
+export function publishableOrigin(request: Request, principal: ApiKeyPrincipal): PageOrigin {
   const origin = request.headers.get("origin");
   const own = new URL(env().PUBLIC_URL).origin;
   if (origin === null || origin === own) {
-    if (origin === own || request.headers.get("sec-fetch-site") === "same-origin") return null;
-    throw publishableRefusals.noOrigin();
+    if (origin === own || request.headers.get("sec-fetch-site") === "same-origin") return { origin: null };
+    return { refusal: publishableRefusals.noOrigin() };
   }
-  if (!principal.allowedOrigins.includes(origin)) throw publishableRefusals.foreignOrigin(origin);
-  return origin;
+  if (!principal.allowedOrigins.includes(origin)) return { refusal: publishableRefusals.foreignOrigin(origin) };
+  return { origin };
 }
 
 /**
  * Per client address (an IPv6 client per /64), within one publishable key: every shopper of a shop shares the key's
- * own limit, this keeps one address from spending it (PUBLISHABLE_KEY_ADDRESS_RATE_LIMIT_PER_MINUTE).
+ * own limit, this keeps one address from spending it (PUBLISHABLE_KEY_ADDRESS_RATE_LIMIT_PER_MINUTE). Taken before
+ * any other check of the request, and the only token a refused request takes: a flood of refused requests from one
+ * address stops here and never reaches the key's or the account's bucket.
  */
-export async function takeAddressToken(db: Executor, principal: ApiKeyPrincipal, ip: string | null) {
-  const state = await takeTokens(
+export function takeAddressToken(db: Executor, principal: ApiKeyPrincipal, ip: string | null): Promise<RateLimitState> {
+  return takeTokens(
     db,
     `publishable:${principal.keyId}:${addressLimitKey(ip)}`,
     env().PUBLISHABLE_KEY_ADDRESS_RATE_LIMIT_PER_MINUTE,
   );
-  if (!state.allowed) throw publishableRefusals.addressExhausted(state);
-  return state;
 }
 
 /** The headers that let the page at `origin` read an answer (none for the widget's own, same-origin page). */
@@ -68,34 +72,21 @@ export function corsHeaders(origin: string | null): Record<string, string> {
   return { "access-control-allow-origin": origin, "access-control-expose-headers": EXPOSED };
 }
 
-/** Whether any active publishable key lists `origin`: a preflight carries no key, only the page's origin. */
-async function someKeyAllows(db: Executor, origin: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: apiKeys.id })
-    .from(apiKeys)
-    .where(
-      and(eq(apiKeys.kind, "publishable"), isNull(apiKeys.revokedAt), sql`${origin} = any(${apiKeys.allowedOrigins})`),
-    )
-    .limit(1);
-  return row !== undefined;
-}
-
 /**
- * The CORS preflight (OPTIONS) of a route that takes publishable keys. The browser sends it without the key, so the
- * origin is allowed here when some active publishable key lists it; the request itself is then checked against its
- * own key's origins. An origin no key lists gets a 403 without CORS headers, which the browser reports as refused.
+ * The CORS preflight (OPTIONS) of a route that takes publishable keys, the same for every origin and read from no
+ * database. The browser sends it without the key, so there is nothing to check it against: `Access-Control-Allow-Origin:
+ * *` lets any page send the real request (no cookies: the widget's fetches carry none), and the real request is then
+ * answered, with CORS headers, only to its own key's `allowedOrigins`. A preflight thus tells nobody which origins are
+ * some shop's, costs no lookup, and one answer serves every origin (no `Vary: Origin`).
  */
-export async function preflight(db: Executor, request: Request): Promise<Response> {
-  const origin = request.headers.get("origin");
-  if (!origin || !(await someKeyAllows(db, origin))) throw publishableRefusals.foreignOrigin(origin ?? "(none)");
+export function preflight(): Response {
   return new Response(null, {
     status: 204,
     headers: {
-      "access-control-allow-origin": origin,
+      "access-control-allow-origin": "*",
       "access-control-allow-methods": "GET, OPTIONS",
       "access-control-allow-headers": "Authorization, X-API-Key, X-Request-Id",
       "access-control-max-age": String(PREFLIGHT_MAX_AGE_SECONDS),
-      vary: "Origin",
     },
   });
 }

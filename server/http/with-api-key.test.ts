@@ -5,6 +5,7 @@ import { apiKeys } from "@/db/schema";
 import { revokeApiKey } from "@/server/services/api-keys/revoke-api-key";
 import { verifyApiKey } from "@/server/services/api-keys/verify-api-key";
 import { as, createPartner } from "@/test/partner";
+import { statementsDuring } from "@/test/statements";
 import * as couriers from "@/app/api/v2/couriers/route";
 
 describe("API-key authentication", () => {
@@ -45,5 +46,13 @@ describe("API-key authentication", () => {
       ).status,
     ).toBe(200);
     expect((await as(partner)(couriers.GET, "/api/v2/couriers", { apiKey: "nonsense" })).status).toBe(401);
+  });
+
+  it("verifies a secret key and takes its key's and account's tokens in one statement", async () => {
+    const partner = await createPartner();
+    const statements = await statementsDuring(() => as(partner)(couriers.GET, "/api/v2/couriers"));
+    const authentication = statements.filter((text) => /api_keys|rate_limit_buckets/.test(text));
+    expect(authentication).toHaveLength(1);
+    expect(authentication[0]).toMatch(/rate_limit_buckets[\s\S]*'account:'/);
   });
 });

@@ -8,7 +8,13 @@ import {
   type ApiKeyPrincipal,
 } from "@/server/services/api-keys/verify-api-key";
 import { env } from "@/server/env";
-import { rateLimited, takeFromBuckets, tightest, type RateLimitState } from "@/server/services/rate-limits/take-tokens";
+import {
+  rateLimited,
+  takeFromBuckets,
+  tightest,
+  type Bucket,
+  type RateLimitState,
+} from "@/server/services/rate-limits/take-tokens";
 import { setRequestCaller } from "@/server/observability/request-context";
 import { checkQuery, restRoute, type HandlerArgs, type RouteOptions } from "./handler";
 import { errorResponse, rateLimitHeaders } from "./problem";
@@ -38,28 +44,39 @@ export type ApiKeyAuthentication = { principal: ApiKeyPrincipal; rateLimit: Rate
 /**
  * What every key-protected request does before its handler, without HTTP: verifies the key (unknown or
  * revoked → 401) and takes a token from its bucket and from its account's (429 past either limit). The bench's
- * baseline server calls it too, so app ÷ baseline measures the framework alone.
+ * baseline server calls it too, so app ÷ baseline measures the framework alone. It serves no route a publishable key
+ * may call (403, as `withApiKey` answers there).
  */
 export async function authenticateApiKey(
   db: Db,
   key: string | null | undefined,
   accountLimitPerMinute = env().ACCOUNT_RATE_LIMIT_PER_MINUTE,
 ): Promise<ApiKeyAuthentication> {
-  const authentication = await verifyApiKeyRequest(db, key, accountLimitPerMinute);
-  if (authentication.exhausted) throw authentication.exhausted;
-  return authentication;
+  const { principal, rateLimit, exhausted } = await verifyApiKeyRequest(db, key, accountLimitPerMinute);
+  const taken = rateLimit.state();
+  if (principal.kind === "publishable" || !taken) throw publishableRefusals.elsewhere();
+  if (exhausted) throw exhausted;
+  return { principal, rateLimit: { take: (extra) => rateLimit.take(extra), state: () => rateLimit.state() ?? taken } };
 }
 
+/** A key's and its account's buckets as one request draws on them. */
+type KeyRateLimit = RateLimiter & {
+  /** After the request's first token; null while none was taken (a publishable key's, before its checks). */
+  state(): RateLimitState | null;
+  /** Takes the request's first token, for a publishable key once its checks let it through: 429 past either limit. */
+  takeFirst(): Promise<void>;
+};
+
 /**
- * `authenticateApiKey` that hands back a rate-limit refusal instead of throwing it, with the key it belongs to: a
- * publishable key's 429 must still carry the CORS headers of its page's origin, or the browser hides it from the
- * widget as a network error.
+ * Verifies the key and, for a secret key, takes the request's token in the same round trip, handing back a rate-limit
+ * refusal instead of throwing it (`exhausted`): a refused secret key's headers still tell its bucket. A publishable
+ * key's request has taken nothing yet: `withApiKey` checks its address and origin first, then calls `takeFirst`.
  */
 async function verifyApiKeyRequest(
   db: Db,
   key: string | null | undefined,
   accountLimitPerMinute: number,
-): Promise<ApiKeyAuthentication & { exhausted: AppError | null }> {
+): Promise<{ principal: ApiKeyPrincipal; rateLimit: KeyRateLimit; exhausted: AppError | null }> {
   if (!key) throw apiKeyRefusals.missing();
   const verified = await verifyApiKeyTakingToken(db, key, accountLimitPerMinute);
   if (!verified) throw apiKeyRefusals.unknown();
@@ -69,17 +86,20 @@ async function verifyApiKeyRequest(
     { subject: accountBucket(principal.accountId), limitPerMinute: accountLimitPerMinute },
   ];
   let state = verified.rateLimit;
-  const exhausted =
-    verified.refusedBy === "account"
-      ? apiKeyRefusals.accountExhausted(state)
-      : verified.refusedBy === "key"
-        ? apiKeyRefusals.exhausted(state)
-        : null;
+  const refusal = (refusedBy: Bucket | "key" | "account", refused: RateLimitState) =>
+    refusedBy === "key" || refusedBy === buckets[0]
+      ? apiKeyRefusals.exhausted(refused)
+      : apiKeyRefusals.accountExhausted(refused);
   return {
-    exhausted,
+    exhausted: verified.refusedBy && state ? refusal(verified.refusedBy, state) : null,
     principal,
     rateLimit: {
       state: () => state,
+      async takeFirst() {
+        const taken = await takeFromBuckets(db, buckets, 1);
+        state = taken.state;
+        if (taken.refusedBy) throw refusal(taken.refusedBy, taken.state);
+      },
       async take(extra) {
         if (extra <= 0) return;
         const taken = await takeFromBuckets(db, buckets, extra);
@@ -101,7 +121,8 @@ async function verifyApiKeyRequest(
  * after authentication carries the RateLimit-* headers. Query parameters the route does not declare in
  * `options.query` answer 400 (after authentication, so a caller without a key learns nothing more).
  * A publishable key passes only where `options.publishable` says so (403 elsewhere), holds no permission, is answered
- * only to its `allowedOrigins` (CORS headers, `Vary: Origin`) and draws on a bucket per client address as well.
+ * only to its `allowedOrigins` (CORS headers, `Vary: Origin`) and draws on a bucket per client address first: a
+ * request refused for its address, its route or its origin takes nothing from the key's or the account's bucket.
  */
 export function withApiKey<P extends Record<string, string>>(
   permission: ApiKeyPermission,
@@ -121,11 +142,16 @@ export function withApiKey<P extends Record<string, string>>(
     let addressState: RateLimitState | undefined;
     try {
       if (principal.kind === "publishable") {
-        if (!options.publishable) throw publishableRefusals.elsewhere();
-        origin = publishableOrigin(args.request, principal);
-        // Past the key's limit: refused, with its origin's CORS headers (below) so that the page can read why.
-        if (exhausted) throw exhausted;
+        // Anyone may hold a publishable key, so what it is refused for must cost its shop nothing: the address's
+        // token first (a refusal's only charge), then where it may be called from, and the key's and the account's
+        // tokens last. Known before counting, an allowed origin can read its 429.
+        const page = publishableOrigin(args.request, principal);
+        if (options.publishable && page.origin) origin = page.origin;
         addressState = await takeAddressToken(args.db, principal, args.ip);
+        if (!addressState.allowed) throw publishableRefusals.addressExhausted(addressState);
+        if (!options.publishable) throw publishableRefusals.elsewhere();
+        if (page.refusal) throw page.refusal;
+        await rateLimit.takeFirst();
       } else {
         if (exhausted) throw exhausted;
         if (!principal.permissions.includes(permission)) throw apiKeyRefusals.lacking(permission);
@@ -135,8 +161,9 @@ export function withApiKey<P extends Record<string, string>>(
     } catch (error) {
       response = errorResponse(error, args.request);
     }
-    const state = addressState ? tightest([rateLimit.state(), addressState]) : rateLimit.state();
-    for (const [name, value] of Object.entries(rateLimitHeaders(state))) {
+    const states = [rateLimit.state(), addressState].filter((s): s is RateLimitState => s !== null && s !== undefined);
+    const state = states.length > 0 ? tightest(states) : null;
+    for (const [name, value] of Object.entries(state ? rateLimitHeaders(state) : {})) {
       if (!response.headers.has(name)) response.headers.set(name, value);
     }
     if (options.publishable) {

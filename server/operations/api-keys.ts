@@ -14,7 +14,10 @@ import {
   createdPublishableKey,
   pageOf,
 } from "@/server/openapi/examples";
+import { apiKeyLimitReached, MAX_ACTIVE_KEYS_PER_KIND } from "@/server/services/api-keys/create-api-key";
 import { createApiKeyInput, updateApiKeyInput } from "@/server/services/api-keys/schemas";
+import { API_KEY_CREATION_LIMITS } from "@/server/services/rate-limits/throttle-api-key-creation";
+import { rateLimited } from "@/server/services/rate-limits/take-tokens";
 import { parseInput } from "@/server/validation";
 import { answer, idParams, jsonBody, noStore, pagedAccountQuery, thrown } from "./shared";
 
@@ -60,7 +63,11 @@ export const createApiKeyOp = operation({
   summary: "Create an API key",
   description:
     "Creates a key (`svc_` and 40+ random base62 characters) with every permission unless `permissions` narrows them. Only a hash is stored: " +
-    "the full key is in this answer and never again.",
+    "the full key is in this answer and never again.\n\n" +
+    `Decision where the contract is silent: an account has at most ${MAX_ACTIVE_KEYS_PER_KIND} active secret and ` +
+    `${MAX_ACTIVE_KEYS_PER_KIND} active publishable keys (revoked ones do not count; past it → 409), and keys are created at ` +
+    `most ${API_KEY_CREATION_LIMITS.user.perMinute} a minute per signed-in user and ${API_KEY_CREATION_LIMITS.account.perMinute} ` +
+    "a minute per account, here and in the dashboard together (429 with `Retry-After`; a refused creation counts for neither).",
   auth: "accessToken",
   body: jsonBody(CreateApiKeyRequest, {
     basic: ["A key with all permissions", { accountId: ACCOUNT_ID, name: "E-shop integration" }],
@@ -95,7 +102,38 @@ export const createApiKeyOp = operation({
       noStore,
     ),
   },
-  errors: { 400: { examples: { name: nameInvalid, origin: originInvalid } } },
+  errors: {
+    400: { examples: { name: nameInvalid, origin: originInvalid } },
+    409: {
+      description: `The account has ${MAX_ACTIVE_KEYS_PER_KIND} active keys of that kind already.`,
+      examples: {
+        secret: ["Too many secret keys", apiKeyLimitReached("secret")],
+        publishable: ["Too many publishable keys", apiKeyLimitReached("publishable")],
+      },
+    },
+    429: {
+      description:
+        "Too many keys created this minute by the user or for the account; `Retry-After` says when to try again.",
+      examples: Object.fromEntries(
+        (["user", "account"] as const).map((whose) => [
+          whose,
+          [
+            `Too many for the ${whose}`,
+            rateLimited(
+              {
+                allowed: false,
+                limit: API_KEY_CREATION_LIMITS[whose].perMinute,
+                remaining: 0,
+                resetSeconds: 60,
+                retryAfterSeconds: 6,
+              },
+              API_KEY_CREATION_LIMITS[whose].what,
+            ),
+          ] as const,
+        ]),
+      ),
+    },
+  },
 });
 
 export const updateApiKeyOp = operation({

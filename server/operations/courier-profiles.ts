@@ -7,8 +7,17 @@ import {
   UpdateCourierProfileRequest,
 } from "@/server/openapi/components";
 import { ACCOUNT_ID, courierProfile, PROFILE_ID } from "@/server/openapi/examples";
-import { CHECKS_PER_PROFILE_PER_MINUTE } from "@/server/services/courier-profiles/check-courier-profile";
-import { profileRefusals, updateCourierProfileInput } from "@/server/services/courier-profiles/schemas";
+import {
+  CHECKS_PER_ACCOUNT_COURIER_PER_MINUTE,
+  CHECKS_PER_PROFILE_PER_MINUTE,
+  checkRefusals,
+} from "@/server/services/courier-profiles/check-courier-profile";
+import {
+  PROFILES_PER_COURIER,
+  profileRefusals,
+  updateCourierProfileInput,
+} from "@/server/services/courier-profiles/schemas";
+import { REQUEST_COSTS } from "@/server/services/rate-limits/request-costs";
 import { rateLimited } from "@/server/services/rate-limits/take-tokens";
 import { parseInput } from "@/server/validation";
 
@@ -42,7 +51,8 @@ export const createCourierProfileOp = operation({
   summary: "Create a courier profile",
   description:
     "Creates a profile for a courier: its default service and courier settings. An account's first profile for a courier becomes its default; " +
-    "`isDefault: true` takes the default over from the previous one.",
+    "`isDefault: true` takes the default over from the previous one. " +
+    `An account has at most ${PROFILES_PER_COURIER} profiles of one courier (archived ones not counted): 409 beyond.`,
   auth: "accessToken",
   body: jsonBody(CreateCourierProfileRequest, {
     sandbox: [
@@ -64,6 +74,10 @@ export const createCourierProfileOp = operation({
   errors: {
     400: {
       examples: { courier: ["Unknown courier", profileRefusals.unknownCourier("dhl-xyz")], service: unknownService },
+    },
+    409: {
+      description: `The account has ${PROFILES_PER_COURIER} profiles of this courier already; delete one first.`,
+      examples: { tooMany: ["Too many profiles of the courier", profileRefusals.tooMany("packeta")] },
     },
   },
 });
@@ -129,9 +143,12 @@ export const checkCourierProfileOp = operation({
     "Asks the courier whether the profile's credentials work, with its cheapest authenticated call (Packeta: the sender's " +
     "return routing, which also proves `sender` exists; PPL: an access token, the one cached for the profile's calls while " +
     "it is valid; the sandbox: always yes). The courier's refusal is an answer, not an error: 200 `{ ok: false, code, message }` " +
-    "with the courier's words. Any member of the account may check (nothing changes), at most " +
-    `${CHECKS_PER_PROFILE_PER_MINUTE} times a minute per profile (429 beyond, \`Retry-After\` says when). ` +
-    "Takes at most the profile's courier timeout.",
+    "with the courier's words. Any member of the account may check (nothing changes). A check counts " +
+    `${REQUEST_COSTS.courierCheck} requests against the user's limit and the account's ceiling (as the dashboard's ` +
+    `expensive calls do), and there are at most ${CHECKS_PER_PROFILE_PER_MINUTE} checks a minute per profile and ` +
+    `${CHECKS_PER_ACCOUNT_COURIER_PER_MINUTE} of an account's profiles of one courier, whoever asks (a courier may ` +
+    "lock an account after a burst of refused logins). Past any: 429 before the courier is asked, `Retry-After` says " +
+    "when, and nothing is counted. Takes at most the profile's courier timeout.",
   auth: "accessToken",
   params: profileParams,
   notFound: "Courier profile",
@@ -150,10 +167,13 @@ export const checkCourierProfileOp = operation({
   },
   errors: {
     429: {
-      description: `More than ${CHECKS_PER_PROFILE_PER_MINUTE} checks of the profile a minute; \`Retry-After\` says when to try again.`,
+      description:
+        `More than ${CHECKS_PER_PROFILE_PER_MINUTE} checks of the profile, or ${CHECKS_PER_ACCOUNT_COURIER_PER_MINUTE} ` +
+        "of the account's profiles of its courier, a minute; or the user's or the account's rate limit is exhausted. " +
+        "`Retry-After` says when to try again.",
       examples: {
         throttled: [
-          "Too many",
+          "Too many checks of the profile",
           rateLimited(
             {
               allowed: false,
@@ -162,7 +182,20 @@ export const checkCourierProfileOp = operation({
               resetSeconds: 60,
               retryAfterSeconds: 10,
             },
-            "Too many credential checks of this courier profile",
+            checkRefusals.profile,
+          ),
+        ] as const,
+        courier: [
+          "Too many checks of the account's profiles of one courier",
+          rateLimited(
+            {
+              allowed: false,
+              limit: CHECKS_PER_ACCOUNT_COURIER_PER_MINUTE,
+              remaining: 0,
+              resetSeconds: 60,
+              retryAfterSeconds: 5,
+            },
+            checkRefusals.accountCourier("packeta"),
           ),
         ] as const,
       },

@@ -1,4 +1,13 @@
-import { MAX_COUNTED } from "@/server/services/pickup-points/search-pickup-points";
+import {
+  lastSearchPage,
+  MAX_COUNTED,
+  MAX_SEARCH_WORDS,
+  MIN_INDEXED_WORD,
+  SEARCH_TIMEOUT_MS,
+  searchRefusals,
+} from "@/server/services/pickup-points/search-pickup-points";
+import { pagingQuery } from "@/server/services/pagination";
+import { REQUEST_COSTS } from "@/server/services/rate-limits/request-costs";
 import { z } from "zod";
 import { POINT_TYPES } from "@/db/schema";
 import { notFound } from "@/server/errors";
@@ -59,7 +68,15 @@ export const pickupPointQuery = z
       .min(1, "q must have 1 to 100 characters")
       .max(100, "q must have 1 to 100 characters")
       .optional()
-      .meta({ param: { description: 'Name, street, city or zip; case and accents ignored ("plzen" finds "Plzeň").' } }),
+      .meta({
+        param: {
+          description:
+            'Name, street, city or zip; case and accents ignored ("plzen" finds "Plzeň"). Every word must match (AND); ' +
+            `a word repeated or inside another ("pra praha") counts once. At most ${MAX_SEARCH_WORDS} different words, ` +
+            `and at least one of ${MIN_INDEXED_WORD} or more letters or digits unless \`near\` or \`zip\` is given ` +
+            "(shorter words only narrow the matches of the others); otherwise → 400 naming `q`.",
+        },
+      }),
     zip: z
       .string()
       .trim()
@@ -101,6 +118,17 @@ export const pickupPointQuery = z
         param: { description: "Default `true`: only points accepting parcels now; `false` lists closed ones too." },
       }),
     ...pagingParams,
+    page: pagingQuery.shape.page.meta({
+      type: "integer",
+      minimum: 1,
+      default: 1,
+      param: {
+        description:
+          `The page to return, 1 or more (default 1). A search counts at most ${MAX_COUNTED} matches: a page starting ` +
+          `past them (page > ${MAX_COUNTED} / pageSize, rounded up: ${lastSearchPage(20)} with the default pageSize) → 400 ` +
+          "naming `page`; a page past the matches it found is empty.",
+      },
+    }),
   })
   .superRefine((query, ctx) => {
     if (query.radiusKm !== undefined && !query.near)
@@ -122,9 +150,17 @@ const WIDGET_NOTE =
   "web pages of its `allowedOrigins`: the answer carries `Access-Control-Allow-Origin` with the request's `Origin` and " +
   "`Vary: Origin`; a request from another origin → 403, and so is one without an `Origin` header (no browser page sent it: " +
   "servers use a secret key), except the widget's own dialog page (a same-origin request, `Sec-Fetch-Site: same-origin`). " +
-  "The CORS preflight (`OPTIONS`) is answered for an origin that an active publishable key lists. Besides the key's " +
-  "`rateLimitPerMinute`, each client address may make PUBLISHABLE_KEY_ADDRESS_RATE_LIMIT_PER_MINUTE (default 120) requests " +
-  "a minute with one publishable key.";
+  "These rules hold against web pages, which cannot forge `Origin` or `Sec-Fetch-Site`; a script outside a browser can " +
+  "send any header, so a publishable key is public and its rate limits are what protect it.\n\n" +
+  "The CORS preflight (`OPTIONS`) is answered the same for every origin, from no lookup: 204 with " +
+  "`Access-Control-Allow-Origin: *`, `Access-Control-Allow-Methods: GET, OPTIONS`, `Access-Control-Allow-Headers: " +
+  "Authorization, X-API-Key, X-Request-Id` and `Access-Control-Max-Age: 600` (no credentials: send the key in a header, " +
+  "without cookies). It tells nothing about which origins a key lists; the request that follows is checked against its " +
+  "own key.\n\n" +
+  "Limits, in this order: each client address (an IPv6 client per /64) may make PUBLISHABLE_KEY_ADDRESS_RATE_LIMIT_PER_MINUTE " +
+  "(default 120) requests a minute with one publishable key, refused ones included; only a request that passes that, its " +
+  "operation and its origin counts against the key's `rateLimitPerMinute` and the account's ceiling, so refused requests " +
+  "cost the shop nothing. A 429 to an allowed origin carries its CORS headers, so the page can read it.";
 
 const sampleQuery = (search: string) => thrown(() => parseQuery(pickupPointQuery, new URL(`http://x/?${search}`), []));
 
@@ -187,6 +223,10 @@ export const searchPickupPointsOp = operation({
     `${MAX_COUNTED} (so \`totalPages\` and \`nextPage\` stop there) and, without \`near\`, the points come in the directory's ` +
     "own order instead of by name: a picker shows the first pages of the nearest or best-named points, and a query " +
     "matching thousands (a town's name) is narrowed, not paged through.\n\n" +
+    `A secret key's search counts ${REQUEST_COSTS.pickupPointSearch} requests against the key's and the account's rate ` +
+    "limits (a point's lookup by id counts one); a request refused with 400 before searching counts one. A publishable " +
+    "key's search counts one: its shoppers' typing is held per client address first. A search whose " +
+    `statements run past ${SEARCH_TIMEOUT_MS} ms is cancelled → 503 with \`Retry-After\`: narrow it.\n\n` +
     WIDGET_NOTE,
   auth,
   params: courierParams,
@@ -209,6 +249,9 @@ export const searchPickupPointsOp = operation({
         near: ["near is not lat,lon", sampleQuery("near=prague")],
         radius: ["radiusKm without near", sampleQuery("radiusKm=5")],
         pageSize: ["pageSize out of range", sampleQuery("pageSize=51")],
+        words: ["q of too many different words", searchRefusals.tooManyWords()],
+        shortWords: ["q of short words only, without near or zip", searchRefusals.noIndexedWord()],
+        page: ["A page past the counted matches", searchRefusals.pastCounted(20)],
       },
     },
     403: widgetProblems[403],

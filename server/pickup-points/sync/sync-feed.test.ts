@@ -83,8 +83,13 @@ describe("Packeta's directory sync", () => {
     expect(await syncState("packeta-points")).toMatchObject({
       courier: "packeta",
       lastCount: COUNT - lockers,
+      // Its scope's open points, counted once by the sync for GET /couriers.
+      lastOpenCount: synthetic.filter((p) => p.type === "POINT" && p.open).length,
       lastError: null,
     });
+    expect((await syncState("packeta-boxes"))?.lastOpenCount).toBe(
+      synthetic.filter((p) => p.type === "LOCKER" && p.open).length,
+    );
     // The key is in the URL's path: what the fake saw is logged by path only, and the sync asked the documented form.
     expect(packeta.requests.map((r) => r.path)).toEqual(["/v5/{key}/branch.json", "/v5/{key}/box.json"]);
   });
@@ -98,6 +103,9 @@ describe("Packeta's directory sync", () => {
     );
     const result = await syncFeed(db, "packeta-points", config);
     expect(result).toMatchObject({ outcome: "synced", changed: 1, closed: 1 });
+    expect((await syncState("packeta-points"))?.lastOpenCount).toBe(
+      synthetic.filter((p) => p.type === "POINT" && p.open).length - 1,
+    );
     const after = new Map((await rows("packeta")).map((r) => [r.id, r]));
     expect(after.get(renamed.id)).toMatchObject({ name: `${renamed.name} (renamed)`, open: true });
     expect(after.get(renamed.id)!.updatedAt.getTime()).toBeGreaterThan(before.get(renamed.id)!.updatedAt.getTime());

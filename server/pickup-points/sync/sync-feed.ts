@@ -74,6 +74,7 @@ export async function syncFeed(db: Executor, feed: FeedId, config: DirectoryConf
       return false;
     });
   let nextProgress = PROGRESS_EVERY;
+  let openPoints: number | null = null;
   const writeBatch = async (points: FeedPoint[]) => {
     await writePoints(db, points, startedAt, today, counts);
     if (counts.listed >= nextProgress) {
@@ -110,9 +111,11 @@ export async function syncFeed(db: Executor, feed: FeedId, config: DirectoryConf
       if (counts.listed === 0 && (await countPoints(db, scope)) > 0)
         throw new FeedError("the feed listed no points while the directory has open ones");
       counts.closed = await closeUnseen(db, scope, startedAt, today);
+      // Counted here, once per sync, for `GET /couriers`: a count on every call read the whole directory.
+      openPoints = await countPoints(db, scope);
     }
     const durationMs = performance.now() - started;
-    await recordSyncSuccess(db, feed, durationMs, counts.listed);
+    await recordSyncSuccess(db, feed, durationMs, counts.listed, openPoints);
     await recordDirectoryMetrics(db, feed, "synced", durationMs);
     logger.info(
       { feed, ...counts, skipReasons: Object.fromEntries(skipReasons), durationMs: Math.round(durationMs) },

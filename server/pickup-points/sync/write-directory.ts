@@ -169,10 +169,22 @@ export async function recordSyncStart(db: Executor, feed: string, courier: strin
     .onConflictDoUpdate({ target: pickupPointSyncs.feed, set: { lastStartedAt: at } });
 }
 
-export async function recordSyncSuccess(db: Executor, feed: string, durationMs: number, count: number): Promise<void> {
+/** A sync that succeeded: `listed` rows in the feed, `openPoints` open in its scope after it (null: not a point feed). */
+export async function recordSyncSuccess(
+  db: Executor,
+  feed: string,
+  durationMs: number,
+  listed: number,
+  openPoints: number | null,
+): Promise<void> {
   await db
     .update(pickupPointSyncs)
-    .set({ lastSuccessAt: new Date(), lastDurationMs: Math.round(durationMs), lastCount: count })
+    .set({
+      lastSuccessAt: new Date(),
+      lastDurationMs: Math.round(durationMs),
+      lastCount: listed,
+      lastOpenCount: openPoints,
+    })
     .where(eq(pickupPointSyncs.feed, feed));
 }
 

@@ -5,11 +5,11 @@ import { users } from "@/db/schema";
 import { hashPassword } from "@/server/auth/passwords";
 import { AppError } from "@/server/errors";
 import { parseInput } from "@/server/validation";
-import { createUserInput } from "./create-user";
+import { passwordInput } from "./create-user";
 
 export const setUserPasswordInput = z.object({
   email: z.email("email must be a valid address").max(254),
-  password: createUserInput.shape.password,
+  password: passwordInput,
 });
 
 /**

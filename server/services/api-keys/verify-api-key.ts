@@ -68,18 +68,24 @@ export const accountBucket = (accountId: string) => `account:${accountId}`;
 export const keyBucket = (keyId: string) => `key:${keyId}`;
 
 /**
- * verifyApiKey and takeTokens (subject `key:<id>` with the key's own limit, then `account:<id>` with
+ * verifyApiKey and, for a secret key, takeTokens (subject `key:<id>` with the key's own limit, then `account:<id>` with
  * `accountLimitPerMinute` when the key's bucket let the request through) in one statement, one round trip: what every
  * key-protected request does first. Null for an unknown or revoked key (no bucket is touched). `rateLimit` is the
  * refusing bucket's state, else the one with fewer tokens left; a request the account's bucket refuses gets its key's
  * token back (a second statement, only then), so a refused request takes nothing.
+ * A publishable key's request takes no token here (`rateLimit` null): anyone can hold one, so its per-address limit and
+ * its origin come first and only a request they let through draws on the key and the account (with-api-key.ts).
  * Written once as text (db/client `queryRows`): this runs on every API request.
  */
 export async function verifyApiKeyTakingToken(
   db: Db,
   key: string,
   accountLimitPerMinute: number,
-): Promise<{ principal: ApiKeyPrincipal; rateLimit: RateLimitState; refusedBy: "key" | "account" | null } | null> {
+): Promise<{
+  principal: ApiKeyPrincipal;
+  rateLimit: RateLimitState | null;
+  refusedBy: "key" | "account" | null;
+} | null> {
   if (!looksLikeApiKey(key)) return null;
   const [row] = await queryRows<{
     id: string;
@@ -89,8 +95,8 @@ export async function verifyApiKeyTakingToken(
     rate_limit_per_minute: number;
     kind: ApiKeyKind;
     allowed_origins: string[];
-    tokens: number;
-    allowed: boolean;
+    tokens: number | null;
+    allowed: boolean | null;
     account_tokens: number | null;
     account_allowed: boolean | null;
   }>(db, VERIFY_AND_TAKE_TOKEN, [hashApiKey(key), new Date().toISOString(), accountLimitPerMinute]);
@@ -104,6 +110,7 @@ export async function verifyApiKeyTakingToken(
     kind: row.kind,
     allowedOrigins: row.allowed_origins,
   };
+  if (row.allowed === null) return { principal, rateLimit: null, refusedBy: null };
   const keyState = bucketState(Number(row.tokens), row.allowed, row.rate_limit_per_minute, 1);
   if (!keyState.allowed || row.account_allowed === null) {
     return { principal, rateLimit: keyState, refusedBy: keyState.allowed ? null : "key" };
@@ -118,7 +125,7 @@ export async function verifyApiKeyTakingToken(
 
 // The same refill rule as takeTokens (a bucket of `limit` tokens refilling at `limit` a minute by the app's clock, $2;
 // a refused request takes nothing), with the key's limit read from the key row and the account's given ($3), the
-// account's bucket only drawn on when the key's let the request through; last_used_at as in verifyApiKey (at most
+// account's bucket only drawn on when the key's let the request through, neither for a publishable key; last_used_at as in verifyApiKey (at most
 // once a minute, by the database's clock as there).
 const VERIFY_AND_TAKE_TOKEN = `
 with k as (
@@ -130,7 +137,7 @@ with k as (
   where id = (select id from k) and (last_used_at is null or last_used_at < now() - interval '1 minute')
 ), bucket as (
   insert into rate_limit_buckets as b (subject, tokens, allowed, updated_at)
-  select 'key:' || k.id, k.lim - 1, true, $2::timestamptz from k
+  select 'key:' || k.id, k.lim - 1, true, $2::timestamptz from k where k.kind = 'secret'
   on conflict (subject) do update set
     tokens = (select case when r.v >= 1 then r.v - 1 else r.v end from (
       select least(k.lim, b.tokens + greatest(0::float8, extract(epoch from ($2::timestamptz - b.updated_at))::float8) * (k.lim / 60)) as v
@@ -152,4 +159,4 @@ with k as (
 select k.id, k.account_id, k.permissions, k.prevent_duplicate_orders, k.rate_limit_per_minute, k.kind, k.allowed_origins,
        bucket.tokens, bucket.allowed,
        account.tokens as account_tokens, account.allowed as account_allowed
-from k join bucket on bucket.subject = 'key:' || k.id left join account on true`;
+from k left join bucket on bucket.subject = 'key:' || k.id left join account on true`;

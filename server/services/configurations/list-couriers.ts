@@ -1,13 +1,16 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db/client";
-import { COURIERS_WITH_POINTS, pickupPoints, pickupPointSyncs } from "@/db/schema/pickup-points";
+import { COURIERS_WITH_POINTS, pickupPointSyncs } from "@/db/schema/pickup-points";
 import { allCouriers } from "@/server/couriers/registry";
 import { FEED_IDS, FEEDS } from "@/server/pickup-points/sync/feeds";
 
 export const pickupPointsView = z
   .object({
-    count: z.number().int().describe("Open points in the courier's directory"),
+    count: z
+      .number()
+      .int()
+      .describe("Open points in the courier's directory, as its feeds' last successful syncs left it"),
     syncedAt: z
       .string()
       .nullable()
@@ -47,19 +50,21 @@ export function courierItems(directory: (courier: string) => PickupPointsView): 
 const hasPoints = (courier: string): courier is (typeof COURIERS_WITH_POINTS)[number] =>
   (COURIERS_WITH_POINTS as readonly string[]).includes(courier);
 
-/** The couriers, each with its directory's open points and its last complete sync (two small grouped reads). */
+/**
+ * The couriers, each with its directory's open points and its last complete sync: one read of the point feeds' sync
+ * records (a handful of rows), whose open counts each sync stores, so no call counts the directory itself.
+ */
 export async function listCouriers(db: Executor): Promise<{ items: CourierView[] }> {
-  const counts = await db
-    .select({ courier: pickupPoints.courier, n: sql<number>`count(*)::int` })
-    .from(pickupPoints)
-    .where(and(inArray(pickupPoints.courier, [...COURIERS_WITH_POINTS]), eq(pickupPoints.open, true)))
-    .groupBy(pickupPoints.courier);
   const pointFeeds = FEED_IDS.filter((feed) => feed !== "packeta-carriers");
   const syncs = await db
-    .select({ feed: pickupPointSyncs.feed, at: pickupPointSyncs.lastSuccessAt })
+    .select({ feed: pickupPointSyncs.feed, at: pickupPointSyncs.lastSuccessAt, open: pickupPointSyncs.lastOpenCount })
     .from(pickupPointSyncs)
     .where(inArray(pickupPointSyncs.feed, pointFeeds));
-  const count = new Map(counts.map((row) => [row.courier, row.n]));
+  // The sum of the courier's point feeds' open points (Packeta's points and boxes are scopes of their own).
+  const count = (courier: string) =>
+    syncs
+      .filter((row) => FEEDS[row.feed as (typeof pointFeeds)[number]]?.courier === courier)
+      .reduce((n, row) => n + (row.open ?? 0), 0);
   const syncedAt = (courier: string): string | null => {
     // The oldest of the courier's point feeds (Packeta's points and boxes): the directory is as fresh as that.
     const times = pointFeeds
@@ -70,7 +75,7 @@ export async function listCouriers(db: Executor): Promise<{ items: CourierView[]
   };
   return {
     items: courierItems((courier) =>
-      hasPoints(courier) ? { count: count.get(courier) ?? 0, syncedAt: syncedAt(courier) } : null,
+      hasPoints(courier) ? { count: count(courier), syncedAt: syncedAt(courier) } : null,
     ),
   };
 }

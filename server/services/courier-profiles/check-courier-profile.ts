@@ -6,7 +6,8 @@ import { CourierError } from "@/server/couriers/adapter";
 import { findCourier } from "@/server/couriers/registry";
 import { notFound } from "@/server/errors";
 import { isUuid } from "@/server/validation";
-import { rateLimited, takeTokens } from "../rate-limits/take-tokens";
+import { REQUEST_COSTS } from "../rate-limits/request-costs";
+import { throttleDashboardAndOwn } from "../rate-limits/throttle-dashboard";
 import { accountAccess, type Actor } from "../authorization";
 import { callCourier, courierSettings } from "../couriers/call-courier";
 
@@ -29,10 +30,23 @@ export type CheckResult = z.infer<typeof checkResultSchema>;
 export const CHECKS_PER_PROFILE_PER_MINUTE = 6;
 
 /**
+ * Checks of one account's profiles of one courier a minute, whoever asks: profiles may hold the same credentials, and
+ * a courier may lock a partner's account after a burst of refused logins, so more profiles buy no more checks.
+ */
+export const CHECKS_PER_ACCOUNT_COURIER_PER_MINUTE = 12;
+
+export const checkRefusals = {
+  profile: "Too many credential checks of this courier profile",
+  accountCourier: (courier: string) => `Too many credential checks of the account's ${courier} profiles`,
+};
+
+/**
  * `POST /private/courier-profiles/{id}/check`: asks the profile's courier whether its credentials work, with the
  * cheapest authenticated call the courier has. Any member of the account may ask (it changes nothing; the contract
- * names no role); unknown, archived or another account's profile → 404; more than `CHECKS_PER_PROFILE_PER_MINUTE`
- * checks of one profile a minute → 429. The courier's refusal is an answer (200, `ok: false`), not an error.
+ * names no role); unknown, archived or another account's profile → 404. A check counts `REQUEST_COSTS.courierCheck`
+ * requests against the caller's and the profile's account's limits (as the dashboard's expensive calls do, on either
+ * door), and one of `CHECKS_PER_PROFILE_PER_MINUTE` and of `CHECKS_PER_ACCOUNT_COURIER_PER_MINUTE`; past any → 429,
+ * before the courier is asked. The courier's refusal is an answer (200, `ok: false`), not an error.
  */
 export async function checkCourierProfile(db: Executor, actor: Actor, id: string): Promise<CheckResult> {
   if (!isUuid(id)) throw notFound("Courier profile");
@@ -44,8 +58,23 @@ export async function checkCourierProfile(db: Executor, actor: Actor, id: string
   const courier = findCourier(profile.courier);
   if (!courier) throw notFound("Courier profile");
   const settings = courierSettings(courier, profile);
-  const limit = await takeTokens(db, `courier-check:${profile.id}`, CHECKS_PER_PROFILE_PER_MINUTE);
-  if (!limit.allowed) throw rateLimited(limit, "Too many credential checks of this courier profile");
+  await throttleDashboardAndOwn(
+    db,
+    { userId: actor.userId, accountId: profile.accountId },
+    REQUEST_COSTS.courierCheck,
+    [
+      {
+        subject: `courier-check:${profile.id}`,
+        limitPerMinute: CHECKS_PER_PROFILE_PER_MINUTE,
+        refusal: checkRefusals.profile,
+      },
+      {
+        subject: `courier-check:${profile.accountId}:${profile.courier}`,
+        limitPerMinute: CHECKS_PER_ACCOUNT_COURIER_PER_MINUTE,
+        refusal: checkRefusals.accountCourier(profile.courier),
+      },
+    ],
+  );
   try {
     // A refusal is thrown inside the call, so the courier-call log line and metric say what the courier answered.
     await callCourier(db, courier, "check", settings, async (ctx) => {

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, count, eq, isNull, sql } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import type { Db } from "@/db/client";
 import { courierProfiles } from "@/db/schema";
@@ -8,12 +8,13 @@ import { sealProfileSettings, withKeptSecrets } from "@/server/secrets/profile-s
 import { parseInput, zodFieldErrors } from "@/server/validation";
 import { accountAccess, defaultAccountId, type Actor } from "../authorization";
 import { recordAudit, type AuditContext } from "../audit/record-audit";
-import { createCourierProfileInput, profileRefusals, type CourierProfileView } from "./schemas";
+import { createCourierProfileInput, PROFILES_PER_COURIER, profileRefusals, type CourierProfileView } from "./schemas";
 import { toCourierProfileView } from "./to-view";
 
 /**
  * Creates a courier profile. An account's first profile for a courier becomes its default; a new profile
- * created with `isDefault: true` takes the default over from the previous one.
+ * created with `isDefault: true` takes the default over from the previous one. An account that has
+ * `PROFILES_PER_COURIER` profiles of the courier (archived ones not counted) → 409, naming the limit.
  */
 export async function createCourierProfile(
   db: Db,
@@ -36,8 +37,20 @@ export async function createCourierProfile(
   const accountId = input.accountId ?? (await defaultAccountId(db, actor));
   await accountAccess(db, actor, accountId, { write: true });
   return db.transaction(async (tx) => {
-    // Serialises profile creation per account and courier, so "first profile is the default" holds under concurrency.
+    // Serialises profile creation per account and courier, so "first profile is the default" and the cap hold under
+    // concurrency.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`profile:${accountId}:${input.courier}`}))`);
+    const [live] = await tx
+      .select({ profiles: count() })
+      .from(courierProfiles)
+      .where(
+        and(
+          eq(courierProfiles.accountId, accountId),
+          eq(courierProfiles.courier, input.courier),
+          isNull(courierProfiles.archivedAt),
+        ),
+      );
+    if (live!.profiles >= PROFILES_PER_COURIER) throw profileRefusals.tooMany(input.courier);
     const [existingDefault] = await tx
       .select({ id: courierProfiles.id })
       .from(courierProfiles)

@@ -1,4 +1,4 @@
-import { badField } from "@/server/errors";
+import { AppError, badField } from "@/server/errors";
 import { z } from "zod";
 
 export const createCourierProfileInput = z.object({
@@ -40,9 +40,19 @@ export const courierProfileView = z.object({
 
 export type CourierProfileView = z.infer<typeof courierProfileView>;
 
+/**
+ * Profiles (not archived) one account may have of one courier. A shop needs a few (a warehouse, a brand each), and
+ * every profile is checked, synced and listed on its own: the cap keeps that work bounded per account.
+ */
+export const PROFILES_PER_COURIER = 20;
+
 /** What a profile's courier refuses in a create or a change (the OpenAPI examples show these very errors). */
 export const profileRefusals = {
   unknownCourier: (courier: string) => badField("courier", `unknown courier ${courier}`),
   unknownService: (courier: string, service: string) =>
     badField("service", `the ${courier} courier has no service ${service}`),
+  tooMany: (courier: string) => {
+    const message = `an account has at most ${PROFILES_PER_COURIER} ${courier} profiles: delete one before creating another`;
+    return new AppError("conflict", `courier: ${message}`, { errors: [{ field: "courier", message }] });
+  },
 };

@@ -1,9 +1,20 @@
-import { beforeAll, describe, expect, it } from "vitest";
-import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { NoopLogger, sql } from "drizzle-orm";
 import { getDb, handle, rowsOf } from "@/db/client";
 import { syntheticPoints } from "@/server/pickup-points/synthetic";
 import { insertDirectoryPoints } from "@/test/pickup-points";
-import { getPickupPoint, searchPickupPoints } from "./search-pickup-points";
+import type { AppError } from "@/server/errors";
+import { REQUEST_COSTS } from "@/server/services/rate-limits/request-costs";
+import {
+  compactZipSql,
+  getPickupPoint,
+  isStatementCancelled,
+  lastSearchPage,
+  MAX_SEARCH_WORDS,
+  SEARCH_TIMEOUT_MS,
+  searchPickupPoints,
+  type ChargeSearch,
+} from "./search-pickup-points";
 
 const PLZEN = { lat: 49.7384, lon: 13.3736 };
 
@@ -143,6 +154,20 @@ describe("the directory's indexes", () => {
     expect(rows.map((r) => r.indexdef)).toEqual([expect.stringContaining("gin_trgm_ops")]);
   });
 
+  it("serves the zip filter, spaces ignored, from an index on the very expression the search uses", async () => {
+    const db = await getDb();
+    await db.execute(sql`analyze pickup_points`);
+    const plan = rowsOf<Record<string, string>>(
+      await db.execute(
+        sql`explain select 1 from pickup_points where courier = 'ppl' and ${compactZipSql()} = ${"39470"}`,
+      ),
+    )
+      .map((row) => Object.values(row)[0])
+      .join("\n");
+    expect(plan).toContain("pickup_points_compact_zip_idx");
+    expect(plan).not.toMatch(/Seq Scan/);
+  });
+
   it("runs on sessions without JIT compilation, directly and through the pooler", async () => {
     // A batch's suggestions query is costed far above what it does (a lateral over a JSON parameter counts as 100
     // rows); PostgreSQL's default jit = on would compile it for 54 ms to run for 15 (bench/pickup-points.ts). The
@@ -153,5 +178,100 @@ describe("the directory's indexes", () => {
     );
     if ((await handle()).kind === "postgres") expect(row?.jit).toBe("off");
     else expect(row?.available).toBe(false);
+  });
+});
+
+describe("a search's work is bounded before it runs", () => {
+  /** The SQL statements `work` sends, and whether its search was charged (and how much). */
+  async function statementsOf(work: (charge: (cost: number) => Promise<void>) => Promise<unknown>) {
+    const statements: string[] = [];
+    const charged: number[] = [];
+    // On the prototype: a transaction's session has a logger of its own, not the handle's.
+    const spy = vi
+      .spyOn(NoopLogger.prototype as { logQuery(query: string): void }, "logQuery")
+      .mockImplementation((query: string) => {
+        statements.push(query);
+      });
+    let outcome: unknown;
+    try {
+      outcome = await work(async (cost) => {
+        charged.push(cost);
+      }).catch((error: unknown) => error);
+    } finally {
+      spy.mockRestore();
+    }
+    const searches = statements.filter((q) => /"pickup_points"/.test(q));
+    const predicates = (pattern: RegExp) => searches.map((q) => q.match(pattern)?.length ?? 0);
+    return { outcome, statements, searches, charged, likes: predicates(/ like /g), strpos: predicates(/strpos\(/g) };
+  }
+  const search = (input: Partial<Parameters<typeof searchPickupPoints>[1]>) => async (charge: ChargeSearch) =>
+    searchPickupPoints(await getDb(), { courier: "packeta", page: 1, pageSize: 20, ...input }, charge);
+  const refusal = (outcome: unknown) => (outcome as AppError).errors?.map((e) => e.field);
+
+  beforeAll(async () => insertDirectoryPoints(await getDb(), syntheticPoints({ courier: "packeta", count: 3000 })));
+
+  it("matches a word repeated 50 times once, one inside another not at all, and a whole address", async () => {
+    const repeated = await statementsOf(search({ q: Array.from({ length: 50 }, () => "plzen").join(" ") }));
+    expect((repeated.outcome as { itemsCount: number }).itemsCount).toBeGreaterThan(0);
+    expect(repeated.likes).toEqual([1, 1]);
+    const inside = await statementsOf(search({ q: "plz plzen PLZEŇ" }));
+    expect(inside.likes).toEqual([1, 1]);
+    const address = await statementsOf(search({ q: "Náměstí Míru 12, 602 00 Brno" }));
+    expect(address.outcome).toMatchObject({ page: 1 });
+    // No point has that address: the count alone ran, with one LIKE per long word and a filter per short one.
+    expect(address.likes).toEqual([4]);
+    expect(address.strpos).toEqual([2]);
+  });
+
+  it("takes 1- and 2-letter words only as a filter of what an indexed condition found, never as a LIKE", async () => {
+    const zip = [...syntheticPoints({ courier: "packeta", count: 3000 })][0]!.zip;
+    const fifty = await statementsOf(search({ q: Array.from({ length: 50 }, () => "a").join(" "), zip }));
+    expect(fifty.outcome).toMatchObject({ page: 1 });
+    expect(fifty.likes.every((n) => n === 0)).toBe(true);
+    expect(fifty.strpos.every((n) => n <= 1)).toBe(true);
+    // Alone, they would read the whole directory: refused, naming q, before any statement or charge.
+    const alone = await statementsOf(search({ q: Array.from({ length: 50 }, () => "a").join(" ") }));
+    expect(refusal(alone.outcome)).toEqual(["q"]);
+    expect(alone).toMatchObject({ statements: [], charged: [] });
+  });
+
+  it(`refuses more than ${MAX_SEARCH_WORDS} different words, naming q, with no statement run`, async () => {
+    const many = await statementsOf(search({ q: "one two three four five six seven eight nine" }));
+    expect(refusal(many.outcome)).toEqual(["q"]);
+    expect(many).toMatchObject({ statements: [], charged: [] });
+  });
+
+  it("refuses a page past the counted matches with no statement run, and answers a page past the found ones from the count alone", async () => {
+    const far = await statementsOf(search({ page: 999_999_999 }));
+    expect(refusal(far.outcome)).toEqual(["page"]);
+    expect(far).toMatchObject({ statements: [], charged: [] });
+    const last = await statementsOf(search({ q: "plzen", page: lastSearchPage(20) }));
+    expect(last.outcome).toMatchObject({ items: [] });
+    expect(last.searches).toHaveLength(1);
+  });
+
+  it("charges a search its cost once, and runs it under a statement timeout set for its own transaction", async () => {
+    const run = await statementsOf(search({ q: "plzen" }));
+    expect(run.charged).toEqual([REQUEST_COSTS.pickupPointSearch]);
+    expect(REQUEST_COSTS.pickupPointSearch).toBeGreaterThan(1);
+    // SET LOCAL, never a session SET: behind PgBouncer in transaction mode a session setting would outlive the search.
+    expect(run.statements.slice(0, 1)).toEqual([`set local statement_timeout = ${SEARCH_TIMEOUT_MS}`]);
+    expect(run.statements.filter((q) => /statement_timeout/.test(q))).toHaveLength(1);
+  });
+
+  it("tells a statement cancelled by the timeout from other failures, as the driver reports it", async () => {
+    const db = await getDb();
+    const error = await db
+      .transaction(async (tx) => {
+        await tx.execute(sql.raw("set local statement_timeout = 1"));
+        await tx.execute(sql`select pg_sleep(0.2)`);
+      })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    // PGlite (one process, no timer signal) does not cancel statements: there the search simply runs to its end.
+    if ((await handle()).kind === "postgres") expect(isStatementCancelled(error)).toBe(true);
+    expect(isStatementCancelled(new Error("boom"))).toBe(false);
   });
 });

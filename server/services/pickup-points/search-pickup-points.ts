@@ -2,8 +2,12 @@ import { and, asc, count, eq, gte, like, lte, sql, type SQL } from "drizzle-orm"
 import { z } from "zod";
 import type { Executor } from "@/db/client";
 import { pickupPoints, POINT_TYPES, type PickupPointRow } from "@/db/schema";
-import { notFound } from "@/server/errors";
+import { AppError, badField, notFound } from "@/server/errors";
 import { normalizeSearchText } from "@/server/pickup-points/search-text";
+import { REQUEST_COSTS } from "@/server/services/rate-limits/request-costs";
+import { MIN_INDEXED_WORD } from "@/lib/pickup-point-search";
+
+export { MIN_INDEXED_WORD };
 import { envelope, offsetOf, type Page, type Paging } from "../pagination";
 
 /** A point as the API answers it (contract "Pickup points" → "A point"). */
@@ -62,6 +66,63 @@ const EARTH_RADIUS_KM = 6371;
  */
 export const MAX_COUNTED = 1000;
 export const KM_PER_DEGREE_LAT = 111.32;
+/**
+ * The distinct words of `q` a search takes: each is a condition every candidate row is tested against. Enough for a
+ * whole address ("Náměstí Míru 12, 602 00 Brno": six), which the picker searches by when a point is chosen.
+ */
+export const MAX_SEARCH_WORDS = 8;
+/**
+ * The statements of one search are cancelled past this (milliseconds): a bounded search takes a few, tens under load;
+ * one that still runs this long holds a connection and a core that other tenants' requests are waiting for.
+ */
+export const SEARCH_TIMEOUT_MS = 1000;
+
+/** The last page a search answers for `pageSize`: the one holding its MAX_COUNTED-th match. */
+export const lastSearchPage = (pageSize: number) => Math.max(1, Math.ceil(MAX_COUNTED / pageSize));
+
+/** Every refusal of a search's input beyond its schema: the service throws these, the OpenAPI document shows them. */
+export const searchRefusals = {
+  tooManyWords: () => badField("q", `q must have at most ${MAX_SEARCH_WORDS} different words`),
+  noIndexedWord: () =>
+    badField(
+      "q",
+      `q needs a word of at least ${MIN_INDEXED_WORD} letters or digits, unless near or zip narrows the search`,
+    ),
+  pastCounted: (pageSize: number) =>
+    badField(
+      "page",
+      `page must be at most ${lastSearchPage(pageSize)} with pageSize ${pageSize}: a search counts at most ${MAX_COUNTED} matches`,
+    ),
+  timedOut: (cause?: unknown) =>
+    new AppError("unavailable", "The pickup-point search took too long; narrow it (q, near, zip) or retry shortly.", {
+      details: { retryAfterSeconds: 1 },
+      cause,
+    }),
+};
+
+/**
+ * The words of `q` a search matches, normalized as the stored text is: each once, and none that lies inside another
+ * ("pra" in "praha"): every row holding the longer word holds it too.
+ */
+export function searchWords(q: string | undefined): string[] {
+  const distinct = [
+    ...new Set(
+      normalizeSearchText(q ?? "")
+        .split(" ")
+        .filter(Boolean),
+    ),
+  ];
+  return distinct.filter((word) => !distinct.some((other) => other !== word && other.includes(word)));
+}
+
+/**
+ * The one expression the search filters `zip` by, spaces ignored: `pickup_points_compact_zip_idx` is built on
+ * exactly this, and PostgreSQL uses an expression index only for the same expression.
+ */
+export const compactZipSql = () => sql`replace(${pickupPoints.zip}, ' ', '')`;
+
+/** What a search is charged before it runs: its cost in requests, as the door's rate limit counts them. */
+export type ChargeSearch = (cost: number) => Promise<void>;
 
 export function toPickupPointView(row: PickupPointRow, distanceKm?: number): PickupPointView {
   return {
@@ -107,8 +168,52 @@ export function boundingBox(lat: number, lon: number, radiusKm: number) {
 /** Escapes LIKE's wildcards in user text. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Searches one courier's directory (contract: GET /couriers/{courier_id}/pickup-points). */
-export async function searchPickupPoints(db: Executor, input: PickupPointSearch): Promise<Page<PickupPointView>> {
+/**
+ * Searches one courier's directory (contract: GET /couriers/{courier_id}/pickup-points). The work is bounded before any
+ * statement runs: at most MAX_SEARCH_WORDS words, none that only a scan could find, no page past the counted
+ * matches; then the search is charged (`charge`, REQUEST_COSTS.pickupPointSearch) and its statements run under
+ * SEARCH_TIMEOUT_MS.
+ */
+export async function searchPickupPoints(
+  db: Executor,
+  input: PickupPointSearch,
+  charge: ChargeSearch = async () => {},
+): Promise<Page<PickupPointView>> {
+  const words = searchWords(input.q);
+  if (words.length > MAX_SEARCH_WORDS) throw searchRefusals.tooManyWords();
+  const narrowed = input.near !== undefined || Boolean(input.zip);
+  if (input.q && !narrowed && !words.some((word) => word.length >= MIN_INDEXED_WORD))
+    throw searchRefusals.noIndexedWord();
+  if (input.page > lastSearchPage(input.pageSize)) throw searchRefusals.pastCounted(input.pageSize);
+  await charge(REQUEST_COSTS.pickupPointSearch);
+  try {
+    // SET LOCAL, in a transaction of its own: behind PgBouncer in transaction mode a session setting would stay on
+    // whichever server connection it landed on, for someone else's statements.
+    return await db.transaction(async (tx) => {
+      await tx.execute(sql.raw(`set local statement_timeout = ${SEARCH_TIMEOUT_MS}`));
+      return await runSearch(tx, input, words);
+    });
+  } catch (error) {
+    if (isStatementCancelled(error)) throw searchRefusals.timedOut(error);
+    throw error;
+  }
+}
+
+/** PostgreSQL's SQLSTATE for a statement cancelled (here: by statement_timeout). */
+const QUERY_CANCELED = "57014";
+
+/** Whether the database cancelled the statement: the driver's SQLSTATE, under drizzle's "Failed query" wrapper or not. */
+export function isStatementCancelled(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; depth < 4 && typeof current === "object" && current !== null; depth++) {
+    const { code, cause } = current as { code?: unknown; cause?: unknown };
+    if (typeof code === "string") return code === QUERY_CANCELED;
+    current = cause;
+  }
+  return false;
+}
+
+async function runSearch(db: Executor, input: PickupPointSearch, words: string[]): Promise<Page<PickupPointView>> {
   const conditions: (SQL | undefined)[] = [eq(pickupPoints.courier, input.courier)];
   if (input.country) conditions.push(eq(pickupPoints.country, input.country.toUpperCase()));
   if (input.open ?? true) conditions.push(eq(pickupPoints.open, true));
@@ -116,11 +221,14 @@ export async function searchPickupPoints(db: Executor, input: PickupPointSearch)
   if (input.cod) conditions.push(eq(pickupPoints.cod, true));
   if (input.weightKg !== undefined)
     conditions.push(sql`(${pickupPoints.maxWeightKg} is null or ${pickupPoints.maxWeightKg} >= ${input.weightKg})`);
-  if (input.zip) conditions.push(eq(sql`replace(${pickupPoints.zip}, ' ', '')`, input.zip.replace(/\s+/g, "")));
-  if (input.q) {
-    for (const word of normalizeSearchText(input.q).split(" ").filter(Boolean))
-      conditions.push(like(pickupPoints.searchText, `%${likeLiteral(word)}%`));
-  }
+  if (input.zip) conditions.push(eq(compactZipSql(), input.zip.replace(/\s+/g, "")));
+  for (const word of words)
+    conditions.push(
+      word.length >= MIN_INDEXED_WORD
+        ? like(pickupPoints.searchText, `%${likeLiteral(word)}%`)
+        : // Not an operator the trigram index serves: a filter over the rows the other conditions found, never a scan.
+          sql`strpos(${pickupPoints.searchText}, ${word}) > 0`,
+    );
   let distance: SQL<number> | undefined;
   if (input.near) {
     const radiusKm = input.radiusKm ?? 10;
@@ -157,8 +265,9 @@ export async function searchPickupPoints(db: Executor, input: PickupPointSearch)
     : matches < MAX_COUNTED
       ? [asc(pickupPoints.name), asc(pickupPoints.id)]
       : [asc(pickupPoints.courier), asc(pickupPoints.id)];
+  // A page past the matches needs no second statement: it is empty.
   const rows =
-    matches === 0 && input.page === 1
+    offsetOf(input) >= matches
       ? []
       : await db
           .select({ row: pickupPoints, distanceKm: distance ?? sql<null>`null` })

@@ -17,6 +17,11 @@ export const REQUEST_COSTS = {
   events: 25,
   /** A courier profile check: a call to the courier's own API. */
   courierCheck: 10,
+  /**
+   * A pickup-point search (`GET /couriers/{courier_id}/pickup-points`, the dashboard's picker): a count of up to 1,000
+   * matches and a sorted page, tens of times the work of one point's lookup by its id (which counts one).
+   */
+  pickupPointSearch: 5,
 } as const;
 
 /** A validate or create batch of `orders` orders. */

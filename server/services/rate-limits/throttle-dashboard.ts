@@ -1,7 +1,7 @@
 import type { Executor } from "@/db/client";
 import { env } from "@/server/env";
 import { accountBucket } from "@/server/services/api-keys/verify-api-key";
-import { rateLimited, takeFromBuckets } from "./take-tokens";
+import { giveBackTokens, rateLimited, takeFromBuckets, type Bucket } from "./take-tokens";
 
 /** The bucket of one signed-in user's dashboard calls (USER_RATE_LIMIT_PER_MINUTE). */
 export const userBucket = (userId: string) => `user:${userId}`;
@@ -30,4 +30,27 @@ export async function throttleDashboard(
       ? `Too many dashboard requests (this one counts ${cost})`
       : "The account's rate limit (all of its API keys and users together) is exhausted",
   );
+}
+
+/** A bucket of a call's own beside the dashboard's, and what its refusal says. */
+export type OwnBucket = Bucket & { refusal: string };
+
+/**
+ * `throttleDashboard` for a call that also draws one token from buckets of its own (a courier check: per profile, per
+ * account and courier), all or none: a call refused by any of them takes nothing from the others.
+ */
+export async function throttleDashboardAndOwn(
+  db: Executor,
+  caller: { userId: string; accountId?: string | null },
+  cost: number,
+  own: readonly OwnBucket[],
+): Promise<void> {
+  const { state, refusedBy } = await takeFromBuckets(db, own, 1);
+  if (refusedBy) throw rateLimited(state, (refusedBy as OwnBucket).refusal);
+  try {
+    await throttleDashboard(db, caller, cost);
+  } catch (error) {
+    for (const bucket of own) await giveBackTokens(db, bucket.subject, bucket.limitPerMinute, 1);
+    throw error;
+  }
 }

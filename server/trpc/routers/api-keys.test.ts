@@ -1,6 +1,37 @@
 import { TRPCError } from "@trpc/server";
-import { describe, expect, it } from "vitest";
-import { callerFor, codeOf, suiteUsers } from "@/test/trpc";
+import { and, count, eq, isNull } from "drizzle-orm";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { getDb } from "@/db/client";
+import { apiKeys } from "@/db/schema";
+import { MAX_ACTIVE_KEYS_PER_KIND } from "@/server/services/api-keys/create-api-key";
+import { createTestUser } from "@/test/helpers";
+import { callerFor, codeOf, failure, suiteUsers } from "@/test/trpc";
+
+/** Active keys of one kind put straight into the table: what the cap counts, without spending the creation limit. */
+async function insertActiveKeys(accountId: string, kind: "secret" | "publishable", n: number) {
+  const db = await getDb();
+  await db.insert(apiKeys).values(
+    Array.from({ length: n }, (_, i) => ({
+      accountId,
+      name: `seeded ${kind} ${i}`,
+      keyHash: `seeded-${kind}-${accountId}-${i}`,
+      suffix: "xxxx",
+      kind,
+      allowedOrigins: kind === "publishable" ? ["https://shop.example"] : [],
+      permissions: [],
+    })),
+  );
+}
+
+const activeKeys = async (accountId: string) => {
+  const [row] = await (
+    await getDb()
+  )
+    .select({ n: count() })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)));
+  return row!.n;
+};
 
 describe("tRPC apiKeys", () => {
   const users = suiteUsers();
@@ -76,5 +107,80 @@ describe("tRPC apiKeys", () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TRPCError);
     expect((error as TRPCError).code).toBe("BAD_REQUEST");
+  });
+
+  describe("limits on creating keys", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it(`caps an account at ${MAX_ACTIVE_KEYS_PER_KIND} active keys of each kind (CONFLICT naming it); revoked ones do not count`, async () => {
+      const owner = await createTestUser();
+      await insertActiveKeys(owner.accountId, "secret", MAX_ACTIVE_KEYS_PER_KIND - 1);
+      const api = await callerFor(owner);
+      const last = await api.apiKeys.create({ accountId: owner.accountId, name: "fiftieth" });
+      const refused = await failure(api.apiKeys.create({ accountId: owner.accountId, name: "one too many" }));
+      expect(refused.code).toBe("CONFLICT");
+      expect(refused.message).toBe(
+        `An account can have at most ${MAX_ACTIVE_KEYS_PER_KIND} active secret API keys; revoke one before creating another.`,
+      );
+      expect(await activeKeys(owner.accountId)).toBe(MAX_ACTIVE_KEYS_PER_KIND);
+      // The publishable keys have a cap of their own.
+      const widget = {
+        accountId: owner.accountId,
+        kind: "publishable" as const,
+        allowedOrigins: ["https://shop.example"],
+      };
+      await api.apiKeys.create({ ...widget, name: "widget" });
+      await insertActiveKeys(owner.accountId, "publishable", MAX_ACTIVE_KEYS_PER_KIND - 1);
+      expect((await failure(api.apiKeys.create({ ...widget, name: "widget 51" }))).message).toContain(
+        `at most ${MAX_ACTIVE_KEYS_PER_KIND} active publishable API keys`,
+      );
+      await api.apiKeys.revoke({ id: last.id });
+      await api.apiKeys.create({ accountId: owner.accountId, name: "in the freed place" });
+    });
+
+    it("lets only one of two creations at once take an account's last place", async () => {
+      const owner = await createTestUser();
+      await insertActiveKeys(owner.accountId, "secret", MAX_ACTIVE_KEYS_PER_KIND - 1);
+      const api = await callerFor(owner);
+      const outcomes = await Promise.allSettled([
+        api.apiKeys.create({ accountId: owner.accountId, name: "racer 1" }),
+        api.apiKeys.create({ accountId: owner.accountId, name: "racer 2" }),
+      ]);
+      expect(outcomes.map((o) => o.status).sort()).toEqual(["fulfilled", "rejected"]);
+      expect(await activeKeys(owner.accountId)).toBe(MAX_ACTIVE_KEYS_PER_KIND);
+    });
+
+    it("throttles creation per user and per account (TOO_MANY_REQUESTS); a refused creation makes no key", async () => {
+      vi.useFakeTimers({ toFake: ["Date"], now: new Date() });
+      const owner = await createTestUser();
+      const secondOwner = await createTestUser({ accountId: owner.accountId, role: "owner" });
+      const thirdOwner = await createTestUser({ accountId: owner.accountId, role: "owner" });
+      const api = await callerFor(owner);
+      for (let i = 0; i < 10; i++) await api.apiKeys.create({ accountId: owner.accountId, name: `k${i}` });
+      const byUser = await failure(api.apiKeys.create({ accountId: owner.accountId, name: "eleventh" }));
+      expect(byUser.code).toBe("TOO_MANY_REQUESTS");
+      expect(byUser.message).toContain("Too many API keys created by this user");
+      // Other owners of the same account have limits of their own, up to the account's.
+      const second = await callerFor(secondOwner);
+      for (let i = 0; i < 10; i++) await second.apiKeys.create({ accountId: owner.accountId, name: `s${i}` });
+      const third = await callerFor(thirdOwner);
+      const byAccount = await failure(third.apiKeys.create({ accountId: owner.accountId, name: "twenty-first" }));
+      expect(byAccount.message).toContain("Too many API keys created for this account");
+      expect(await activeKeys(owner.accountId)).toBe(20);
+      // A minute later the account may create again.
+      vi.setSystemTime(Date.now() + 60_000);
+      await api.apiKeys.create({ accountId: owner.accountId, name: "next minute" });
+    });
+
+    it("does not let a stranger spend an account's creation limit", async () => {
+      vi.useFakeTimers({ toFake: ["Date"], now: new Date() });
+      const owner = await createTestUser();
+      const stranger = await callerFor(await createTestUser());
+      for (let i = 0; i < 25; i++)
+        expect(await codeOf(stranger.apiKeys.create({ accountId: owner.accountId, name: `x${i}` }))).toBe("NOT_FOUND");
+      await (await callerFor(owner)).apiKeys.create({ accountId: owner.accountId, name: "mine" });
+    });
   });
 });

@@ -7,8 +7,7 @@ import { deleteCourierProfile } from "@/server/services/courier-profiles/delete-
 import { createCourierProfileInput } from "@/server/services/courier-profiles/schemas";
 import { setDefaultCourierProfile } from "@/server/services/courier-profiles/set-default-courier-profile";
 import { updateCourierProfile } from "@/server/services/courier-profiles/update-courier-profile";
-import { REQUEST_COSTS } from "@/server/services/rate-limits/request-costs";
-import { accountProcedure, createTRPCRouter, limited, protectedProcedure } from "../init";
+import { accountProcedure, createTRPCRouter, protectedProcedure } from "../init";
 
 export const courierProfilesRouter = createTRPCRouter({
   /** What each courier offers (services, countries, COD), for the profile form's selects. */
@@ -24,10 +23,9 @@ export const courierProfilesRouter = createTRPCRouter({
   update: protectedProcedure
     .input(z.object({ id: z.string(), changes: z.unknown() }))
     .mutation(({ ctx, input }) => updateCourierProfile(ctx.db, ctx.actor, input.id, input.changes, { ip: ctx.ip })),
-  /** Asks the courier whether the profile's credentials work (the REST `/check`). */
+  /** Asks the courier whether the profile's credentials work (the REST `/check`; the service charges the limits). */
   check: protectedProcedure
     .input(z.object({ id: z.string() }))
-    .use(limited(() => REQUEST_COSTS.courierCheck))
     .mutation(({ ctx, input }) => checkCourierProfile(ctx.db, ctx.actor, input.id)),
   delete: protectedProcedure
     .input(z.object({ id: z.string() }))

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { POINT_TYPES } from "@/db/schema";
 import { pagingInput } from "@/server/services/pagination";
+import { directoryCourier } from "@/server/services/pickup-points/directory-courier";
 import { searchPickupPoints } from "@/server/services/pickup-points/search-pickup-points";
+import { throttleDashboard } from "@/server/services/rate-limits/throttle-dashboard";
 import { accountProcedure, createTRPCRouter } from "../init";
 
 /** The REST search's parameters, typed (the picker sends numbers and objects, not query strings). */
@@ -30,9 +32,14 @@ const searchInput = pagingInput.extend({
 });
 
 // An account procedure although the directory is the same for everyone: the dashboard's picker is for members,
-// and the REST door asks for an API key of an account as well.
+// and the REST door asks for an API key of an account as well. Each search, one call or one of a batch, is charged
+// as on the REST door (REQUEST_COSTS.pickupPointSearch) against the user's and the account's limits.
 export const pickupPointsRouter = createTRPCRouter({
   search: accountProcedure
     .input(searchInput)
-    .query(({ ctx, input: { accountId: _accountId, ...search } }) => searchPickupPoints(ctx.db, search)),
+    .query(({ ctx, input: { accountId: _accountId, courier, ...search } }) =>
+      searchPickupPoints(ctx.db, { ...search, courier: directoryCourier(courier) }, (cost) =>
+        throttleDashboard(ctx.db, { userId: ctx.actor.userId, accountId: ctx.access.accountId }, cost),
+      ),
+    ),
 });

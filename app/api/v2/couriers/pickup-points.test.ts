@@ -1,7 +1,8 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { syntheticPoints } from "@/server/pickup-points/synthetic";
 import { MAX_COUNTED } from "@/server/services/pickup-points/search-pickup-points";
+import { REQUEST_COSTS } from "@/server/services/rate-limits/request-costs";
 import { readJson } from "@/test/helpers";
 import { as, createPartner, type Partner } from "@/test/partner";
 import { runOnOwnDatabase } from "@/test/own-database";
@@ -103,6 +104,36 @@ describe("GET /couriers/{courier_id}/pickup-points", () => {
       params: { courier_id: "ppl" },
     });
     expect(response.status).toBe(403);
+  });
+});
+
+describe("what a pickup-point request is charged", () => {
+  // Buckets refill with the app's clock: stopped, so that RateLimit-Remaining moves by the tokens taken alone.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date() });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const remaining = (response: Response) => Number(response.headers.get("ratelimit-remaining"));
+
+  it(`takes ${REQUEST_COSTS.pickupPointSearch} tokens for a search, one for a lookup and one for a search refused before it runs`, async () => {
+    const before = remaining(await searchOf("ppl", "q=plzen"));
+    const searched = await searchOf("ppl", "q=plzen");
+    expect(searched.status).toBe(200);
+    expect(before - remaining(searched)).toBe(REQUEST_COSTS.pickupPointSearch);
+    const point = PPL.find((p) => p.open)!;
+    const looked = await get(`/api/v2/couriers/ppl/pickup-points/${point.id}`, { courier_id: "ppl", id: point.id });
+    expect(looked.status).toBe(200);
+    expect(remaining(searched) - remaining(looked)).toBe(1);
+    const far = await searchOf("ppl", "page=999999999");
+    expect(far.status).toBe(400);
+    expect((await readJson<Problem>(far)).errors?.map((e) => e.field)).toEqual(["page"]);
+    expect(remaining(looked) - remaining(far)).toBe(1);
+    const short = await searchOf("ppl", `q=${encodeURIComponent(Array.from({ length: 50 }, () => "a").join(" "))}`);
+    expect(short.status).toBe(400);
+    expect((await readJson<Problem>(short)).errors?.map((e) => e.field)).toEqual(["q"]);
+    expect(remaining(far) - remaining(short)).toBe(1);
   });
 });
 

@@ -1,9 +1,11 @@
 import { eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { apiKeys, auditEvents } from "@/db/schema";
 import { hashApiKey } from "@/server/auth/api-key-secret";
+import { MAX_ACTIVE_KEYS_PER_KIND } from "@/server/services/api-keys/create-api-key";
 import { call, createTestUser, readJson, type TestUser } from "@/test/helpers";
+import { callerFor } from "@/test/trpc";
 import * as collection from "./route";
 import * as item from "./[id]/route";
 
@@ -256,12 +258,49 @@ describe("private API: accountId defaults", () => {
     const other = await createTestUser();
     const multi = await createTestUser({ accountId: other.accountId, role: "owner" });
     const { createUser } = await import("@/server/services/accounts/create-user");
-    await createUser(await getDb(), { email: multi.email, password: multi.password, accountId: single.accountId });
+    await createUser(await getDb(), { email: multi.email, accountId: single.accountId });
     const ambiguous = await call(collection.POST, "/api/v2/private/api-keys", {
       token: multi.token,
       body: { name: "Which?" },
     });
     expect(ambiguous.status).toBe(400);
     expect((await readJson<{ errors: { field: string }[] }>(ambiguous)).errors[0]!.field).toBe("accountId");
+  });
+});
+
+describe("private API: limits on creating keys", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("answers 409 problem+json naming the cap once the account has as many active keys of the kind as it may", async () => {
+    const owner = await createTestUser();
+    await (await getDb()).insert(apiKeys).values(
+      Array.from({ length: MAX_ACTIVE_KEYS_PER_KIND }, (_, i) => ({
+        accountId: owner.accountId,
+        name: `seeded ${i}`,
+        keyHash: `seeded-rest-${owner.accountId}-${i}`,
+        suffix: "xxxx",
+        permissions: [],
+      })),
+    );
+    const refused = await createKey(owner, { name: "one too many" });
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get("content-type")).toBe("application/problem+json");
+    expect((await readJson<{ detail: string }>(refused)).detail).toBe(
+      `An account can have at most ${MAX_ACTIVE_KEYS_PER_KIND} active secret API keys; revoke one before creating another.`,
+    );
+  });
+
+  it("answers 429 with Retry-After past the creation limit, the dashboard's creations counted too", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date() });
+    const owner = await createTestUser();
+    const dashboard = await callerFor(owner);
+    for (let i = 0; i < 5; i++) await dashboard.apiKeys.create({ accountId: owner.accountId, name: `dashboard ${i}` });
+    for (let i = 0; i < 5; i++) expect((await createKey(owner, { name: `rest ${i}` })).status).toBe(201);
+    const limited = await createKey(owner, { name: "eleventh" });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect((await readJson<{ detail: string }>(limited)).detail).toContain("Too many API keys created by this user");
   });
 });

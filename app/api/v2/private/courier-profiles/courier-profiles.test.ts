@@ -2,7 +2,10 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { courierProfiles } from "@/db/schema";
+import { PROFILES_PER_COURIER } from "@/server/services/courier-profiles/schemas";
 import { call, createTestUser, readJson, type TestUser } from "@/test/helpers";
+import { callerFor, failure } from "@/test/trpc";
+import * as one from "./[id]/route";
 import * as collection from "./route";
 
 type Profile = {
@@ -81,5 +84,50 @@ describe("private API: courier profiles", () => {
         })
       ).status,
     ).toBe(404);
+  });
+
+  it(`caps an account at ${PROFILES_PER_COURIER} profiles of one courier: 409 naming the limit on both doors`, async () => {
+    const partner = await createTestUser();
+    const createFor = (body: Record<string, unknown>) =>
+      call(collection.POST, "/api/v2/private/courier-profiles", {
+        token: partner.token,
+        body: { accountId: partner.accountId, courier: "sandbox", ...body },
+      });
+    // Every account starts with its sandbox profile.
+    let last: Profile | undefined;
+    for (let i = 1; i < PROFILES_PER_COURIER; i++) {
+      const created = await createFor({ name: `Sandbox ${i}` });
+      expect(created.status, `profile ${i + 1}`).toBe(201);
+      last = await readJson<Profile>(created);
+    }
+    const refused = await createFor({ name: "One too many" });
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get("content-type")).toBe("application/problem+json");
+    const problem = await readJson<{ detail: string; errors: { field: string; message: string }[] }>(refused);
+    expect(problem.detail).toContain(`at most ${PROFILES_PER_COURIER} sandbox profiles`);
+    expect(problem.errors.map((e) => e.field)).toEqual(["courier"]);
+    const dashboard = await callerFor(partner);
+    const viaDashboard = await failure(
+      dashboard.courierProfiles.create({ accountId: partner.accountId, courier: "sandbox", name: "One too many" }),
+    );
+    expect(viaDashboard.code).toBe("CONFLICT");
+    expect(viaDashboard.message).toContain(`at most ${PROFILES_PER_COURIER} sandbox profiles`);
+    // The cap is per courier, and a deleted profile makes room.
+    expect(
+      (
+        await createFor({
+          courier: "packeta",
+          name: "Packeta",
+          settings: { apiPassword: "p".repeat(32), sender: "shop" },
+        })
+      ).status,
+    ).toBe(201);
+    const deleted = await call(one.DELETE, `/api/v2/private/courier-profiles/${last!.id}`, {
+      method: "DELETE",
+      token: partner.token,
+      params: { id: last!.id },
+    });
+    expect(deleted.status).toBe(204);
+    expect((await createFor({ name: "In its place" })).status).toBe(201);
   });
 });
