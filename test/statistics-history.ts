@@ -189,6 +189,12 @@ export function expectedItems(target: Target, timeZone: string, history: History
   };
   const orders = new Map<number, OrderRecord>();
   const finals = new Set<string>();
+  // `cod` sums only the orders that still carry it: one replaced or deleted later in the history no longer counts.
+  const removed = new Set(
+    history.flatMap((r) =>
+      r.kind === "delete" ? [r.order] : r.kind === "order" && r.replaces !== undefined ? [r.replaces] : [],
+    ),
+  );
   history.forEach((r, index) => {
     if (r.kind === "order") {
       orders.set(index, r);
@@ -199,7 +205,7 @@ export function expectedItems(target: Target, timeZone: string, history: History
         (i) => {
           i.created++;
           if (r.replaces !== undefined) i.replaced++;
-          if (r.cod) {
+          if (r.cod && !removed.has(index)) {
             const entry = i.cod.find((c) => c.currency === r.cod!.currency);
             if (entry) entry.amount = Math.round((entry.amount + r.cod.amount) * 100) / 100;
             else i.cod.push({ currency: r.cod.currency, amount: r.cod.amount });

@@ -90,7 +90,7 @@ export function OverviewPanel({ account }: { account: AccountChoice }) {
           icon={PackageX}
           title="Refused orders"
           value={overview.refusedLast7Days}
-          detail="refused or unanswered by the courier, last 7 days"
+          detail="refused or unanswered by the courier and not created since, last 7 days"
         />
       </div>
       <section aria-labelledby="setup-title" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">

@@ -60,7 +60,10 @@ const codeLabel: Record<string, string> = {
   COURIER_UNAVAILABLE: "Unreachable",
 };
 
-/** Create attempts the courier refused or did not answer, newest first, each with the way to fix and send it again. */
+/**
+ * Create attempts the courier refused or did not answer, newest first, each open one with the way to fix and send it
+ * again; one a later create resolved links to that order instead.
+ */
 export function RefusedOrdersTable({ accountId, canCreate }: { accountId: string; canCreate: boolean }) {
   const [page, setPage] = useState(1);
   const [isPending, startTransition] = useTransition();
@@ -102,9 +105,22 @@ export function RefusedOrdersTable({ accountId, canCreate }: { accountId: string
               <Td className="font-medium break-all text-slate-900">{r.referenceNumber}</Td>
               <Td label="Outcome">
                 <span className="flex flex-col gap-1 sm:min-w-48">
-                  <span>
+                  <span className="flex flex-wrap gap-1.5">
                     <Badge tone="red">{codeLabel[r.code] ?? r.code}</Badge>
+                    {r.resolvedByOrderId ? <Badge tone="green">Resolved</Badge> : null}
                   </span>
+                  {r.resolvedByOrderId ? (
+                    <span className="text-xs text-slate-700">
+                      Sent again and created as{" "}
+                      <Link
+                        className="text-blue-700 underline"
+                        href={withAccount(`/dashboard/orders/${r.resolvedByOrderId}`, accountId)}
+                      >
+                        order {r.referenceNumber}
+                      </Link>
+                      .
+                    </span>
+                  ) : null}
                   {r.outcomeUnknown ? (
                     <span className="text-xs text-slate-700">
                       <span className="font-medium text-slate-900">Outcome unknown:</span> {r.courierName} had the
@@ -129,7 +145,7 @@ export function RefusedOrdersTable({ accountId, canCreate }: { accountId: string
                       ) : null}
                     </span>
                   ) : null}
-                  {canCreate ? <SuggestedFixes attempt={r} accountId={accountId} /> : null}
+                  {canCreate && !r.resolvedByOrderId ? <SuggestedFixes attempt={r} accountId={accountId} /> : null}
                 </span>
               </Td>
               <Td label="Courier">
@@ -145,15 +161,18 @@ export function RefusedOrdersTable({ accountId, canCreate }: { accountId: string
               </Td>
               {canCreate ? (
                 <Td className="sm:text-right">
-                  <Button asChild variant="secondary" size="sm">
-                    <Link
-                      href={`${withAccount("/dashboard/orders/new", accountId)}&refused=${r.id}`}
-                      aria-label={`Fix and retry ${r.referenceNumber}`}
-                    >
-                      <PencilLine aria-hidden className="size-4" />
-                      Fix and retry
-                    </Link>
-                  </Button>
+                  {/* A resolved refusal sent again would replace the order that resolved it. */}
+                  {r.resolvedByOrderId ? null : (
+                    <Button asChild variant="secondary" size="sm">
+                      <Link
+                        href={`${withAccount("/dashboard/orders/new", accountId)}&refused=${r.id}`}
+                        aria-label={`Fix and retry ${r.referenceNumber}`}
+                      >
+                        <PencilLine aria-hidden className="size-4" />
+                        Fix and retry
+                      </Link>
+                    </Button>
+                  )}
                 </Td>
               ) : null}
             </Tr>

@@ -340,7 +340,7 @@ export function StatisticsDashboard({ account, input }: { account: AccountChoice
           <Panel
             id="statistics-cod"
             title="Cash on delivery"
-            description="The COD amounts of the orders created in the period, per currency."
+            description="The COD amounts of the orders created in the period that are still live (a replaced or deleted order no longer counts), per currency."
           >
             {figures.cod.length === 0 ? (
               nothing("No order with cash on delivery in this period.")

@@ -5,7 +5,8 @@ import { accounts } from "./accounts";
 /**
  * The figures of `GET /statistics`, one row per account, calendar day in the account's time zone, source pair,
  * courier, courier profile and COD currency. Counters live on the row whose `currency` is "" and COD amounts
- * on the rows of their currency, so one key covers both. Triggers (migration 0012) write every change as a row
+ * on the rows of their currency, so one key covers both; COD is the live orders' (an order's removal takes its amount
+ * back from its creation day, migration 0025). Triggers (migration 0012) write every change as a row
  * of `statistics_deltas` in the transaction that makes it; the worker folds deltas in here
  * (`compactStatistics`). A query sums both tables, so it is exact whatever the compaction lag.
  */

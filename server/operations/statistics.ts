@@ -69,7 +69,7 @@ export const getStatisticsOp = operation({
   summary: "Figures by source pair",
   description:
     "How many orders the account created, replaced and cancelled, how many the courier refused, how many validations were recorded by " +
-    "status, how much cash on delivery was created per currency, and how many orders were delivered or returned: per period (calendar " +
+    "status, how much cash on delivery the orders created still carry per currency, and how many orders were delivered or returned: per period (calendar " +
     "days in the account's time zone, see `GET /private/accounts/{accountId}`) and per source pair, courier or courier profile.\n\n" +
     "- `created`: orders created in the period, replacements included; `replaced`: those among them that replaced an order.\n" +
     "- `cancelled`: orders deleted or replaced in the period (counted on the day it happened, under the order's own keys).\n" +
@@ -77,7 +77,9 @@ export const getStatisticsOp = operation({
     "order of a create, by status (the `validation_results` records).\n" +
     "- `delivered`/`returned`: orders whose tracking first reached that state in the period (the time of the tracking event), " +
     "counted once the platform has recorded that step (the worker records due tracking steps every minute).\n" +
-    "- `cod`: the sum of `CodPrice` of the orders created in the period, per `CodCurrency`; empty when none had COD.\n\n" +
+    "- `cod`: the sum of `CodPrice` of the orders created in the period that still carry it, per `CodCurrency`: an order later " +
+    "replaced or deleted no longer counts (its amount leaves the day it was created on, in the same transaction), so three creates " +
+    "of one reference count the live one's COD once. Empty when none has COD.\n\n" +
     "Rows are sparse: a period and key combination appears only when something was counted in it, ordered by period, then keys. " +
     "The figures are kept per day as the changes commit (in the same transaction), so an answer counts every change committed before it. " +
     "After the account's time zone changes, its figures are recounted in the background; until that ends, days may still be those of " +

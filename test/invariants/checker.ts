@@ -8,6 +8,7 @@ import { RETRY_SCHEDULE, WEBHOOK_TIMEOUT_MS } from "./cluster";
 import type { Fault } from "./nemesis";
 import type { Reader } from "./readers";
 import { HEALTHY_KINDS, type Post } from "./receivers";
+import { describeDisagreement, STATISTICS_DISAGREEMENTS, type StatisticsDisagreement } from "./statistics-check";
 import type { Tenant } from "./tenants";
 import type { RequestRecord } from "./workload";
 
@@ -520,6 +521,22 @@ export function noServerErrors(h: History): Verdict {
   );
 }
 
+/**
+ * The statistics agree with the records they count (the contract's "Statistics by source pair"): for every tenant, the
+ * figures the triggers kept as the changes committed (compacted or not) equal a recount of its orders, refused attempts
+ * and validation results. `cod` is the live orders' only, so each replacement and delete must have taken its order's
+ * COD back in its own transaction.
+ */
+export async function statisticsAgree(h: History): Promise<Verdict> {
+  const ids = `{${h.tenants.map((t) => t.accountId).join(",")}}`;
+  const rows = await h.sql.unsafe<StatisticsDisagreement[]>(STATISTICS_DISAGREEMENTS, [ids]);
+  return verdict(
+    "statistics: the kept figures equal a recount of the records",
+    `${rows.length} key(s) of ${h.tenants.length} tenants disagree`,
+    rows.slice(0, 20).map(describeDisagreement),
+  );
+}
+
 export async function checkAll(h: History, progress: (name: string) => void = () => {}): Promise<Verdict[]> {
   const checks: [string, (h: History) => Verdict | Promise<Verdict>][] = [
     ["feed exactly once", feedExactlyOnce],
@@ -534,6 +551,7 @@ export async function checkAll(h: History, progress: (name: string) => void = ()
     ["nothing stuck", (x) => nothingStuck(x)],
     ["no unexpected exit", noUnexpectedExit],
     ["no server errors", noServerErrors],
+    ["statistics agree", statisticsAgree],
   ];
   const verdicts: Verdict[] = [];
   for (const [name, check] of checks) {

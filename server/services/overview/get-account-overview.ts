@@ -5,6 +5,7 @@ import type { ShippingStatus } from "@/lib/shipping-status";
 import { maskApiKey } from "@/server/auth/api-key-secret";
 import { formatMillis } from "@/server/time";
 import { accountAccess, type Actor } from "../authorization";
+import { isOpenRefusal } from "../refused-attempts/resolving-order";
 import { advanceTracking } from "../shipping-orders/advance-tracking";
 
 export type AccountOverview = {
@@ -15,7 +16,7 @@ export type AccountOverview = {
   keyUsage: { id: string; name: string; key: string; lastUsed: string | null; ordersLast7Days: number }[];
   /** Whether the account ever created an order (deleted and replaced ones count): the last setup step. */
   hasSentOrders: boolean;
-  /** Create attempts the courier refused or did not answer in the last 7 days. */
+  /** Create attempts the courier refused or did not answer in the last 7 days that no later create resolved. */
   refusedLast7Days: number;
 };
 
@@ -74,7 +75,7 @@ export async function getAccountOverview(
     db
       .select({ n: count() })
       .from(refusedAttempts)
-      .where(and(eq(refusedAttempts.accountId, accountId), gte(refusedAttempts.createdAt, weekAgo))),
+      .where(and(eq(refusedAttempts.accountId, accountId), gte(refusedAttempts.createdAt, weekAgo), isOpenRefusal)),
   ]);
   const ordersPerKey = new Map(perKey.map((k) => [k.apiKeyId, k.count]));
   return {

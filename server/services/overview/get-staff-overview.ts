@@ -5,6 +5,7 @@ import { AppError } from "@/server/errors";
 import { formatMillis } from "@/server/time";
 import type { Actor } from "../authorization";
 import { listRefusedAttempts, type RefusedAttemptSummary } from "../refused-attempts/list-refused-attempts";
+import { isOpenRefusal } from "../refused-attempts/resolving-order";
 import { listValidationResults, type ValidationResultSummary } from "../validation-results/list-validation-results";
 
 /** Consecutive failed attempts, newest first, that make an account worth a look. */
@@ -31,7 +32,10 @@ export async function getStaffOverview(db: Executor, actor: Actor, now = new Dat
       .select({ n: count() })
       .from(validationResults)
       .where(and(eq(validationResults.status, "ERROR"), gte(validationResults.createdAt, weekAgo))),
-    db.select({ n: count() }).from(refusedAttempts).where(gte(refusedAttempts.createdAt, weekAgo)),
+    db
+      .select({ n: count() })
+      .from(refusedAttempts)
+      .where(and(gte(refusedAttempts.createdAt, weekAgo), isOpenRefusal)),
     listValidationResults(db, actor, { status: ["ERROR"], from: weekAgo, pageSize: RECENT }),
     listRefusedAttempts(db, actor, { pageSize: RECENT }),
     failureStreaks(db, weekAgo),

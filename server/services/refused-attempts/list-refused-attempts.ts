@@ -16,6 +16,7 @@ import { AppError } from "@/server/errors";
 import { formatMillis } from "@/server/time";
 import { accountAccess, type Actor } from "../authorization";
 import { envelope, offsetOf, pagingInput, type Page } from "../pagination";
+import { resolvingOrderId } from "./resolving-order";
 
 export const listRefusedAttemptsInput = pagingInput.extend({
   /** Required for partners; staff may omit it to see every account. */
@@ -46,6 +47,11 @@ export type RefusedAttemptSummary = {
    * where the courier can be asked; Packeta cannot, so the partner checks it there).
    */
   outcomeUnknown: boolean;
+  /**
+   * The live order a later create of the same ReferenceNumber and source pair made (`resolving-order.ts`): the refusal
+   * is resolved, and sending it again would replace that order. Null while it is open.
+   */
+  resolvedByOrderId: string | null;
   /** Who sent it, in words: the API key's name, or the dashboard user. */
   sentBy: string;
   /** The messages of its validation that offer other values (`suggestions`), each a one-click fix in the dashboard. */
@@ -110,6 +116,7 @@ export const courierNameOf = (id: string): string => findCourier(id)?.capabiliti
 
 type Names = {
   accountName: string;
+  resolvedByOrderId: string | null;
   profileName: string | null;
   keyName: string | null;
   userEmail: string | null;
@@ -118,7 +125,7 @@ type Names = {
 
 export const toRefusedAttemptSummary = (
   r: RefusedAttemptRow,
-  { accountName, profileName, keyName, userEmail, messages }: Names,
+  { accountName, resolvedByOrderId, profileName, keyName, userEmail, messages }: Names,
 ): RefusedAttemptSummary => ({
   id: r.id,
   accountId: r.accountId,
@@ -136,16 +143,18 @@ export const toRefusedAttemptSummary = (
   field: r.field ?? null,
   validationResultId: r.validationResultId,
   outcomeUnknown: r.outcomeUnknown,
+  resolvedByOrderId,
   sentBy: keyName ? `API key “${keyName}”` : userEmail ? `${userEmail} (dashboard)` : "A removed key or user",
   suggestedFixes: suggestedFixesOf(messages),
 });
 
-/** Refused attempts with the names a summary shows (account, courier profile, API key or user). */
+/** Refused attempts with what a summary shows: the names (account, courier profile, API key or user), the resolving order. */
 export const selectRefusedAttempts = (db: Executor) =>
   db
     .select({
       r: refusedAttempts,
       accountName: accounts.name,
+      resolvedByOrderId: resolvingOrderId,
       profileName: courierProfiles.name,
       keyName: apiKeys.name,
       userEmail: users.email,

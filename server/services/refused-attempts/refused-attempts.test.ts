@@ -167,6 +167,65 @@ describe("refused create attempts", () => {
   });
 });
 
+describe("a refused attempt resolved by a later create", () => {
+  /** The sandbox refuses an order whose Note says so (a test trigger): the same reference sent without it is created. */
+  const refusedOrder = (pair: object) =>
+    order({ ReferenceNumber: "R-7", Note: "[courier-fail]", ReferenceSource: "shop", SourceIdentifier: "cz", ...pair });
+  const post = (partner: Partner, body: unknown) =>
+    as(partner)(create.POST, "/api/v2/couriers/sandbox/shipping-orders", { body, params: { courier_id: "sandbox" } });
+
+  it("is shown resolved by the live order of its reference and pair, and no longer counted on the overviews", async () => {
+    const partner = await createPartner();
+    await activatePair(partner, "shop", "cz");
+    const api = await callerFor(partner);
+    const staff = await callerFor(await createTestUser({ staff: true }), { staff: true });
+    expect((await readJson<{ failed: unknown[] }>(await post(partner, refusedOrder({})))).failed).toHaveLength(1);
+    const [open] = (await api.refusedAttempts.list({ accountId: partner.accountId })).items;
+    expect(open).toMatchObject({ referenceNumber: "R-7", resolvedByOrderId: null });
+    expect((await api.overview.get({ accountId: partner.accountId })).refusedLast7Days).toBe(1);
+    const staffBefore = (await staff.overview.staff()).refusalsLast7Days;
+
+    const { Note: _trigger, ...fixed } = refusedOrder({});
+    const created = await readJson<{ items: { id: string }[] }>(await post(partner, fixed));
+    const orderId = created.items[0]!.id;
+    const [resolved] = (await api.refusedAttempts.list({ accountId: partner.accountId })).items;
+    expect(resolved).toMatchObject({ id: open!.id, resolvedByOrderId: orderId });
+    expect((await api.refusedAttempts.get({ id: open!.id })).resolvedByOrderId).toBe(orderId);
+    expect((await api.overview.get({ accountId: partner.accountId })).refusedLast7Days).toBe(0);
+    expect((await staff.overview.staff()).refusalsLast7Days).toBe(staffBefore - 1);
+
+    // Created again (a replacement): the new live order resolves it. Deleted: nothing is live, it is open again.
+    const again = await readJson<{ items: { id: string }[] }>(await post(partner, fixed));
+    const [replaced] = (await api.refusedAttempts.list({ accountId: partner.accountId })).items;
+    expect(replaced!.resolvedByOrderId).toBe(again.items[0]!.id);
+    await api.shippingOrders.delete({ accountId: partner.accountId, id: again.items[0]!.id });
+    expect((await api.refusedAttempts.list({ accountId: partner.accountId })).items[0]!.resolvedByOrderId).toBeNull();
+    expect((await api.overview.get({ accountId: partner.accountId })).refusedLast7Days).toBe(1);
+  });
+
+  it("stays open when the reference is created under another source pair, or was live before the refusal", async () => {
+    const partner = await createPartner();
+    await activatePair(partner, "shop", "cz");
+    await activatePair(partner, "shop", "sk");
+    const api = await callerFor(partner);
+    // R-8 live under shop/cz first, then a resend refused: that order predates the refusal and resolves nothing.
+    const { Note: _trigger, ...earlier } = refusedOrder({ ReferenceNumber: "R-8" });
+    expect((await post(partner, earlier)).ok).toBe(true);
+    await post(partner, refusedOrder({ ReferenceNumber: "R-8" }));
+    // R-7 refused under shop/cz, then created under shop/sk.
+    await post(partner, refusedOrder({}));
+    const { Note: _again, ...elsewhere } = refusedOrder({ SourceIdentifier: "sk" });
+    expect((await post(partner, elsewhere)).ok).toBe(true);
+
+    const list = await api.refusedAttempts.list({ accountId: partner.accountId });
+    expect(list.items.map((r) => [r.referenceNumber, r.resolvedByOrderId])).toEqual([
+      ["R-7", null],
+      ["R-8", null],
+    ]);
+    expect((await api.overview.get({ accountId: partner.accountId })).refusedLast7Days).toBe(2);
+  });
+});
+
 describe("refused attempts' suggested fixes", () => {
   it("carries the messages of its validation that offer suggestions, and nothing else", async () => {
     const partner = await createPartner();

@@ -50,7 +50,11 @@ export type StatisticsParams = z.output<typeof statisticsQuery>;
 
 export const codAmount = z.object({
   currency: z.string().describe("ISO 4217, as the orders gave it."),
-  amount: z.number().describe("The sum of `CodPrice` of the orders created in the period, in this currency."),
+  amount: z
+    .number()
+    .describe(
+      "The sum of `CodPrice` of the orders created in the period that are still live (not replaced or deleted since), in this currency.",
+    ),
 });
 
 export const statisticsItem = z.object({

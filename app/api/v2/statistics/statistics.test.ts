@@ -5,7 +5,9 @@ import * as validate from "@/app/api/v2/couriers/[courier_id]/shipping-orders/va
 import * as account from "@/app/api/v2/private/accounts/[accountId]/route";
 import * as accountList from "@/app/api/v2/private/accounts/route";
 import * as order from "@/app/api/v2/shipping-orders/[id]/route";
-import { dayIn } from "@/server/services/statistics/query-statistics";
+import { getDb } from "@/db/client";
+import { compactStatistics, rebuildStatistics } from "@/server/services/statistics/maintain-statistics";
+import { dayIn, statisticsByAccount } from "@/server/services/statistics/query-statistics";
 import { call, createTestUser, readJson } from "@/test/helpers";
 import { activatePair, as, createPartner, order as anOrder } from "@/test/partner";
 import * as statistics from "./route";
@@ -91,7 +93,8 @@ describe("GET /api/v2/statistics", () => {
         returned: 0,
         // Each order of each create is validated: 4 orders, the refused one included.
         validations: { ok: 4, warning: 0, error: 0 },
-        cod: [{ currency: "CZK", amount: 550 }],
+        // The replacement's 300 CZK: its predecessor's 250 no longer counts.
+        cod: [{ currency: "CZK", amount: 300 }],
       },
       {
         period: today,
@@ -106,7 +109,8 @@ describe("GET /api/v2/statistics", () => {
         delivered: 0,
         returned: 0,
         validations: { ok: 1, warning: 0, error: 1 },
-        cod: [{ currency: "EUR", amount: 10 }],
+        // B-1 was deleted: its COD no longer counts.
+        cod: [],
       },
     ]);
 
@@ -135,7 +139,7 @@ describe("GET /api/v2/statistics", () => {
         validationsOk: "4",
         validationsWarning: "0",
         validationsError: "0",
-        codCZK: "550.00",
+        codCZK: "300.00",
       },
     ]);
     // JSON stays the answer when JSON is preferred or CSV not asked for.
@@ -145,6 +149,36 @@ describe("GET /api/v2/statistics", () => {
     expect(json.headers.get("content-type")).toMatch(/^application\/json/);
     const byCourier = await readJson<Answer>(json);
     expect(byCourier.items).toMatchObject([{ courier: "sandbox", referenceSource: null, created: 4, cancelled: 2 }]);
+  });
+
+  it("sums the COD of the live order only when one reference is created three times", async () => {
+    const p = await createPartner();
+    const api = as(p);
+    for (let n = 0; n < 3; n++) {
+      const created = await readJson<{ items: { replaced: string | null }[] }>(
+        await api(create.POST, PATH, {
+          body: anOrder({ ReferenceNumber: "COD-1", CodPrice: 499, CodCurrency: "CZK" }),
+          params: { courier_id: "sandbox" },
+        }),
+      );
+      expect(created.items[0]!.replaced === null).toBe(n === 0);
+    }
+    const today = dayIn("Europe/Prague", new Date());
+    const live = [{ currency: "CZK", amount: 499 }];
+    const figures = async () => (await readJson<Answer>(await api(statistics.GET, "/api/v2/statistics"))).items;
+    expect(await figures()).toMatchObject([{ period: today, created: 3, replaced: 2, cancelled: 2, cod: live }]);
+    const csv = await api(statistics.GET, "/api/v2/statistics", { headers: { accept: "text/csv" } });
+    expect(parse(await csv.text(), { columns: true })).toMatchObject([{ created: "3", codCZK: "499.00" }]);
+
+    // The same once the worker folds the deltas in, and from the recount of the records.
+    const db = await getDb();
+    await compactStatistics(db);
+    expect(await figures()).toMatchObject([{ created: 3, cod: live }]);
+    await rebuildStatistics(db, p.accountId);
+    expect(await figures()).toMatchObject([{ created: 3, replaced: 2, cancelled: 2, cod: live }]);
+    const staff = await createTestUser({ staff: true });
+    const everyAccount = await statisticsByAccount(db, { userId: staff.userId, isStaff: true }, { days: 1 });
+    expect(everyAccount.accounts.find((a) => a.accountId === p.accountId)?.figures.cod).toEqual(live);
   });
 
   it("answers 400 naming the parameter, 403 without statistics:read, 401 without a key", async () => {
