@@ -11,6 +11,7 @@ import { Spinner } from "@/components/ui/spinner";
 import type { CourierCapabilities } from "@/server/couriers/adapter";
 import { api } from "@/trpc/react";
 import { buildOrder } from "@/lib/order-form/build-order";
+import { PHONE_HINT } from "@/lib/phone";
 import { Input } from "@/components/ui/input";
 import { MessageField, MessageInput } from "./message-field";
 import { isRecord, mergeDraft, textOf } from "@/lib/order-form/order-draft";
@@ -363,7 +364,7 @@ export function OrderForm({
           path="Recipient.Phone"
           defaultValue={start.text("Recipient.Phone")}
           label="Phone (optional)"
-          hint="+ and 7 to 15 digits"
+          hint={PHONE_HINT}
           type="tel"
           messages={at("Recipient.Phone")}
           autoComplete="off"

@@ -104,7 +104,8 @@ export const ShippingOrderRequest = named(
   orderRequestSchema,
   "One shipping order as a partner sends it. Field names are PascalCase and matched case-insensitively; unknown fields are ignored. " +
     "Optional strings that are empty, blank or null count as absent. `Recipient.Country` and `CodCurrency` are upper-cased; " +
-    "`Recipient.Phone` may carry spaces, hyphens and parentheses (`+420 777 123 456`); they are stripped before it is stored.",
+    "`Recipient.Phone` is national for `Recipient.Country` (`777 123 456`) or international (`+420 777 123 456`), stored and " +
+    "answered in E.164 (`+420777123456`).",
 );
 export const ShippingOrderBatch = named(
   "ShippingOrderBatch",

@@ -62,9 +62,16 @@ Validation results and refused attempts are kept 90 days, as the platform read t
   optional trailing \`Z\`; both bounds are inclusive at the precision given (\`createdTo=2026-11-21\` covers the whole day). An unknown \`courier\` in
   the list filter → 400, like any malformed filter.
 - An empty batch → 400.
-- In orders, \`Recipient.Country\` and \`CodCurrency\` are upper-cased; \`Recipient.Phone\` may separate its digits with spaces, hyphens and
-  parentheses (\`+420 777 123 456\`), which are stripped before it is stored; \`null\` in any optional field (numbers too) means absent, and optional
+- In orders, \`Recipient.Country\` and \`CodCurrency\` are upper-cased; \`null\` in any optional field (numbers too) means absent, and optional
   strings that are empty or blank count as absent.
+- \`Recipient.Phone\`: 4 to 17 digits, spaces, hyphens and parentheses between them, \`+\` only first. With \`+\` it is a number of any country,
+  kept whatever \`Recipient.Country\` is; without it, it is read as dialled in \`Recipient.Country\`: its trunk prefix (SK \`0912 345 678\`), \`00\`
+  (or the country's other international prefix: \`00420 777 123 456\` for SK is a Czech number) and a leading country code (\`420777123456\`
+  for CZ) are understood. Valid means valid in the numbering plan of libphonenumber-js's full metadata (the version pinned in
+  \`package.json\`), of any type (mobile, fixed line, …): a Czech \`777 123 456\` sent for an SK recipient is an ERROR, it is not a Slovak number.
+  A national number with an invalid \`Recipient.Country\` is an ERROR at both fields. Every message is \`INVALID_FORMAT\` at
+  \`Recipient.Phone\`. The E.164 form is what is stored, answered, printed on labels and sent to Packeta and PPL; validation results and
+  refused attempts keep the number as it was sent.
 - A returned order carries every field that was sent, \`null\` where it was not (\`pickupPoint\` also when the service does not use one).
 - Every account starts with a default \`sandbox\` courier profile, so \`sandbox\` works without \`?profile=\` from the first request. Without
   \`?profile=\` when the account has no default profile for the courier → 404 naming \`profile\`.

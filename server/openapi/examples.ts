@@ -22,7 +22,7 @@ export const orderRequest = {
     Zip: "110 00",
     Country: "CZ",
     Email: "jana@example.com",
-    Phone: "+420 777 123 456",
+    Phone: "777 123 456",
   },
   Parcels: [{ Weight: 1.2, Length: 30, Width: 20, Height: 10 }, { Weight: 2 }],
   CodPrice: 499.9,

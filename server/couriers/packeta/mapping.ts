@@ -73,6 +73,7 @@ export function packetAttributes(order: ShipmentRequest, index: number, settings
     surname,
     company: order.recipient.company ?? undefined,
     email: order.recipient.email ?? undefined,
+    // E.164 (`+420601234567`) as the platform keeps it: the form of Packeta's own examples, within its 20 characters.
     phone: order.recipient.phone ?? undefined,
     addressId: home ? settings.homeDeliveryCarriers?.[order.recipient.country] : order.pickupPoint,
     // Cash on delivery is collected once, on the first packet.

@@ -234,6 +234,7 @@ export function pplShipmentOf(order: ShipmentRequest, _settings: PplSettings): P
       city: recipient.city,
       zipCode: pplZip(recipient.zip),
       country: recipient.country,
+      // E.164 (`+420666777888`) as the platform keeps it: the form of PPL's own examples, within its 30 characters.
       phone: present(recipient.phone),
       email: present(recipient.email),
     },

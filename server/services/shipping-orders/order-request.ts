@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { normalisePhone, PHONE_PATTERN, PHONE_PATTERN_PROBLEM, type PhoneReading } from "@/lib/phone";
 import { ISO_COUNTRIES, ISO_CURRENCIES, ZIP_FORMATS } from "./countries";
 
 /**
@@ -20,12 +21,6 @@ const requiredText = (max: number) => z.string().trim().min(1).max(max);
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === null ? undefined : v), schema.optional());
 
-/**
- * `+` and 7..15 digits, with spaces, hyphens and parentheses anywhere (`+420 777 123 456`); stored
- * without them. The same pattern is the OpenAPI document's, so a gateway built from it accepts what we do.
- */
-const PHONE_PATTERN = /^[\s()-]*\+(?:[\s()-]*\d){7,15}[\s()-]*$/;
-
 const positiveNumber = z.number().positive();
 /** What the columns hold (numeric(8,2) for dimensions, numeric(12,2) for prices): beyond it PostgreSQL fails the insert. */
 const MAX_DIMENSION_CM = 999_999.99;
@@ -33,6 +28,23 @@ const MAX_PRICE = 9_999_999_999.99;
 const dimension = positiveNumber.max(MAX_DIMENSION_CM);
 
 const twoDecimals = (v: number) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6;
+
+/** Each recipient's phone is read once: the check that reports it and the overwrite that stores it share the reading. */
+const phoneReadings = new WeakMap<object, PhoneReading | undefined>();
+
+/**
+ * The phone read by the recipient's country (a national number needs it); undefined when there is none or its
+ * characters are already refused at the field.
+ */
+function phoneOf(r: { Phone?: unknown; Country?: unknown }): PhoneReading | undefined {
+  if (phoneReadings.has(r)) return phoneReadings.get(r);
+  const reading =
+    typeof r.Phone === "string" && PHONE_PATTERN.test(r.Phone)
+      ? normalisePhone(r.Phone, typeof r.Country === "string" && ISO_COUNTRIES.has(r.Country) ? r.Country : null)
+      : undefined;
+  phoneReadings.set(r, reading);
+  return reading;
+}
 
 export const recipientSchema = z
   .object({
@@ -57,9 +69,12 @@ export const recipientSchema = z
       (v) => (typeof v === "string" && v.trim() === "" ? undefined : (v ?? undefined)),
       z
         .string()
-        .regex(PHONE_PATTERN, "must be + and 7 to 15 digits (spaces, hyphens and parentheses allowed)")
-        .transform((v) => v.replace(/[\s()-]/g, ""))
-        .optional(),
+        .regex(PHONE_PATTERN, PHONE_PATTERN_PROBLEM)
+        .optional()
+        .describe(
+          "International (`+421 912 345 678`), or national for `Country` (`777 123 456`, `00420 777 123 456` for CZ); " +
+            "a valid number of its country. Answered and sent to the courier in E.164 (`+420777123456`).",
+        ),
     ),
   })
   .superRefine((r, ctx) => {
@@ -72,6 +87,14 @@ export const recipientSchema = z
         params: { code: "INVALID_FORMAT" },
       });
     }
+    const phone = phoneOf(r);
+    if (phone && !phone.ok) {
+      ctx.addIssue({ code: "custom", path: ["Phone"], message: phone.problem, params: { code: "INVALID_FORMAT" } });
+    }
+  })
+  .overwrite((r) => {
+    const phone = phoneOf(r);
+    return phone?.ok ? { ...r, Phone: phone.e164 } : r;
   });
 
 export const parcelSchema = z.object({

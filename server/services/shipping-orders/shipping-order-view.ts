@@ -39,7 +39,7 @@ export const shippingOrderView = z.object({
     zip: z.string(),
     country: z.string(),
     email: z.string().nullable(),
-    phone: z.string().nullable(),
+    phone: z.string().nullable().describe("E.164 (`+420777123456`), however it was sent."),
   }),
   parcels: z.array(
     z.object({

@@ -75,13 +75,36 @@ describe("validateOrder: the contract's field rules", () => {
     expect(codes(order({ Recipient: recipient({ Phone: "+1234567890123456" }) }))).toContain(
       "INVALID_FORMAT@Recipient.Phone",
     );
-    expect(codes(order({ Recipient: recipient({ Phone: "+1234567" }) }))).toEqual([]);
+    expect(codes(order({ Recipient: recipient({ Phone: "+1234567" }) }))).toContain("INVALID_FORMAT@Recipient.Phone");
     expect(codes(order({ Recipient: recipient({ Phone: "+420 777 123 456" }) }))).toEqual([]);
     expect(codes(order({ Recipient: recipient({ Phone: "+49 (30) 123-456" }) }))).toEqual([]);
     expect(validate(order({ Recipient: recipient({ Phone: "+420 777 123 456" }) })).order?.Recipient.Phone).toBe(
       "+420777123456",
     );
     expect(codes(order({ Recipient: recipient({ Country: "XX" }) }))).toContain("INVALID_FORMAT@Recipient.Country");
+  });
+
+  it("Recipient.Phone: national numbers read by Recipient.Country and kept in E.164; an invalid one is an ERROR at the field", () => {
+    const phoneOf = (r: Record<string, unknown>) => validate(order({ Recipient: recipient(r) })).order?.Recipient.Phone;
+    expect(phoneOf({ Phone: "777 123 456" })).toBe("+420777123456");
+    expect(phoneOf({ Phone: "00420777123456" })).toBe("+420777123456");
+    expect(phoneOf({ Phone: "0912 345 678", Zip: "811 01", Country: "sk" })).toBe("+421912345678");
+    const refused = validate(order({ Recipient: recipient({ Phone: "777 123 456", Zip: "811 01", Country: "SK" }) }));
+    expect(refused.order).toBeNull();
+    expect(refused.response.messages).toEqual([
+      {
+        code: "INVALID_FORMAT",
+        severity: "ERROR",
+        field: "Recipient.Phone",
+        message:
+          "Recipient.Phone is not a valid phone number of SK; a number of another country needs + and its country code",
+      },
+    ]);
+    // A national number cannot be read without a country: both fields say so.
+    expect(codes(order({ Recipient: recipient({ Phone: "777 123 456", Country: "XX" }) }))).toEqual([
+      "INVALID_FORMAT@Recipient.Country",
+      "INVALID_FORMAT@Recipient.Phone",
+    ]);
   });
 
   it.each([
