@@ -191,7 +191,9 @@ test("a point's name from a courier's feed shows in the map's tooltip as text, n
   await page.keyboard.type("Tooltipov");
   const frame = widgetFrame(page);
   await expect(frame.getByRole("option")).toHaveCount(1);
-  await frame.getByTestId("pickup-point-map").locator("path.leaflet-interactive").first().hover();
+  // The event Leaflet opens a tooltip on, sent to the marker itself: the map is centred on the one point, and the
+  // map's notice (no tiles offline) can lie over it, so a pointer hover may land on the notice.
+  await frame.getByTestId("pickup-point-map").locator("path.leaflet-interactive").first().dispatchEvent("mouseover");
   await expect(frame.locator(".leaflet-tooltip")).toHaveText(name);
   await expect(frame.locator("#injected-link, #injected-bold")).toHaveCount(0);
 });

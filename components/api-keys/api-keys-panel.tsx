@@ -46,8 +46,9 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
         <THead>
           <tr>
             <Th>Name and key</Th>
-            <Th>Created (UTC)</Th>
-            <Th>Last used (UTC)</Th>
+            {/* The zone may wrap under the name: the table has seven columns to fit beside the menu at 1280 px. */}
+            <Th className="whitespace-normal">Created (UTC)</Th>
+            <Th className="whitespace-normal">Last used (UTC)</Th>
             <Th>Permissions</Th>
             <Th>Rate limit</Th>
             <Th>
