@@ -4,7 +4,11 @@ import { problem } from "@/server/http/problem";
 import { newNonce, pageContentSecurityPolicy } from "@/server/http/content-security-policy";
 import { clientAddress } from "@/server/http/client-address";
 import { prerenderedPageScriptHashes } from "@/server/http/prerendered-pages";
-import { unauthenticatedPageLimiter, UNAUTHENTICATED_PAGES_PER_MINUTE } from "@/server/http/unauthenticated-page-limit";
+import {
+  PAGE_COUNTED_HEADER,
+  unauthenticatedPageLimiter,
+  unauthenticatedPagesRefusal,
+} from "@/server/http/unauthenticated-page-limit";
 import { env } from "@/server/env";
 import { mapTileOrigin } from "@/server/pickup-points/map-tiles";
 import { exactOrigin } from "@/server/widget/origin";
@@ -40,17 +44,15 @@ export async function proxy(request: NextRequest) {
   const development = env().NODE_ENV === "development";
   const signedIn = await hasLiveSession(request);
   // Development has no client address (no app server in front of `next dev`) and one visitor.
-  if (!signedIn && !development) {
+  // A request the app's server counted already (it carried no session cookie: unauthenticated-page-limit.ts) is not
+  // counted twice; one whose cookie does not hold is counted here.
+  if (!signedIn && !development && request.headers.get(PAGE_COUNTED_HEADER) !== "1") {
     const limit = takeUnauthenticatedPage(clientAddress(request.headers));
     if (!limit.allowed)
-      return problem(
-        429,
-        `More than ${UNAUTHENTICATED_PAGES_PER_MINUTE} pages a minute from this address without signing in: retry in ${limit.retryAfterSeconds} s.`,
-        {
-          code: "rate_limited",
-          headers: { "retry-after": String(limit.retryAfterSeconds), "x-request-id": requestIdOf(request.headers) },
-        },
-      );
+      return problem(429, unauthenticatedPagesRefusal(limit.retryAfterSeconds), {
+        code: "rate_limited",
+        headers: { "retry-after": String(limit.retryAfterSeconds), "x-request-id": requestIdOf(request.headers) },
+      });
   }
   // A development server renders every page per request, whatever a production build left in .next.
   const prerendered = development ? null : prerenderedPageScriptHashes(pathname);

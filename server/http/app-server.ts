@@ -1,7 +1,8 @@
 import { createServer, type Server } from "node:http";
 import next from "next";
 import { logger } from "@/server/observability/logger";
-import type { TrustProxy } from "./client-address";
+import { CLIENT_ADDRESS_HEADER, type TrustProxy } from "./client-address";
+import { withUnauthenticatedPageLimit } from "./unauthenticated-page-limit";
 import { withClientAddress, type Handle } from "./with-client-address";
 
 export type AppServerOptions = {
@@ -28,7 +29,15 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   let handle: Handle = () => {
     throw new Error("the server is not prepared yet");
   };
-  const server = createServer(withClientAddress(options.trust, (req, res) => handle(req, res)));
+  const server = createServer(
+    withClientAddress(
+      options.trust,
+      withUnauthenticatedPageLimit(
+        (req) => (req.headers[CLIENT_ADDRESS_HEADER] as string | undefined) ?? null,
+        (req, res) => handle(req, res),
+      ),
+    ),
+  );
   const app = next({
     dev: false,
     dir: options.dir,

@@ -1,4 +1,7 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { addressLimitKey } from "@/server/services/rate-limits/address-key";
+import { problemBody } from "./problem";
 
 /**
  * Pages a minute one client address (an IPv6 client per /64) may load without a live session: a person reading the
@@ -39,3 +42,52 @@ export function unauthenticatedPageLimiter({
     return { allowed, retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / perMs / 1000)) };
   };
 }
+
+/**
+ * Set by the app's own HTTP server on a page request it already counted against the address's bucket (any copy a
+ * client sends is removed first): proxy.ts then does not count it again.
+ */
+export const PAGE_COUNTED_HEADER = "x-sop-page-counted";
+
+/** A document request: not the API, not Next's static files (proxy.ts's page matcher, read from the raw URL). */
+const NOT_A_PAGE = /^\/(?:api\/|_next\/|favicon\.ico|icon\.svg)/;
+/** next-auth's session cookie, plain or `__Secure-`, whole or chunked (`.0`, `.1`). */
+const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?next-auth\.session-token(?:\.\d+)?=/;
+
+/**
+ * The per-address page limit at the front of the app's HTTP server, before Next: a page request that carries no
+ * session cookie at all is counted here, and past the limit answered 429 by node:http itself, which costs a fraction
+ * of a millisecond where Next's own handling of even a refused request costs several; a flood from one address then
+ * stays cheap. A request with a session cookie goes on to proxy.ts, which verifies the cookie and counts the request
+ * there when it does not hold (so a forged cookie buys nothing but the dearer refusal).
+ */
+export function withUnauthenticatedPageLimit(
+  addressOf: (req: IncomingMessage) => string | null,
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> | void,
+  takePage: (address: string | null) => PageLimitState = unauthenticatedPageLimiter(),
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> | void {
+  return (req, res) => {
+    delete req.headers[PAGE_COUNTED_HEADER];
+    const page = (req.method === "GET" || req.method === "HEAD") && !NOT_A_PAGE.test(req.url ?? "/");
+    if (page && !SESSION_COOKIE.test(req.headers.cookie ?? "")) {
+      const limit = takePage(addressOf(req));
+      if (!limit.allowed) {
+        const body = problemBody(429, unauthenticatedPagesRefusal(limit.retryAfterSeconds), { code: "rate_limited" });
+        res.writeHead(429, {
+          "content-type": "application/problem+json",
+          "retry-after": String(limit.retryAfterSeconds),
+          "x-request-id": randomUUID(),
+          "cache-control": "no-store",
+        });
+        res.end(req.method === "HEAD" ? undefined : JSON.stringify(body));
+        return;
+      }
+      req.headers[PAGE_COUNTED_HEADER] = "1";
+    }
+    return handle(req, res);
+  };
+}
+
+/** What a page request past the limit is told, by the app's server or by proxy.ts. */
+export const unauthenticatedPagesRefusal = (retryAfterSeconds: number) =>
+  `More than ${UNAUTHENTICATED_PAGES_PER_MINUTE} pages a minute from this address without signing in: retry in ${retryAfterSeconds} s.`;
