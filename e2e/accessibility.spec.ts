@@ -146,9 +146,9 @@ for (const viewport of [
       await page.keyboard.press("Escape");
 
       await page.goto(`/dashboard/orders/${order.id}${account}`);
-      await page.getByRole("button", { name: "Delete order" }).click();
+      await page.getByRole("button", { name: "Cancel shipment" }).click();
       await check(page, testInfo, at("dialog-delete-order"));
-      await page.getByRole("alertdialog").getByRole("button", { name: "Cancel" }).click();
+      await page.getByRole("alertdialog").getByRole("button", { name: "Keep shipment" }).click();
 
       await page.getByRole("button", { name: /account menu$/ }).click();
       await check(page, testInfo, at("menu-user"));

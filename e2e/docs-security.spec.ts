@@ -96,3 +96,41 @@ test("the sign-in page hydrates under the nonce policy (its form signs in throug
   await expect(page.getByText("The email or password is wrong.")).toBeVisible();
   expect(violations).toEqual([]);
 });
+
+test("a problem's `type` names a prerendered page of this site explaining it; an unknown type is a 404", async ({
+  page,
+}) => {
+  const violations = cspViolations(page);
+  const missing = await page.request.get("/api/v2/shipping-orders/00000000-0000-4000-8000-000000000000", {
+    headers: { "x-api-key": "svc_unknown" },
+  });
+  const { type } = (await missing.json()) as { type: string };
+  expect(type).toBe("/problems/unauthorized");
+  const answer = await page.goto(new URL(type, missing.url()).toString());
+  expect(answer!.status()).toBe(200);
+  expect(answer!.headers()["x-nextjs-cache"]).toBe("HIT");
+  const scripts = scriptSrc(answer!.headers()["content-security-policy"] ?? "");
+  expect(scripts).not.toContain("'nonce-");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Unauthorized");
+  await expect(page.getByRole("heading", { name: "What to do" })).toBeVisible();
+  expect(violations).toEqual([]);
+  expect((await page.request.get("/problems/no-such-problem")).status()).toBe(404);
+});
+
+test("/docs on a phone: the contents by tag sit behind a disclosure and each link lands on its section", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/docs");
+  await expect(page.getByRole("navigation", { name: "Operations", exact: true })).toBeHidden();
+  const contents = page.locator("details", { has: page.getByText("Contents by tag", { exact: true }) });
+  await contents.locator("summary").click();
+  const nav = contents.getByRole("navigation", { name: "Operations by tag" });
+  const tagLinks = nav.locator('a[href^="#tag-"]');
+  expect(await tagLinks.count()).toBeGreaterThan(5);
+  const last = tagLinks.last();
+  const target = (await last.getAttribute("href"))!;
+  await last.click();
+  await expect(page).toHaveURL(new RegExp(`${target}$`));
+  await expect(page.locator(target)).toBeInViewport();
+});

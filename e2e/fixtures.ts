@@ -24,7 +24,7 @@ type WorkerFixtures = {
   sandboxProfile: { id: string; name: string };
   /**
    * A Packeta profile of the owner's account with the password the e2e fake Packeta accepts (see environment.ts).
-   * The fake refuses packets whose reference starts with `REFUSE`, at the recipient's zip.
+   * The fake refuses packets whose reference starts with `REFUSE` (a test trigger, at `ReferenceNumber`).
    */
   packetaProfile: { id: string; name: string };
   /** An API key of the owner's account, for tests about what the dashboard shows rather than about keys. */
@@ -34,8 +34,14 @@ type WorkerFixtures = {
 };
 
 type TestFixtures = {
-  /** Browser console errors and uncaught exceptions of the test, attached to its report when it fails. */
+  /**
+   * Browser console errors and uncaught exceptions of the test, attached to its report when it fails. A test that
+   * passes while its pages logged any (a hydration warning, an uncaught exception, a React error) fails: in
+   * development each opens Next's error overlay. `expectedBrowserErrors` names those a test provokes on purpose.
+   */
   browserErrors: string[];
+  /** Page errors this test provokes on purpose (e.g. the browser's CORS refusal of a foreign origin). */
+  expectedBrowserErrors: RegExp[];
   /** Signs in (through the sign-in page the first time in this worker) and waits for the dashboard. */
   signIn: (user: E2EUser) => Promise<void>;
 };
@@ -80,8 +86,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       provide(await newUser({ accountName: `Staff ${workerInfo.workerIndex}`, staff: true })),
     { scope: "worker" },
   ],
+  expectedBrowserErrors: [[], { option: true }],
   browserErrors: [
-    async ({ page }, provide, testInfo) => {
+    async ({ page, expectedBrowserErrors }, provide, testInfo) => {
       const errors: string[] = [];
       page.on("console", (message) => {
         if (message.type() === "error") errors.push(message.text());
@@ -90,6 +97,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await provide(errors);
       if (testInfo.status !== testInfo.expectedStatus && errors.length > 0) {
         await testInfo.attach("browser-errors", { body: errors.join("\n\n"), contentType: "text/plain" });
+      }
+      if (testInfo.status === "passed") {
+        const unexpected = pageErrors(errors).filter(
+          (e) => !expectedBrowserErrors.some((expected) => expected.test(e)),
+        );
+        expect(unexpected, "what the pages logged as errors").toEqual([]);
       }
     },
     { auto: true },

@@ -164,16 +164,18 @@ test("filters live in the URL: they survive a reload and a shared link", async (
   await expect(table.getByRole("link", { name: c })).toHaveCount(0);
 
   await page.getByRole("button", { name: /^Status/ }).click();
-  await page.getByRole("menuitemcheckbox", { name: "Cancelled" }).click();
+  // No "Cancelled": a cancelled shipment's order is removed (contract), so the filter does not offer it.
+  await expect(page.getByRole("menuitemcheckbox", { name: "Cancelled" })).toHaveCount(0);
+  await page.getByRole("menuitemcheckbox", { name: "Returned" }).click();
   await page.keyboard.press("Escape");
   await page.getByRole("button", { name: "Apply filters" }).click();
-  await expect(page).toHaveURL(/status=CANCELLED/);
+  await expect(page).toHaveURL(/status=RETURNED/);
   await expect(page.getByRole("heading", { name: "No orders match these filters" })).toBeVisible();
 
   const shared = await context.newPage();
   await shared.goto(page.url());
   await expect(shared.getByRole("heading", { name: "No orders match these filters" })).toBeVisible();
-  await expect(shared.getByRole("button", { name: /^Status/ })).toContainText("Cancelled");
+  await expect(shared.getByRole("button", { name: /^Status/ })).toContainText("Returned");
   await expect(shared.getByLabel("Reference numbers")).toHaveValue(`${a}, ${b}`);
   await shared.close();
 
@@ -193,11 +195,11 @@ test("an owner deletes an order after confirming, and it is gone from the list a
   const order = await createOrderViaApi(request, apiKey, sandboxProfile.id, orderBody());
   await signIn(owner);
   await page.goto(`/dashboard/orders/${order.id}`);
-  await page.getByRole("button", { name: "Delete order" }).click();
+  await page.getByRole("button", { name: "Cancel shipment" }).click();
   const confirm = page.getByRole("alertdialog");
-  await expect(confirm).toContainText(`Delete order ${order.referenceNumber}?`);
-  await confirm.getByRole("button", { name: "Delete order" }).click();
-  await expect(page.getByText(`Order ${order.referenceNumber} deleted`)).toBeVisible();
+  await expect(confirm).toContainText(`Cancel shipment ${order.referenceNumber}?`);
+  await confirm.getByRole("button", { name: "Cancel shipment" }).click();
+  await expect(page.getByText(`Shipment ${order.referenceNumber} cancelled`)).toBeVisible();
   await expect(page).toHaveURL(/\/dashboard\/orders(\?|$)/);
   await expect(page.getByRole("heading", { name: "Orders", level: 1 })).toBeVisible();
   await expect(page.getByRole("link", { name: order.referenceNumber })).toHaveCount(0);
@@ -222,5 +224,5 @@ test("a member reads orders but is not offered deletion", async ({
   await page.goto(`/dashboard/orders/${order.id}`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText(order.referenceNumber);
   await expect(page.getByRole("link", { name: "Download label" })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Delete order" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Cancel shipment" })).toHaveCount(0);
 });

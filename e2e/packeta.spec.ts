@@ -142,6 +142,6 @@ test("a packet Packeta refuses is listed with Packeta's words and the field it n
   const row = page.getByRole("row").filter({ hasText: reference });
   await expect(row).toContainText("Refused");
   await expect(row).toContainText("Packeta");
-  await expect(row).toContainText("Field: Zip");
-  await expect(row).toContainText("Recipient.Zip");
+  await expect(row).toContainText("Field: Reference number");
+  await expect(row).toContainText("test trigger");
 });

@@ -3,6 +3,13 @@ import type { AppRouter } from "@/server/trpc/root";
 import { SHIPPING_STATUSES, statusLabel } from "./shipping-status";
 import { courierChoice, defineUrlFilters, type FilterValues } from "./url-filters";
 
+/**
+ * The statuses the list's filter offers. Not CANCELLED: a cancelled order is removed and answers "not found" (contract:
+ * DELETE /shipping-orders/{id}), so a "Cancelled" choice would list nothing; the REST list still takes
+ * `status=CANCELLED` for the orders a courier reports cancelled on its own.
+ */
+export const LISTED_STATUSES = SHIPPING_STATUSES.filter((s) => s !== "CANCELLED");
+
 /** The orders list's filters, under the REST list's parameter names. */
 export const orderFilters = defineUrlFilters({
   createdFrom: { kind: "day", id: "filter-created-from", label: "Created from" },
@@ -14,7 +21,7 @@ export const orderFilters = defineUrlFilters({
     id: "filter-status",
     label: "Status",
     anyLabel: "Any status",
-    options: SHIPPING_STATUSES.map((s) => ({ value: s, label: statusLabel[s] })),
+    options: LISTED_STATUSES.map((s) => ({ value: s, label: statusLabel[s] })),
   },
   courier: courierChoice("filter-courier"),
   courierProfile: { kind: "choice", id: "filter-profile", label: "Courier profile", anyLabel: "Any profile" },

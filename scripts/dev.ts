@@ -21,8 +21,10 @@ const { AUTH_SECRET, SECRETS_KEY, PUBLIC_URL, WEBHOOK_TIMEOUT_MS } = env();
 const fakeCouriers = !process.env.COURIER_PACKETA_URL && !process.env.COURIER_PPL_URL;
 const courierUrls: Record<string, string> = {};
 if (fakeCouriers) {
-  const packeta = await startFakePacketa({ password: DEMO.packeta.apiPassword });
-  const ppl = await startFakePpl({ clientId: DEMO.ppl.clientId, clientSecret: DEMO.ppl.clientSecret });
+  // Their shipments move a step every 2 minutes, as the demo's sandbox profile does (db/seed.ts).
+  const clock = { stepMinutes: 2 };
+  const packeta = await startFakePacketa({ password: DEMO.packeta.apiPassword, clock });
+  const ppl = await startFakePpl({ clientId: DEMO.ppl.clientId, clientSecret: DEMO.ppl.clientSecret, clock });
   courierUrls.COURIER_PACKETA_URL = packeta.url;
   courierUrls.COURIER_PPL_URL = ppl.url;
   courierUrls.COURIER_PPL_TEST_URL = ppl.url;

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { openApiDocumentJson, operationsOf } from "@/server/openapi/document-json";
+import { openApiDocumentJson, operationsOf, type OperationEntry } from "@/server/openapi/document-json";
 import { Markdown } from "./markdown";
 import { MethodBadge, Operation } from "./operation";
 import { SchemaView } from "./schema-view";
@@ -45,35 +45,7 @@ export default function ApiReferencePage() {
             openapi.json
           </a>
         </div>
-        {groups.map((group) => (
-          <div key={group.name} className="mt-5">
-            <a
-              href={`#tag-${slug(group.name)}`}
-              className="text-[11px] font-semibold uppercase tracking-wide text-slate-500 hover:text-slate-800"
-            >
-              {group.name}
-            </a>
-            <ul className="mt-1 space-y-0.5">
-              {group.operations.map(({ method, op }) => (
-                <li key={op.operationId}>
-                  <a
-                    href={`#${op.operationId}`}
-                    className="flex items-center gap-2 rounded px-1 py-0.5 text-[13px] text-slate-700 hover:bg-slate-100"
-                  >
-                    <MethodBadge method={method} />
-                    <span className="truncate">{op.summary}</span>
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </div>
-        ))}
-        <a
-          href="#schemas"
-          className="mt-5 block text-[11px] font-semibold uppercase tracking-wide text-slate-500 hover:text-slate-800"
-        >
-          Schemas
-        </a>
+        <TableOfContents groups={groups} />
       </nav>
 
       <main id="top" className="mx-auto w-full max-w-5xl px-6 py-8">
@@ -85,11 +57,20 @@ export default function ApiReferencePage() {
               /api/v2/openapi.json
             </a>
           </p>
-          <Markdown text={doc.info.description} className="mt-4 text-sm leading-relaxed text-slate-700" />
         </header>
 
+        {/* Narrow screens have no sidebar: the same contents behind a disclosure, open with no script. */}
+        <details className="mt-4 rounded-lg border border-slate-200 bg-white lg:hidden">
+          <summary className="cursor-pointer px-3 py-2 text-sm font-medium text-slate-900">Contents by tag</summary>
+          <nav aria-label="Operations by tag" className="border-t border-slate-200 px-3 pb-4">
+            <TableOfContents groups={groups} />
+          </nav>
+        </details>
+
+        <Markdown text={doc.info.description} className="mt-4 text-sm leading-relaxed text-slate-700" />
+
         {groups.map((group) => (
-          <section key={group.name} id={`tag-${slug(group.name)}`} className="mt-10 scroll-mt-6">
+          <section key={group.name} id={tagAnchor(group.name)} className="mt-10 scroll-mt-6">
             <h2 className="text-xl font-semibold text-slate-900">{group.name}</h2>
             {group.description && <p className="mt-1 text-sm text-slate-600">{group.description}</p>}
             <div className="mt-4 space-y-6">
@@ -120,5 +101,47 @@ export default function ApiReferencePage() {
     </div>
   );
 }
+
+type Group = { name: string; operations: OperationEntry[] };
+
+/** Each tag's section and its operations, then the schemas: anchors into the page, so it needs no script. */
+function TableOfContents({ groups }: { groups: Group[] }) {
+  return (
+    <>
+      {groups.map((group) => (
+        <div key={group.name} className="mt-5">
+          <a
+            href={`#${tagAnchor(group.name)}`}
+            className="text-[11px] font-semibold uppercase tracking-wide text-slate-500 hover:text-slate-800"
+          >
+            {group.name}
+          </a>
+          <ul className="mt-1 space-y-0.5">
+            {group.operations.map(({ method, op }) => (
+              <li key={op.operationId}>
+                <a
+                  href={`#${op.operationId}`}
+                  className="flex items-center gap-2 rounded px-1 py-0.5 text-[13px] text-slate-700 hover:bg-slate-100"
+                >
+                  <MethodBadge method={method} />
+                  <span className="truncate">{op.summary}</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+      <a
+        href="#schemas"
+        className="mt-5 block text-[11px] font-semibold uppercase tracking-wide text-slate-500 hover:text-slate-800"
+      >
+        Schemas
+      </a>
+    </>
+  );
+}
+
+/** The id of a tag's section. */
+const tagAnchor = (name: string) => `tag-${slug(name)}`;
 
 const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-");

@@ -22,7 +22,7 @@ export function DeleteOrderButton({
   const remove = api.shippingOrders.delete.useMutation({
     onSuccess: async () => {
       setOpen(false);
-      toast.success(`Order ${order.referenceNumber} deleted`);
+      toast.success(`Shipment ${order.referenceNumber} cancelled`);
       router.push(withAccount("/dashboard/orders", accountId));
       // Marked stale without refetching: this page is still on screen and the order now answers "not found".
       await Promise.all([
@@ -38,13 +38,14 @@ export function DeleteOrderButton({
       <AlertDialogTrigger asChild>
         <Button variant="danger-ghost">
           <Trash2 aria-hidden className="size-4" />
-          Delete order
+          Cancel shipment
         </Button>
       </AlertDialogTrigger>
       <ConfirmContent
-        title={`Delete order ${order.referenceNumber}?`}
-        description="The shipment is cancelled with the courier and the order is removed; its labels stop being valid. This cannot be undone."
-        confirmLabel="Delete order"
+        title={`Cancel shipment ${order.referenceNumber}?`}
+        description="The shipment is cancelled with the courier and the order is removed from the list; its labels stop being valid. This cannot be undone."
+        confirmLabel="Cancel shipment"
+        dismissLabel="Keep shipment"
         pending={remove.isPending}
         onConfirm={() => remove.mutate({ accountId, id: order.id })}
       />

@@ -12,6 +12,8 @@ type ConfirmProps = {
   title: React.ReactNode;
   description: React.ReactNode;
   confirmLabel: string;
+  /** The button that closes the dialog doing nothing; rename it when the confirmation itself says "Cancel …". */
+  dismissLabel?: string;
   pending?: boolean;
   onConfirm: () => void;
   /** Where focus goes once the dialog closes, when the trigger it would return to is gone (the row was removed). */
@@ -26,6 +28,7 @@ export function ConfirmContent({
   title,
   description,
   confirmLabel,
+  dismissLabel = "Cancel",
   pending = false,
   onConfirm,
   focusAfterClose,
@@ -50,7 +53,7 @@ export function ConfirmContent({
         </AlertDialogPrimitive.Description>
         <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <AlertDialogPrimitive.Cancel asChild>
-            <Button variant="secondary">Cancel</Button>
+            <Button variant="secondary">{dismissLabel}</Button>
           </AlertDialogPrimitive.Cancel>
           <Button
             variant="danger"

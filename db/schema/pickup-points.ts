@@ -66,6 +66,11 @@ export const pickupPoints = pgTable(
     index("pickup_points_location_idx").on(t.courier, t.latitude, t.longitude),
     index("pickup_points_zip_idx").on(t.courier, t.country, t.zip),
     /*
+     * The search's exact count with attribute filters only (country, open, type, cod, weightKg): every column those
+     * filters read is in this index, so the count is an index-only scan, never a read of the table.
+     */
+    index("pickup_points_attributes_idx").on(t.courier, t.country, t.open, t.type, t.cod, t.maxWeightKg),
+    /*
      * The search's `zip` filter, spaces ignored ("11000" finds "110 00"): an expression index, so the search must use
      * this very expression (`compactZipSql` in search-pickup-points.ts) for PostgreSQL to match it.
      */

@@ -2,13 +2,17 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { inlineScriptHashes } from "./content-security-policy";
+import { PROBLEM_TYPES, problemTypeUri } from "./problem-types";
 
 /**
  * The pages `next build` renders once (their `page.tsx` exports `dynamic = "force-static"`) and the server answers
  * from that build's HTML: the same bytes (and ETag) for every request, no rendering. Every other page renders per
  * request under a nonce. A page listed here whose HTML the build lacks is served as a rendered one.
  */
-export const PRERENDERED_PAGES: ReadonlySet<string> = new Set(["/docs"]);
+export const PRERENDERED_PAGES: ReadonlySet<string> = new Set([
+  "/docs",
+  ...[...PROBLEM_TYPES.keys()].map(problemTypeUri),
+]);
 
 /** The app's directory: this file is `server/http/` of it, in the sources and in a build's server code alike. */
 const appDirectory = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");

@@ -47,7 +47,7 @@ describe("errorResponse renders an AppError's details at the door", () => {
       "retry-after": "7",
     });
     expect(await response.json()).toEqual({
-      type: "https://docs.shipping-orders.dev/problems/rate-limited",
+      type: "/problems/rate-limited",
       title: "Too Many Requests",
       status: 429,
       detail: "The API key's rate limit is exhausted: retry in 7 s.",

@@ -2,6 +2,7 @@ import { logger } from "@/server/observability/logger";
 import { currentRequest } from "@/server/observability/request-context";
 import { randomUUID } from "node:crypto";
 import { isDatabaseUnavailable } from "@/db/connection-errors";
+import { problemTypeUri } from "@/server/http/problem-types";
 import { AppError, errorTable, type AppErrorDetails, type FieldError, type RateLimitFigures } from "@/server/errors";
 
 /** The problem `title` of each status (a view of `errorTable`); the OpenAPI examples use it too. */
@@ -32,7 +33,7 @@ export function problemBody(
       code: extra.problemCode,
     };
   const body: Problem = {
-    type: extra.code ? `https://docs.shipping-orders.dev/problems/${extra.code.replaceAll("_", "-")}` : "about:blank",
+    type: extra.code ? problemTypeUri(extra.code) : "about:blank",
     title: problemTitles[status] ?? "Error",
     status,
     detail,

@@ -60,7 +60,9 @@ export const ProblemSchema = named(
   z.object({
     type: z
       .string()
-      .describe("A URI naming the kind of problem, e.g. `https://docs.shipping-orders.dev/problems/not-found`."),
+      .describe(
+        "A URI reference naming the kind of problem, relative to the request's URL: `/problems/<code>` is a page of this site explaining it (e.g. `/problems/not-found`); `about:blank` when the problem is no more than its status.",
+      ),
     title: z.string().describe("The HTTP reason phrase of `status`."),
     status: z.number().int().describe("The HTTP status code, repeated."),
     detail: z.string().describe("What went wrong with this request, in a sentence a developer can act on."),

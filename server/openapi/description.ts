@@ -53,6 +53,7 @@ Validation results and refused attempts are kept 90 days, as the platform read t
 \`POST /auth/token\` is throttled per email and per client address (an IPv6 client per /64; 429). The address is the connection's peer, or behind the operator's own proxies the right-most \`X-Forwarded-For\` hop that is not one of them: entries a client writes never count.
 
 ## Decisions where the contract is silent
+- Problem \`type\`: a relative URI reference (RFC 9457 §3.1.1), \`/problems/<code>\` (e.g. \`/problems/not-found\`, \`/problems/courier-cannot-cancel\`), resolved against the request's URL: each names a page of this site that explains when the problem happens and what to do. A problem that is no more than its status has \`about:blank\`.
 - Pickup points: a courier that keeps no pickup-point directory (\`sandbox\`) answers 404 on both pickup-point operations, like an unknown
   courier, rather than an empty list. A publishable key (\`svc_pk_…\`) is refused (403) on a request without an \`Origin\` header, except the
   checkout widget's own same-origin dialog page; its \`allowedOrigins\` are exact origins, \`https\` or plain \`http\` for localhost only.

@@ -26,7 +26,7 @@ export const listCouriersOp = operation({
           items: courierItems((courier) =>
             courier === "sandbox"
               ? null
-              : { count: courier === "packeta" ? 30_000 : 12_000, syncedAt: "2026-11-27T03:05:12.000Z" },
+              : { count: courier === "packeta" ? 30_000 : 12_000, syncedAt: "2026-11-27T03:05:12.000" },
           ),
         },
       ],

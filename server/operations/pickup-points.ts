@@ -1,6 +1,5 @@
 import {
-  lastSearchPage,
-  MAX_COUNTED,
+  MAX_NAME_ORDERED,
   MAX_SEARCH_WORDS,
   MIN_INDEXED_WORD,
   SEARCH_TIMEOUT_MS,
@@ -124,9 +123,8 @@ export const pickupPointQuery = z
       default: 1,
       param: {
         description:
-          `The page to return, 1 or more (default 1). A search counts at most ${MAX_COUNTED} matches: a page starting ` +
-          `past them (page > ${MAX_COUNTED} / pageSize, rounded up: ${lastSearchPage(20)} with the default pageSize) → 400 ` +
-          "naming `page`; a page past the matches it found is empty.",
+          "The page to return, 1 or more (default 1). A page past the last one (above 1 and above `totalPages`) → 400 " +
+          "naming `page`.",
       },
     }),
   })
@@ -219,12 +217,13 @@ export const searchPickupPointsOp = operation({
     "Searches the courier's directory of pickup points and lockers, kept in sync from the courier's feeds. Filters combine " +
     "with AND. With `near`, points within `radiusKm` nearest first, each with `distanceKm`; otherwise by name. Closed points " +
     "are left out unless `open=false`. A courier without a directory (`sandbox`) → 404, not an empty list.\n\n" +
-    `Decision where the contract is silent: a search counts at most ${MAX_COUNTED} matches. Past that, \`itemsCount\` says ` +
-    `${MAX_COUNTED} (so \`totalPages\` and \`nextPage\` stop there) and, without \`near\`, the points come in the directory's ` +
-    "own order instead of by name: a picker shows the first pages of the nearest or best-named points, and a query " +
-    "matching thousands (a town's name) is narrowed, not paged through.\n\n" +
+    "`itemsCount` is the exact number of matches, however many (`totalPages` and `nextPage` follow it). Decision where " +
+    `the contract is silent: a search matching more than ${MAX_NAME_ORDERED} points without \`near\` answers them in the ` +
+    "directory's own order (stable from page to page) instead of by name: a picker shows the first pages of the nearest " +
+    "or best-named points, and a query matching thousands (a town's name) is narrowed rather than sorted.\n\n" +
     `A secret key's search counts ${REQUEST_COSTS.pickupPointSearch} requests against the key's and the account's rate ` +
-    "limits (a point's lookup by id counts one); a request refused with 400 before searching counts one. A publishable " +
+    "limits (a point's lookup by id counts one, and so does a request refused with 400 before searching; a `page` past " +
+    "the last one is known only once the matches are counted, so it counts as a search). A publishable " +
     "key's search counts one: its shoppers' typing is held per client address first. A search whose " +
     `statements run past ${SEARCH_TIMEOUT_MS} ms is cancelled → 503 with \`Retry-After\`: narrow it.\n\n` +
     WIDGET_NOTE,
@@ -251,7 +250,7 @@ export const searchPickupPointsOp = operation({
         pageSize: ["pageSize out of range", sampleQuery("pageSize=51")],
         words: ["q of too many different words", searchRefusals.tooManyWords()],
         shortWords: ["q of short words only, without near or zip", searchRefusals.noIndexedWord()],
-        page: ["A page past the counted matches", searchRefusals.pastCounted(20)],
+        page: ["A page past the last one", searchRefusals.pastMatches(1210, 20)],
       },
     },
     403: widgetProblems[403],

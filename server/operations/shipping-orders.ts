@@ -293,7 +293,11 @@ const listQuery = describeParams(listShippingOrdersQuery.extend(pagingParams), {
   referenceNumbers: ["Orders with these ReferenceNumbers (exact match).", ["ORDER-1001", "ORDER-1002"]],
   ids: ["Orders with these ids; a value that is no UUID → 400.", [ORDER_ID]],
   shippingNumbers: ["Orders with a parcel of these shipping numbers.", ["SBX0000000001"]],
-  status: ["Orders in these shipping statuses; an unknown status → 400.", ["CREATED", "IN_TRANSIT"]],
+  status: [
+    "Orders in these shipping statuses; an unknown status → 400. `CANCELLED` lists the orders a courier reports cancelled " +
+      "on its own side (its tracking); an order cancelled through DELETE (or replaced) is removed and never listed.",
+    ["CREATED", "IN_TRANSIT"],
+  ],
   courier: ["Orders of these couriers (ids as in `GET /api/v2/couriers`); an unknown courier id → 400.", ["sandbox"]],
   courierProfile: ["Orders created with these courier profiles; a value that is no UUID → 400.", [PROFILE_ID]],
   referenceSource: [

@@ -13,8 +13,12 @@ export type StoredProfile = { id: string; accountId: string; settings: Settings 
 
 const MASK = "****";
 
-/** `****` + the last 4 characters: what every view shows of a secret (and what a client may send back unchanged). */
-export const maskSecret = (plain: string): string => `${MASK}${plain.slice(-4)}`;
+/** Below this length the last 4 characters would give away too much of the secret, so nothing of it is shown. */
+const SHORTEST_SECRET_WITH_VISIBLE_SUFFIX = 12;
+
+/** `****` + the last 4 characters (just `****` for a secret under 12 characters): what every view shows of a secret (and what a client may send back unchanged). */
+export const maskSecret = (plain: string): string =>
+  plain.length < SHORTEST_SECRET_WITH_VISIBLE_SUFFIX ? MASK : `${MASK}${plain.slice(-4)}`;
 
 const isMasked = (value: unknown): boolean => typeof value === "string" && value.startsWith(MASK);
 

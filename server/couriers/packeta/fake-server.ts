@@ -1,4 +1,5 @@
-import { PDFDocument, StandardFonts } from "pdf-lib";
+import { rgb } from "pdf-lib";
+import { fakeLabelPdf, type FakeLabel } from "../fake-label";
 import { dateToLocalTime } from "../zoned-time";
 import { readFileSync } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
@@ -28,12 +29,30 @@ const REFUSAL: AttributeFault = attributeFaultsOf(
     .detail,
 )[0]!;
 
+/** The fault of `refuseByReference`: at `number` (the reference that triggers it), saying it is the fake's test trigger. */
+const REFERENCE_TRIGGER: AttributeFault = {
+  name: "number",
+  fault:
+    "test trigger: the local fake Packeta refuses packets whose number (the order's reference) starts with REFUSE.",
+};
+
 /**
  * The default refusal rule: a packet whose `number` (the order's reference) starts with `REFUSE` is refused, so a
  * test, the e2e suite or the bench can mix refused and accepted orders in one batch without reaching into the fake.
  */
 export const refuseByReference: PacketRefusal = (attributes) =>
-  String(attributes.number ?? "").startsWith("REFUSE") ? REFUSAL : null;
+  String(attributes.number ?? "").startsWith("REFUSE") ? REFERENCE_TRIGGER : null;
+
+/**
+ * The way of a packet on the fake's clock, in Packeta's status codes: data received, arrived at the depot, departed,
+ * then ready at the pickup point and delivered (collected); a home delivery (sent with a `street`) goes to the
+ * partner carrier instead of a pickup point.
+ */
+const PICKUP_POINT_WAY = [1, 2, 4, 5, 7];
+const HOME_WAY = [1, 2, 4, 6, 7];
+
+/** Moves packets one status every `stepMinutes` (from their registration), read from `now` (default: the real clock). */
+export type FakeCourierClock = { stepMinutes: number; now?: () => Date };
 
 /** Packeta's packet status codes: `codeText` (Packeta's, as in its WooCommerce plugin) and a `statusText` of the fake's. */
 const STATUS_TEXTS: Record<number, [codeText: string, statusText: string]> = {
@@ -57,28 +76,37 @@ const STATUS_TEXTS: Record<number, [codeText: string, statusText: string]> = {
 /** Days a packet waits at the pickup point (status 5), for `storedUntil`. */
 const STORED_DAYS = 7;
 
-/**
- * A real PDF, as Packeta's label calls answer (base64): `A6 on A6` one A6 page per packet, `A6 on A4` four labels
- * per A4 sheet. Each label names its packet, so tests can tell which page is whose.
- */
-async function labelPdf(packetIds: string[], format: string): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const a4 = format === "A6 on A4";
-  const perPage = a4 ? 4 : 1;
-  for (let i = 0; i < packetIds.length; i += perPage) {
-    const page = a4 ? doc.addPage([595.28, 841.89]) : doc.addPage([297.64, 419.53]);
-    packetIds.slice(i, i + perPage).forEach((id, k) => {
-      page.drawText(`Packeta fake label Z${id}`, {
-        x: 20 + (k % 2) * 297,
-        y: 380 + (k < 2 ? 420 : 0) - (a4 ? 0 : 0),
-        size: 12,
-        font,
-      });
-    });
-  }
-  return doc.save();
-}
+/** Packeta's barcode text: `Z` and the id grouped as Packeta prints it. */
+const barcodeTextOf = (id: string) => `Z ${id.slice(0, 3)} ${id.slice(3, 7)} ${id.slice(7)}`;
+
+/** Packeta's red, the colour of its label header. */
+const PACKETA_RED = rgb(0.73, 0.08, 0.06);
+
+/** A packet's label as Packeta lays it out: its barcode, the sender (the e-shop), recipient, destination, COD. */
+const packetLabel = (id: string, a: Record<string, unknown>): FakeLabel => {
+  const text = (key: string) => (a[key] === undefined || a[key] === "" ? "" : String(a[key]));
+  const home = text("street") !== "";
+  return {
+    courier: "Packeta",
+    brand: PACKETA_RED,
+    service: home ? `Home delivery (carrier ${text("addressId")})` : `Pickup point ${text("addressId")}`,
+    barcode: `Z${id}`,
+    barcodeText: barcodeTextOf(id),
+    sender: [`E-shop: ${text("eshop") || "(none)"}`],
+    recipient: [
+      [text("name"), text("surname")].filter(Boolean).join(" ") || "(no name)",
+      ...[text("company"), [text("street"), text("houseNumber")].filter(Boolean).join(" ")].filter(Boolean),
+      [text("zip"), text("city")].filter(Boolean).join(" "),
+      ...[text("phone"), text("email")].filter(Boolean),
+    ].filter(Boolean),
+    details: [
+      `Order ${text("number")}`,
+      `Weight ${text("weight") || "?"} kg`,
+      `Value ${text("value")} ${text("currency")}`,
+    ],
+    cod: text("cod") && Number(text("cod")) > 0 ? `${text("cod")} ${text("currency")}` : null,
+  };
+};
 
 /** xsd:dateTime as Packeta writes it: Prague wall-clock time, to the second, without a zone. */
 const xsdDateTime = (at: Date) => dateToLocalTime(at, "Europe/Prague");
@@ -110,6 +138,11 @@ export async function startFakePacketa(options: {
    * hand out the same barcode; the fixtures' tests pass 4012345678).
    */
   firstId?: number;
+  /**
+   * For `npm run dev`: each packet moves one step of its way (`PICKUP_POINT_WAY`, `HOME_WAY`) every `stepMinutes`, as
+   * the sandbox does. Without it a packet keeps status 1 until `setStatus` or a cancel (what the tests expect).
+   */
+  clock?: FakeCourierClock;
 }) {
   let mode: PacketaMode = "ok";
   let delayMs = options.delayMs ?? 0;
@@ -119,15 +152,25 @@ export async function startFakePacketa(options: {
   const state = { maxInFlight: 0 };
   const requests: PacketaRequest[] = [];
   /** Every packet the fake knows: its attributes (for `packetStatus`'s branch) and its current status. */
-  const packets = new Map<string, { attributes: Record<string, unknown>; code: number; at: Date }>();
+  type Packet = { attributes: Record<string, unknown>; code: number; at: Date; onClock: boolean };
+  const packets = new Map<string, Packet>();
+  const now = () => options.clock?.now?.() ?? new Date();
+  /** A packet as it stands now: on the clock, the step of its way that has been reached. */
+  const current = (packet: Packet): Packet => {
+    if (!options.clock || !packet.onClock) return packet;
+    const way = packet.attributes.street ? HOME_WAY : PICKUP_POINT_WAY;
+    const stepMs = options.clock.stepMinutes * 60_000;
+    const step = Math.max(0, Math.min(way.length - 1, Math.floor((now().getTime() - packet.at.getTime()) / stepMs)));
+    return { ...packet, code: way[step]!, at: new Date(packet.at.getTime() + step * stepMs) };
+  };
   const hanging = new Set<ServerResponse>();
 
   const ok = (result: string) => `<response><status>ok</status><result>${result}</result></response>`;
   /** Registers a packet: `PacketIdDetail` (id, barcode `Z` + id, barcodeText grouped as Packeta prints it). */
   const register = (attributes: Record<string, unknown>) => {
     const id = String(nextId++);
-    packets.set(id, { attributes, code: 1, at: new Date() });
-    return { id, barcode: `Z${id}`, barcodeText: `Z ${id.slice(0, 3)} ${id.slice(3, 7)} ${id.slice(7)}` };
+    packets.set(id, { attributes, code: 1, at: now(), onClock: true });
+    return { id, barcode: `Z${id}`, barcodeText: barcodeTextOf(id) };
   };
   /**
    * Why a packet is refused: first what the WSDL refuses (every attribute at fault), then the mode and the refusal
@@ -142,7 +185,7 @@ export async function startFakePacketa(options: {
 
   /** `CurrentStatusRecord` of a packet (the WSDL's order of elements; nil elements empty). */
   const statusRecord = (id: string) => {
-    const packet = packets.get(id)!;
+    const packet = current(packets.get(id)!);
     const [codeText, statusText] = STATUS_TEXTS[packet.code] ?? STATUS_TEXTS[999]!;
     const branch = String(packet.attributes.addressId ?? "0");
     return buildXml({
@@ -215,7 +258,12 @@ export async function startFakePacketa(options: {
         if (mode === "cancel-not-allowed")
           return fault("CancelNotAllowedFault", "The packet cannot be cancelled any more.");
         if (!packets.has(String(body.packetId))) return fault("PacketIdFault", "Unknown packet.");
-        packets.set(String(body.packetId), { ...packets.get(String(body.packetId))!, code: 11, at: new Date() });
+        packets.set(String(body.packetId), {
+          ...packets.get(String(body.packetId))!,
+          code: 11,
+          at: now(),
+          onClock: false,
+        });
         return ok("");
       case "packetStatus":
         if (!packets.has(String(body.packetId))) return fault("PacketIdFault", "Unknown packet.");
@@ -226,7 +274,12 @@ export async function startFakePacketa(options: {
           operation === "packetLabelPdf"
             ? [String(body.packetId)]
             : asArray((body.packetIds as { id?: string | string[] } | undefined)?.id).map(String);
-        return ok(Buffer.from(await labelPdf(ids, String(body.format))).toString("base64"));
+        // `A6 on A6`: one A6 page per packet; `A6 on A4`: four labels per A4 sheet.
+        const pdf = await fakeLabelPdf(
+          ids.map((id) => packetLabel(id, packets.get(id)?.attributes ?? {})),
+          { a4: String(body.format) === "A6 on A4" },
+        );
+        return ok(Buffer.from(pdf).toString("base64"));
       }
       case "packetLabelZpl":
         return ok(`^XA^FDPacket ${String(body.packetId)} at ${String(body.dpi)} dpi^FS^XZ`);
@@ -280,7 +333,7 @@ export async function startFakePacketa(options: {
     setRefusal: (rule?: PacketRefusal) => (refusal = rule ?? refuseByReference),
     /** Moves a packet to a Packeta status code (at `at`, default now); an unknown id becomes a known packet. */
     setStatus: (packetId: string, code: number, at: Date = new Date()) =>
-      packets.set(packetId, { attributes: packets.get(packetId)?.attributes ?? {}, code, at }),
+      packets.set(packetId, { attributes: packets.get(packetId)?.attributes ?? {}, code, at, onClock: false }),
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();

@@ -474,8 +474,9 @@ describe("the Packeta adapter against the fake", () => {
     expect(outcomes[1]).toEqual({
       ok: false,
       code: "COURIER_REJECTED",
-      message: "Packeta: zip: Invalid ZIP code.",
-      field: "Recipient.Zip",
+      message:
+        "Packeta: number: test trigger: the local fake Packeta refuses packets whose number (the order's reference) starts with REFUSE.",
+      field: "ReferenceNumber",
     });
     expect(outcomes[2]).toEqual({
       ok: false,

@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { rgb } from "pdf-lib";
+import { fakeLabelPdf, type FakeLabel } from "../fake-label";
 import { createAccessPointDirectory } from "./fake-access-points";
 import { openApiErrorsOf } from "./fake-openapi";
 
@@ -45,6 +47,12 @@ export type PplFakeShipment = {
   setIndex: number;
   phase: string;
   createdAt: number;
+  /** Moved by the fake's clock (option `clock`) until `setPhase` or a cancel takes it off. */
+  onClock: boolean;
+  /** What its label shows: the batch's sender and recipient, its COD. */
+  sender: Json | null;
+  recipient: Json | null;
+  cashOnDelivery: Json | null;
 };
 
 const BASE_PATH = "/ecs/ppl/myapi2";
@@ -152,37 +160,52 @@ const PATHS: Record<string, string[]> = {
   Canceled: ["Order", "Canceled"],
 };
 
-/** A small valid PDF with one page per text (A6, or A4 when asked), so real PDF tools can read and merge it. */
-function fakePdf(texts: string[], a4: boolean): Buffer {
-  const [width, height] = a4 ? [595, 842] : [298, 420];
-  const objects: string[] = [
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "",
-    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-  ];
-  const kids: string[] = [];
-  for (const text of texts) {
-    const safe = text.replace(/[\\()]/g, (c) => `\\${c}`);
-    const stream = `BT /F1 12 Tf 20 ${height - 40} Td (${safe}) Tj ET`;
-    objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
-    const content = objects.length;
-    objects.push(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}] /Resources << /Font << /F1 3 0 R >> >> /Contents ${content} 0 R >>`,
-    );
-    kids.push(`${objects.length} 0 R`);
-  }
-  objects[1] = `<< /Type /Pages /Kids [${kids.join(" ")}] /Count ${kids.length} >>`;
-  let pdf = "%PDF-1.4\n";
-  const offsets: number[] = [];
-  objects.forEach((object, i) => {
-    offsets.push(Buffer.byteLength(pdf));
-    pdf += `${i + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(pdf);
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) pdf += `${String(offset).padStart(10, "0")} 00000 n \n`;
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(pdf, "latin1");
+/**
+ * The way of a shipment on the fake's clock, one event a step (`STEPS`): registered, picked up, at the depot, then
+ * out for delivery (a ParcelShop product: ready at the ParcelShop) and delivered.
+ */
+const WAY = ["Order", "InTransport", "Delivering", "Delivered"];
+const PARCELSHOP_WAY = ["Order", "InTransport", "PickupPoint", "Delivered"];
+const PARCELSHOP_PRODUCTS = ["SMAR", "SMAD"];
+
+/** Moves shipments one event every `stepMinutes` (from their registration), read from `now` (default: the real clock). */
+export type FakeCourierClock = { stepMinutes: number; now?: () => Date };
+
+/** PPL's blue, the colour of its label header. */
+const PPL_BLUE = rgb(0.0, 0.22, 0.55);
+
+/** A shipment's label as PPL lays it out: product, sender (the contract customer), recipient, barcode, COD. */
+function shipmentLabel(shipment: PplFakeShipment | undefined, shipmentNumber: string, clientId: string): FakeLabel {
+  const r = shipment?.recipient ?? {};
+  const text = (value: unknown) => (value === undefined || value === null ? "" : String(value));
+  const cod = shipment?.cashOnDelivery;
+  return {
+    courier: "PPL",
+    brand: PPL_BLUE,
+    service: text(shipment?.productType),
+    barcode: shipmentNumber,
+    barcodeText: shipmentNumber,
+    sender: shipment?.sender
+      ? [
+          text(shipment.sender.name),
+          text(shipment.sender.street),
+          `${text(shipment.sender.zipCode)} ${text(shipment.sender.city)}`,
+        ]
+      : [`PPL customer ${clientId}`],
+    recipient: [
+      text(r.name),
+      text(r.contact),
+      text(r.street),
+      `${text(r.zipCode)} ${text(r.city)}`.trim(),
+      text(r.country),
+      text(r.phone),
+    ].filter(Boolean),
+    details: [
+      `Reference ${text(shipment?.customerReference)}`,
+      `Parcel ${shipment?.setIndex ?? 1} / ${shipment?.setSize ?? 1}`,
+    ],
+    cod: cod ? `${text(cod.codPrice)} ${text(cod.codCurrency)}` : null,
+  };
 }
 
 const fakeZpl = (numbers: string[], dpi: number) =>
@@ -206,7 +229,13 @@ export async function startFakePpl(options: {
   control?: boolean;
   /** The synthetic access-point directory `GET /accessPoint` serves (default: the demo's size). */
   accessPoints?: { count?: number; seed?: number };
+  /**
+   * For `npm run dev`: each shipment moves one event of its way (`WAY`, `PARCELSHOP_WAY`) every `stepMinutes`, as the
+   * sandbox does. Without it a shipment stays in `Order` until `setPhase` or a cancel (what the tests expect).
+   */
+  clock?: FakeCourierClock;
 }) {
+  const now = () => options.clock?.now?.().getTime() ?? Date.now();
   const accessPoints = createAccessPointDirectory(options.accessPoints);
   let mode: PplFakeMode = "ok";
   let delayMs = options.delayMs ?? 0;
@@ -319,7 +348,11 @@ export async function startFakePpl(options: {
           setSize: numbers[i]!.length,
           setIndex: setIndex + 1,
           phase: "Order",
-          createdAt: Date.now(),
+          createdAt: now(),
+          onClock: options.clock !== undefined,
+          sender: (body.sender ?? s.sender ?? null) as Json | null,
+          recipient: (s.recipient ?? null) as Json | null,
+          cashOnDelivery: (s.cashOnDelivery ?? null) as Json | null,
         }),
       );
       return { referenceId, state: "Complete", numbers: numbers[i]! };
@@ -380,22 +413,37 @@ export async function startFakePpl(options: {
     return json(200, { completeLabel: null, items });
   }
 
-  function labelFile(batch: Batch, numbers: string[], pageSize: string): Answer {
+  async function labelFile(batch: Batch, numbers: string[], pageSize: string): Promise<Answer> {
     if (batch.labelSettings.format === "Zpl")
       return { status: 200, type: "text/plain", body: fakeZpl(numbers, batch.labelSettings.dpi ?? 203) };
-    const texts = numbers.map((n) => `PPL label ${n} PageSize=${pageSize}`);
-    return { status: 200, type: "application/pdf", body: fakePdf(texts, pageSize.toLowerCase() === "a4") };
+    const labels = numbers.map((n) => shipmentLabel(shipments.get(n), n, options.clientId));
+    return {
+      status: 200,
+      type: "application/pdf",
+      body: Buffer.from(await fakeLabelPdf(labels, { a4: pageSize.toLowerCase() === "a4" })),
+    };
   }
 
+  /** The events so far: on the clock, one per step reached (and the phase follows); else those of its phase. */
   function events(shipment: PplFakeShipment) {
-    const phases = PATHS[shipment.phase] ?? ["Order", shipment.phase];
-    const steps = phases.flatMap((phase) => STEPS[phase] ?? [[phase, "999", `Event of phase ${phase}.`]]);
+    let steps: [string, string, string][];
+    let stepMs = 3_600_000;
+    if (options.clock && shipment.onClock) {
+      stepMs = options.clock.stepMinutes * 60_000;
+      const way = PARCELSHOP_PRODUCTS.includes(shipment.productType) ? PARCELSHOP_WAY : WAY;
+      const all = way.flatMap((phase) => STEPS[phase]!);
+      steps = all.slice(0, Math.min(all.length, Math.floor((now() - shipment.createdAt) / stepMs) + 1));
+      shipment.phase = steps.at(-1)![0];
+    } else {
+      const phases = PATHS[shipment.phase] ?? ["Order", shipment.phase];
+      steps = phases.flatMap((phase) => STEPS[phase] ?? [[phase, "999", `Event of phase ${phase}.`]]);
+    }
     return steps.map(([phase, code, name], i) => ({
       statusId: Number(code),
       code,
       phase,
       group: phase,
-      eventDate: new Date(shipment.createdAt + i * 3_600_000).toISOString().replace(/\.\d{3}Z$/, "+00:00"),
+      eventDate: new Date(shipment.createdAt + i * stepMs).toISOString().replace(/\.\d{3}Z$/, "+00:00"),
       name,
     }));
   }
@@ -423,7 +471,7 @@ export async function startFakePpl(options: {
   const param = (query: Record<string, string[]>, name: string): string[] =>
     Object.entries(query).flatMap(([key, values]) => (key.toLowerCase() === name.toLowerCase() ? values : []));
 
-  function answer(request: PplFakeRequest): Answer {
+  function answer(request: PplFakeRequest): Answer | Promise<Answer> {
     const { method, path: route, query } = request;
     if (method === "POST" && route === "/login/getAccessToken") {
       const form = request.body as Record<string, string>;
@@ -516,7 +564,8 @@ export async function startFakePpl(options: {
       // PPL documents 200 or a 400 problem for a cancel (no 409), also for a shipment already cancelled.
       if (shipment.phase === "Canceled") return problem(400, "Bad Request", "The shipment is already cancelled.");
       // Cancelling a set's first parcel cancels the set.
-      for (const s of shipments.values()) if (s.master === shipment.master || s === shipment) s.phase = "Canceled";
+      for (const s of shipments.values())
+        if (s.master === shipment.master || s === shipment) Object.assign(s, { phase: "Canceled", onClock: false });
       return { status: 200 };
     }
     return problem(404, "Not Found", `No route ${method} ${route}.`);
@@ -631,14 +680,19 @@ export async function startFakePpl(options: {
         if (mode === "5xx") send(res, problem(503, "Service Unavailable", "The service is temporarily unavailable."));
         else {
           // Registered either way (late: the caller has usually given up by now; cut: it sees a reset).
+          const finish = (result: Answer) => {
+            if (fault === "cut") res.socket?.destroy();
+            else send(res, result);
+            if (registering && result.status === 201) {
+              const waiters = registrationWaiters;
+              registrationWaiters = [];
+              for (const w of waiters) w();
+            }
+          };
+          // Registrations answer at once (held ones in arrival order); only a label is drawn asynchronously.
           const result = answer(request);
-          if (fault === "cut") res.socket?.destroy();
-          else send(res, result);
-          if (registering && result.status === 201) {
-            const waiters = registrationWaiters;
-            registrationWaiters = [];
-            for (const w of waiters) w();
-          }
+          if (result instanceof Promise) void result.then(finish);
+          else finish(result);
         }
       };
       if (registering && holdCreates) heldCreates.push(respond);
@@ -673,6 +727,7 @@ export async function startFakePpl(options: {
       const shipment = shipments.get(shipmentNumber);
       if (!shipment) throw new Error(`The fake PPL knows no shipment ${shipmentNumber}.`);
       shipment.phase = phase;
+      shipment.onClock = false;
     },
     shipment: (shipmentNumber: string): PplFakeShipment | undefined => shipments.get(shipmentNumber),
     /** Every shipment registered under a reference (`referenceId`), cancelled or not. */

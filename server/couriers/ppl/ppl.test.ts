@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { PDFDocument } from "pdf-lib";
+import { drawnTexts } from "../fake-label";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { CallContext, CreateOutcome, ShipmentRef, ShipmentRequest } from "../adapter";
 import { pplCourier as ppl } from "./adapter";
@@ -735,7 +736,7 @@ describe("the PPL adapter against the fake", () => {
     const noUrls = { ...ref, courierData: { ...ref.courierData, labelUrls: [] } };
     const a6 = await settle(ppl.fetchLabel!(noUrls, "pdf-a6", settings, ctx()));
     expect(a6.contentType).toBe("application/pdf");
-    expect(Buffer.from(a6.body).subarray(0, 8).toString()).toBe("%PDF-1.4");
+    expect(Buffer.from(a6.body).subarray(0, 5).toString()).toBe("%PDF-");
     expect((await PDFDocument.load(a6.body)).getPageCount()).toBe(2);
     const [put, , label] = apiCalls();
     expect(put).toMatchObject({
@@ -753,7 +754,7 @@ describe("the PPL adapter against the fake", () => {
       path: `/shipment/batch/${batchId}/label`,
       query: { PageSize: ["Default"], Position: ["1"], limit: ["2"], offset: ["1"], OrderBy: ["ShipmentNumber"] },
     });
-    expect(Buffer.from(a6.body).toString("latin1")).toContain(`PPL label ${ref.shippingNumbers[1]} PageSize=Default`);
+    expect((await drawnTexts(a6.body)).flat()).toContain(ref.shippingNumbers[1]);
 
     fake.requests.length = 0;
     const a4 = await settle(ppl.fetchLabel!(ref, "pdf-a4", settings, ctx()));

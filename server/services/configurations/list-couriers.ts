@@ -4,6 +4,7 @@ import type { Executor } from "@/db/client";
 import { COURIERS_WITH_POINTS, pickupPointSyncs } from "@/db/schema/pickup-points";
 import { allCouriers } from "@/server/couriers/registry";
 import { FEED_IDS, FEEDS } from "@/server/pickup-points/sync/feeds";
+import { formatMillis, millisTime } from "@/server/time";
 
 export const pickupPointsView = z
   .object({
@@ -11,10 +12,11 @@ export const pickupPointsView = z
       .number()
       .int()
       .describe("Open points in the courier's directory, as its feeds' last successful syncs left it"),
-    syncedAt: z
-      .string()
+    syncedAt: millisTime
       .nullable()
-      .describe("When every point feed of the courier last synced completely (ISO 8601), or null if one never has"),
+      .describe(
+        "When every point feed of the courier last synced completely (UTC, `yyyy-MM-ddTHH:mm:ss.fff`), or null if one never has",
+      ),
   })
   .nullable()
   .describe("The courier's pickup-point directory; null for a courier without pickup points");
@@ -71,7 +73,7 @@ export async function listCouriers(db: Executor): Promise<{ items: CourierView[]
       .filter((feed) => FEEDS[feed].courier === courier)
       .map((feed) => syncs.find((row) => row.feed === feed)?.at ?? null);
     if (times.some((at) => at === null)) return null;
-    return new Date(Math.min(...times.map((at) => at!.getTime()))).toISOString();
+    return formatMillis(new Date(Math.min(...times.map((at) => at!.getTime()))));
   };
   return {
     items: courierItems((courier) =>

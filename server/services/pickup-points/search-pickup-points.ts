@@ -61,10 +61,11 @@ export type PickupPointSearch = Paging & {
 
 const EARTH_RADIUS_KM = 6371;
 /**
- * A search counts its matches up to this many (`itemsCount`, and so `totalPages`, stop there): a picker shows the
- * first pages of the nearest or best-named points, and nobody pages through 20,000 points of Prague.
+ * Up to this many matches, a search without `near` answers them in name order; past it, in the directory's own order
+ * (courier, id), read from the primary key and stopped at the page: sorting thousands of rows by name to show 20 costs
+ * more than the search's budget, and a list nobody reads to its end asks for a more precise query, not a sort.
  */
-export const MAX_COUNTED = 1000;
+export const MAX_NAME_ORDERED = 1000;
 export const KM_PER_DEGREE_LAT = 111.32;
 /**
  * The distinct words of `q` a search takes: each is a condition every candidate row is tested against. Enough for a
@@ -77,8 +78,8 @@ export const MAX_SEARCH_WORDS = 8;
  */
 export const SEARCH_TIMEOUT_MS = 1000;
 
-/** The last page a search answers for `pageSize`: the one holding its MAX_COUNTED-th match. */
-export const lastSearchPage = (pageSize: number) => Math.max(1, Math.ceil(MAX_COUNTED / pageSize));
+/** The last page a search answers: the one holding its last match (page 1 when there is none). */
+export const lastSearchPage = (matches: number, pageSize: number) => Math.max(1, Math.ceil(matches / pageSize));
 
 /** Every refusal of a search's input beyond its schema: the service throws these, the OpenAPI document shows them. */
 export const searchRefusals = {
@@ -88,10 +89,10 @@ export const searchRefusals = {
       "q",
       `q needs a word of at least ${MIN_INDEXED_WORD} letters or digits, unless near or zip narrows the search`,
     ),
-  pastCounted: (pageSize: number) =>
+  pastMatches: (matches: number, pageSize: number) =>
     badField(
       "page",
-      `page must be at most ${lastSearchPage(pageSize)} with pageSize ${pageSize}: a search counts at most ${MAX_COUNTED} matches`,
+      `page must be at most ${lastSearchPage(matches, pageSize)} with pageSize ${pageSize}: the search has ${matches} matches`,
     ),
   timedOut: (cause?: unknown) =>
     new AppError("unavailable", "The pickup-point search took too long; narrow it (q, near, zip) or retry shortly.", {
@@ -170,9 +171,9 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * Searches one courier's directory (contract: GET /couriers/{courier_id}/pickup-points). The work is bounded before any
- * statement runs: at most MAX_SEARCH_WORDS words, none that only a scan could find, no page past the counted
- * matches; then the search is charged (`charge`, REQUEST_COSTS.pickupPointSearch) and its statements run under
- * SEARCH_TIMEOUT_MS.
+ * statement runs: at most MAX_SEARCH_WORDS words, none that only a scan could find; then the search is charged
+ * (`charge`, REQUEST_COSTS.pickupPointSearch) and its statements run under SEARCH_TIMEOUT_MS. A page past the matches is
+ * refused after the count, before any row is read.
  */
 export async function searchPickupPoints(
   db: Executor,
@@ -184,7 +185,6 @@ export async function searchPickupPoints(
   const narrowed = input.near !== undefined || Boolean(input.zip);
   if (input.q && !narrowed && !words.some((word) => word.length >= MIN_INDEXED_WORD))
     throw searchRefusals.noIndexedWord();
-  if (input.page > lastSearchPage(input.pageSize)) throw searchRefusals.pastCounted(input.pageSize);
   await charge(REQUEST_COSTS.pickupPointSearch);
   try {
     // SET LOCAL, in a transaction of its own: behind PgBouncer in transaction mode a session setting would stay on
@@ -243,31 +243,22 @@ async function runSearch(db: Executor, input: PickupPointSearch, words: string[]
     );
   }
   const where = and(...conditions);
-  // Counted first, up to a cap: an exact count of "praha" (a fifth of a 100,000-point directory) read every matching
-  // row and took 60 ms, four times the search's budget; past MAX_COUNTED the envelope says MAX_COUNTED.
-  const [total] = await db.select({ n: count() }).from(
-    db
-      .select({ one: sql`1` })
-      .from(pickupPoints)
-      .where(where)
-      .limit(MAX_COUNTED)
-      .as("matches"),
-  );
-  const matches = total?.n ?? 0;
   /*
-   * Without `near`, up to MAX_COUNTED matches come in name order (the trigram index finds them, they are sorted). A
-   * word matching more ("praha", "110") would have every one of its thousands of rows read to find the first 20
-   * names (140 ms): those come in the directory's own order (courier, id), read from the primary key and stopped at
-   * the page, as a list nobody reads to its end asks for a more precise query, not a sort.
+   * The exact count (the envelope's itemsCount is the total, contract "Pagination envelope"). With attribute filters
+   * only it is an index-only scan of pickup_points_attributes_idx, which holds every column those filters read; with
+   * q, zip or near it counts the candidates their index narrowed to, under the statement timeout.
    */
+  const [total] = await db.select({ n: count() }).from(pickupPoints).where(where);
+  const matches = total?.n ?? 0;
+  if (input.page > lastSearchPage(matches, input.pageSize)) throw searchRefusals.pastMatches(matches, input.pageSize);
   const order = distance
     ? [asc(distance), asc(pickupPoints.name), asc(pickupPoints.id)]
-    : matches < MAX_COUNTED
+    : matches <= MAX_NAME_ORDERED
       ? [asc(pickupPoints.name), asc(pickupPoints.id)]
       : [asc(pickupPoints.courier), asc(pickupPoints.id)];
-  // A page past the matches needs no second statement: it is empty.
+  // Page 1 of no matches needs no second statement: it is empty.
   const rows =
-    offsetOf(input) >= matches
+    matches === 0
       ? []
       : await db
           .select({ row: pickupPoints, distanceKm: distance ?? sql<null>`null` })

@@ -209,6 +209,9 @@ async function applyTracking(
   const keyOf = (e: { time: Date; status: string; description: string }) =>
     `${e.time.getTime()}|${e.status}|${e.description}`;
   const seen = new Set(stored.map((e) => `${e.orderId}|${keyOf(e)}`));
+  // An order is created once: its CREATED event is written when the courier registers it (firstTracking), so the
+  // courier's own CREATED record (Packeta's "received data", PPL's `Order` phase) would be a second one.
+  const created = new Set(stored.filter((e) => e.status === "CREATED").map((e) => e.orderId));
   const newEvents: (typeof trackingEvents.$inferInsert)[] = [];
   const moved = new Map<string, ShippingStatus>();
   const updates: {
@@ -230,7 +233,7 @@ async function applyTracking(
       continue;
     }
     const fresh = result.events
-      .filter((e) => !seen.has(`${order.id}|${keyOf(e)}`))
+      .filter((e) => !seen.has(`${order.id}|${keyOf(e)}`) && !(e.status === "CREATED" && created.has(order.id)))
       .toSorted((a, b) => a.time.getTime() - b.time.getTime());
     newEvents.push(...fresh.map((e) => ({ orderId: order.id, ...e })));
     // Something new: the order takes the status of the courier's newest event (of all it reported).

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as create from "@/app/api/v2/couriers/[courier_id]/shipping-orders/route";
 import { getDb } from "@/db/client";
-import { validationResults } from "@/db/schema";
+import { shippingOrders, validationResults } from "@/db/schema";
 import { readJson } from "@/test/helpers";
 import { activatePair, as, order, type Partner } from "@/test/partner";
 import { callerFor, codeOf, suiteUsers } from "@/test/trpc";
@@ -109,6 +109,28 @@ describe("tRPC shippingOrders", () => {
         (await callerFor(users.owner)).shippingOrders.get({ accountId: users.owner.accountId, id: supported.id }),
       ),
     ).toBe("NOT_FOUND");
+  });
+
+  it("keeps a cancelled order out of every list and answers NOT_FOUND; status CANCELLED lists courier cancellations", async () => {
+    const caller = await callerFor(users.owner);
+    const accountId = users.owner.accountId;
+    const cancelled = await createOrder(users.owner, order({ ReferenceNumber: "TRPC-CANCEL-1" }));
+    const byCourier = await createOrder(users.owner, order({ ReferenceNumber: "TRPC-CANCEL-2" }));
+    await caller.shippingOrders.delete({ accountId, id: cancelled.id });
+    // The courier reports the other one cancelled on its side (Packeta code 11, PPL `Canceled`): it stays an order.
+    await (
+      await getDb()
+    )
+      .update(shippingOrders)
+      .set({ status: "CANCELLED" })
+      .where(eq(shippingOrders.id, byCourier.id));
+    const listed = await caller.shippingOrders.list({
+      accountId,
+      status: ["CANCELLED"],
+      referenceNumbers: ["TRPC-CANCEL-1", "TRPC-CANCEL-2"],
+    });
+    expect(listed.items.map((o) => o.id)).toEqual([byCourier.id]);
+    expect(await codeOf(caller.shippingOrders.get({ accountId, id: cancelled.id }))).toBe("NOT_FOUND");
   });
 
   it("validates with the account's default profile and records the result with the user, not a key", async () => {

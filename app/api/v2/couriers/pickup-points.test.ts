@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { syntheticPoints } from "@/server/pickup-points/synthetic";
-import { MAX_COUNTED } from "@/server/services/pickup-points/search-pickup-points";
+import { MAX_NAME_ORDERED } from "@/server/services/pickup-points/search-pickup-points";
 import { REQUEST_COSTS } from "@/server/services/rate-limits/request-costs";
 import { readJson } from "@/test/helpers";
 import { as, createPartner, type Partner } from "@/test/partner";
@@ -61,17 +61,22 @@ describe("GET /couriers/{courier_id}/pickup-points", () => {
     const closed = PACKETA.filter((p) => !p.open);
     const town = closed[0]!.city;
     const inTown = PACKETA.filter((p) => p.city === town);
-    expect(inTown.length).toBeLessThan(MAX_COUNTED);
+    expect(inTown.length).toBeLessThan(MAX_NAME_ORDERED);
     const all = await readJson<Page>(await searchOf("packeta", `open=false&q=${encodeURIComponent(town)}&pageSize=1`));
     expect(all.itemsCount).toBe(inTown.length);
     const open = await readJson<Page>(await searchOf("packeta", `q=${encodeURIComponent(town)}&pageSize=1`));
     expect(open.itemsCount).toBe(inTown.filter((p) => p.open).length);
   });
 
-  it("counts at most MAX_COUNTED matches, as the OpenAPI document says", async () => {
+  it("counts every match, past a thousand, and answers the last page but refuses the one after it", async () => {
     const all = await readJson<Page>(await searchOf("packeta", "open=false&pageSize=1"));
-    expect(PACKETA.length).toBeGreaterThan(MAX_COUNTED);
-    expect(all).toMatchObject({ itemsCount: MAX_COUNTED, totalPages: MAX_COUNTED });
+    expect(PACKETA.length).toBeGreaterThan(1000);
+    expect(all).toMatchObject({ itemsCount: PACKETA.length, totalPages: PACKETA.length });
+    const last = await readJson<Page>(await searchOf("packeta", `open=false&pageSize=1&page=${PACKETA.length}`));
+    expect(last.items).toHaveLength(1);
+    const past = await searchOf("packeta", `open=false&pageSize=1&page=${PACKETA.length + 1}`);
+    expect(past.status).toBe(400);
+    expect((await readJson<Problem>(past)).errors?.map((e) => e.field)).toEqual(["page"]);
   });
 
   it("names every malformed parameter, and refuses one it does not take", async () => {
@@ -129,7 +134,8 @@ describe("what a pickup-point request is charged", () => {
     const far = await searchOf("ppl", "page=999999999");
     expect(far.status).toBe(400);
     expect((await readJson<Problem>(far)).errors?.map((e) => e.field)).toEqual(["page"]);
-    expect(remaining(looked) - remaining(far)).toBe(1);
+    // Known past the matches only once they are counted: charged as the search it ran.
+    expect(remaining(looked) - remaining(far)).toBe(REQUEST_COSTS.pickupPointSearch);
     const short = await searchOf("ppl", `q=${encodeURIComponent(Array.from({ length: 50 }, () => "a").join(" "))}`);
     expect(short.status).toBe(400);
     expect((await readJson<Problem>(short)).errors?.map((e) => e.field)).toEqual(["q"]);

@@ -10,6 +10,7 @@ import * as create from "../couriers/[courier_id]/shipping-orders/route";
 import * as labels from "../labels/route";
 import * as label from "./[id]/label/route";
 import * as item from "./[id]/route";
+import * as list from "./route";
 
 type Order = {
   id: string;
@@ -169,6 +170,21 @@ describe("shipping orders: get, delete, labels, isolation", () => {
     ).toBe(404);
     const again = await createOrder(partner, order({ ReferenceNumber: "DEL-1" }));
     expect(again).toMatchObject({ referenceNumber: "DEL-1", replaced: null });
+  });
+
+  it("leaves a deleted order out of status=CANCELLED, which lists the orders a courier cancelled on its side", async () => {
+    const deleted = await createOrder(partner, order({ ReferenceNumber: "DEL-LIST-1" }));
+    const byCourier = await createOrder(partner, order({ ReferenceNumber: "DEL-LIST-2" }));
+    const id = deleted.id;
+    await as(partner)(item.DELETE, `/api/v2/shipping-orders/${id}`, { method: "DELETE", params: { id } });
+    await (await getDb()).execute(sql`update shipping_orders set status = 'CANCELLED' where id = ${byCourier.id}`);
+    const response = await as(partner)(
+      list.GET,
+      "/api/v2/shipping-orders?status=CANCELLED&referenceNumbers=DEL-LIST-1,DEL-LIST-2",
+    );
+    expect(response.status).toBe(200);
+    const page = await readJson<{ itemsCount: number; items: { id: string; status: string }[] }>(response);
+    expect(page).toMatchObject({ itemsCount: 1, items: [{ id: byCourier.id, status: "CANCELLED" }] });
   });
 
   describe("the courier's cancel", () => {

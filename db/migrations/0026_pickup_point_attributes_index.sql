@@ -1,0 +1,1 @@
+CREATE INDEX "pickup_points_attributes_idx" ON "pickup_points" USING btree ("courier","country","open","type","cod","max_weight_kg");
