@@ -40,8 +40,8 @@ type TestFixtures = {
    * development each opens Next's error overlay. `expectedBrowserErrors` names those a test provokes on purpose.
    */
   browserErrors: string[];
-  /** Page errors this test provokes on purpose (e.g. the browser's CORS refusal of a foreign origin). */
-  expectedBrowserErrors: RegExp[];
+  /** Text of page errors this test provokes on purpose (e.g. the browser's CORS refusal of a foreign origin). */
+  expectedBrowserErrors: string[];
   /** Signs in (through the sign-in page the first time in this worker) and waits for the dashboard. */
   signIn: (user: E2EUser) => Promise<void>;
 };
@@ -100,7 +100,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       }
       if (testInfo.status === "passed") {
         const unexpected = pageErrors(errors).filter(
-          (e) => !expectedBrowserErrors.some((expected) => expected.test(e)),
+          (e) => !expectedBrowserErrors.some((expected) => e.includes(expected)),
         );
         expect(unexpected, "what the pages logged as errors").toEqual([]);
       }
