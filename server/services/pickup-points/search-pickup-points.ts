@@ -4,7 +4,6 @@ import type { Executor } from "@/db/client";
 import { pickupPoints, POINT_TYPES, type PickupPointRow } from "@/db/schema";
 import { AppError, badField, notFound } from "@/server/errors";
 import { normalizeSearchText } from "@/server/pickup-points/search-text";
-import { REQUEST_COSTS } from "@/server/services/rate-limits/request-costs";
 import { MIN_INDEXED_WORD } from "@/lib/pickup-point-search";
 
 export { MIN_INDEXED_WORD };
@@ -122,8 +121,11 @@ export function searchWords(q: string | undefined): string[] {
  */
 export const compactZipSql = () => sql`replace(${pickupPoints.zip}, ' ', '')`;
 
-/** What a search is charged before it runs: its cost in requests, as the door's rate limit counts them. */
-export type ChargeSearch = (cost: number) => Promise<void>;
+/**
+ * Charges a search before it runs, once its work is known to be bounded (what it counts: pickupPointSearchCost, by who
+ * asks). Throws the door's rate-limit refusal.
+ */
+export type ChargeSearch = () => Promise<void>;
 
 export function toPickupPointView(row: PickupPointRow, distanceKm?: number): PickupPointView {
   return {
@@ -172,7 +174,7 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 /**
  * Searches one courier's directory (contract: GET /couriers/{courier_id}/pickup-points). The work is bounded before any
  * statement runs: at most MAX_SEARCH_WORDS words, none that only a scan could find; then the search is charged
- * (`charge`, REQUEST_COSTS.pickupPointSearch) and its statements run under SEARCH_TIMEOUT_MS. A page past the matches is
+ * (`charge`, pickupPointSearchCost) and its statements run under SEARCH_TIMEOUT_MS. A page past the matches is
  * refused after the count, before any row is read.
  */
 export async function searchPickupPoints(
@@ -185,7 +187,7 @@ export async function searchPickupPoints(
   const narrowed = input.near !== undefined || Boolean(input.zip);
   if (input.q && !narrowed && !words.some((word) => word.length >= MIN_INDEXED_WORD))
     throw searchRefusals.noIndexedWord();
-  await charge(REQUEST_COSTS.pickupPointSearch);
+  await charge();
   try {
     // SET LOCAL, in a transaction of its own: behind PgBouncer in transaction mode a session setting would stay on
     // whichever server connection it landed on, for someone else's statements.

@@ -22,7 +22,20 @@ export const REQUEST_COSTS = {
    * matches and a sorted page, tens of times the work of one point's lookup by its id (which counts one).
    */
   pickupPointSearch: 5,
+  /**
+   * A pickup-point search by a checkout widget's publishable key: shoppers typing (about four searches a query), each
+   * address held by its own limit first. At five each, the contract's default 600 a minute would serve a shop about
+   * thirty queries a minute.
+   */
+  widgetPickupPointSearch: 1,
 } as const;
+
+/** Who asks for a pickup-point search: an API key of either kind, or a member in the dashboard (charged as a secret key). */
+export type PickupPointSearcher = "secret" | "publishable" | "dashboard";
+
+/** What one pickup-point search counts, by who asks. */
+export const pickupPointSearchCost = (searcher: PickupPointSearcher): number =>
+  searcher === "publishable" ? REQUEST_COSTS.widgetPickupPointSearch : REQUEST_COSTS.pickupPointSearch;
 
 /** A validate or create batch of `orders` orders. */
 export const ordersCost = (orders: number) => Math.max(1, orders) * REQUEST_COSTS.order;

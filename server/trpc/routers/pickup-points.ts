@@ -3,6 +3,7 @@ import { POINT_TYPES } from "@/db/schema";
 import { pagingInput } from "@/server/services/pagination";
 import { directoryCourier } from "@/server/services/pickup-points/directory-courier";
 import { searchPickupPoints } from "@/server/services/pickup-points/search-pickup-points";
+import { pickupPointSearchCost } from "@/server/services/rate-limits/request-costs";
 import { throttleDashboard } from "@/server/services/rate-limits/throttle-dashboard";
 import { accountProcedure, createTRPCRouter } from "../init";
 
@@ -33,13 +34,17 @@ const searchInput = pagingInput.extend({
 
 // An account procedure although the directory is the same for everyone: the dashboard's picker is for members,
 // and the REST door asks for an API key of an account as well. Each search, one call or one of a batch, is charged
-// as on the REST door (REQUEST_COSTS.pickupPointSearch) against the user's and the account's limits.
+// as on the REST door (pickupPointSearchCost) against the user's and the account's limits.
 export const pickupPointsRouter = createTRPCRouter({
   search: accountProcedure
     .input(searchInput)
     .query(({ ctx, input: { accountId: _accountId, courier, ...search } }) =>
-      searchPickupPoints(ctx.db, { ...search, courier: directoryCourier(courier) }, (cost) =>
-        throttleDashboard(ctx.db, { userId: ctx.actor.userId, accountId: ctx.access.accountId }, cost),
+      searchPickupPoints(ctx.db, { ...search, courier: directoryCourier(courier) }, () =>
+        throttleDashboard(
+          ctx.db,
+          { userId: ctx.actor.userId, accountId: ctx.access.accountId },
+          pickupPointSearchCost("dashboard"),
+        ),
       ),
     ),
 });
