@@ -37,13 +37,15 @@ for (const viewport of [
         ["/", "landing"],
         ["/sign-in", "sign-in"],
         ["/docs", "docs"],
+        ["/docs/schemas", "docs-schemas"],
+        ["/docs/shipping-orders", "docs-shipping-orders"],
       ] as const) {
         const response = await page.goto(path);
         expect(response?.status()).toBe(200);
-        // The API reference is tens of thousands of pixels long: its first screen is what is looked at.
-        await check(page, testInfo, at(name), { fullPage: name !== "docs" });
+        // A page of operations is thousands of pixels long: its first screen is what is looked at.
+        await check(page, testInfo, at(name), { fullPage: !name.startsWith("docs-") });
       }
-      // The reference: a skip link first, and one stop per operation's answers and examples, not one per item.
+      // A page of the reference: a skip link first, and one stop per operation's answers and examples, not one per item.
       await page.keyboard.press("Tab");
       await expect(page.getByRole("link", { name: "Skip to the reference" })).toBeFocused();
       const tabStops = await page.evaluate(

@@ -32,13 +32,16 @@ test("a rendered page runs scripts only with its request's nonce, new on every r
   expect(again.headers()["content-security-policy"]).not.toBe(policy);
 });
 
-test("/docs is rendered once by the build: every request gets its HTML (one ETag, 304), its inline scripts allowed by hash", async ({
+/** A page of the reference with operations that take an API key. */
+const OPERATIONS_PAGE = "/docs/shipping-orders";
+
+test("the reference is rendered once by the build: every request gets its HTML (one ETag, 304), its inline scripts allowed by hash", async ({
   page,
 }) => {
   const violations = cspViolations(page);
-  const first = await page.request.get("/docs");
+  const first = await page.request.get(OPERATIONS_PAGE);
   const html = await first.text();
-  const second = await page.request.get("/docs");
+  const second = await page.request.get(OPERATIONS_PAGE);
   // A page rendered per request differs in its nonce at least: the same bytes are the build's HTML, not a render.
   expect(await second.text()).toBe(html);
   // Next's own word for an answer from the prerendered page.
@@ -46,7 +49,7 @@ test("/docs is rendered once by the build: every request gets its HTML (one ETag
   const etag = first.headers()["etag"];
   expect(etag).toBeTruthy();
   expect(second.headers()["etag"]).toBe(etag);
-  const revalidated = await page.request.get("/docs", { headers: { "if-none-match": etag! } });
+  const revalidated = await page.request.get(OPERATIONS_PAGE, { headers: { "if-none-match": etag! } });
   expect(revalidated.status()).toBe(304);
 
   const scripts = scriptSrc(first.headers()["content-security-policy"] ?? "");
@@ -58,7 +61,7 @@ test("/docs is rendered once by the build: every request gets its HTML (one ETag
     expect(scripts).toContain(`'sha256-${createHash("sha256").update(text).digest("base64")}'`);
 
   // The page's scripts ran under the policy: "Try it" (React state) works.
-  await page.goto("/docs");
+  await page.goto(OPERATIONS_PAGE);
   const tryIt = page.locator("details", { has: page.getByText(API_KEY_FIELD) }).first();
   await tryIt.locator("summary").click();
   await tryIt.getByLabel(API_KEY_FIELD).fill("svc_typed");
@@ -66,10 +69,10 @@ test("/docs is rendered once by the build: every request gets its HTML (one ETag
   expect(violations).toEqual([]);
 });
 
-test("/docs keeps a typed API key in the page's memory only: shared by its operations, never in web storage", async ({
+test("the reference keeps a typed API key in the page's memory only: shared by its operations, never in web storage", async ({
   page,
 }) => {
-  await page.goto("/docs");
+  await page.goto(OPERATIONS_PAGE);
   // Two operations that take an API key: what is typed in one shows in the other.
   const tryIt = page.locator("details", { has: page.getByText(API_KEY_FIELD) });
   await tryIt.nth(0).locator("summary").click();
@@ -126,11 +129,20 @@ test("/docs on a phone: the contents by tag sit behind a disclosure and each lin
   const contents = page.locator("details", { has: page.getByText("Contents by tag", { exact: true }) });
   await contents.locator("summary").click();
   const nav = contents.getByRole("navigation", { name: "Operations by tag" });
-  const tagLinks = nav.locator('a[href^="#tag-"]');
-  expect(await tagLinks.count()).toBeGreaterThan(5);
-  const last = tagLinks.last();
+  const operationLinks = nav.locator('a[href^="/docs/"][href*="#"]');
+  expect(await operationLinks.count()).toBeGreaterThan(10);
+  const last = operationLinks.last();
   const target = (await last.getAttribute("href"))!;
   await last.click();
   await expect(page).toHaveURL(new RegExp(`${target}$`));
-  await expect(page.locator(target)).toBeInViewport();
+  await expect(page.locator(`#${target.split("#")[1]}`)).toBeInViewport();
+});
+
+test("a link into the earlier one-page reference lands where its section lives now", async ({ page }) => {
+  await page.goto("/docs#createShippingOrders");
+  await expect(page).toHaveURL(/\/docs\/shipping-orders#createShippingOrders$/);
+  await expect(page.locator("#createShippingOrders")).toBeInViewport();
+  await page.goto("/docs#schema-ShippingOrder");
+  await expect(page).toHaveURL(/\/docs\/schemas#schema-ShippingOrder$/);
+  expect((await page.request.get("/docs/no-such-section")).status()).toBe(404);
 });

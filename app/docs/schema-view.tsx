@@ -1,4 +1,5 @@
 import { refName, type JsonSchema } from "@/server/openapi/document-json";
+import { schemaHref } from "@/server/openapi/reference-sections";
 import { Markdown } from "./markdown";
 
 /** `string`, `integer | null`, `ShippingOrder[]`, `ShippingOrderRequest | ShippingOrderRequest[]`. */
@@ -40,7 +41,7 @@ function TypeLink({ schema }: { schema: JsonSchema }) {
   const label = typeLabel(schema);
   if (ref) {
     return (
-      <a href={`#schema-${refName(ref)}`} className="font-mono text-xs text-blue-700 underline">
+      <a href={schemaHref(refName(ref))} className="font-mono text-xs text-blue-700 underline">
         {label}
       </a>
     );

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { BookOpen } from "lucide-react";
 import { cn } from "@/lib/cn";
 import { focusRing } from "@/lib/focus-ring";
@@ -18,8 +19,9 @@ export function Sidebar({ accounts, onNavigate }: { accounts: AccountChoice[]; o
       </div>
       <SidebarNav accounts={accounts} onNavigate={onNavigate} />
       <div className="border-t border-slate-200 p-3">
-        <a
+        <Link
           href="/docs"
+          prefetch={false}
           className={cn(
             "flex items-center gap-3 rounded-md px-3 py-2 text-sm text-slate-600 hover:bg-slate-100",
             focusRing,
@@ -27,7 +29,7 @@ export function Sidebar({ accounts, onNavigate }: { accounts: AccountChoice[]; o
         >
           <BookOpen aria-hidden className="size-4 text-slate-500" />
           API reference
-        </a>
+        </Link>
       </div>
     </div>
   );

@@ -121,9 +121,9 @@ export function OverviewPanel({ account }: { account: AccountChoice }) {
           </Step>
           <Step done={overview.hasSentOrders}>
             Send orders to the shipping API: see the{" "}
-            <a className="text-blue-700 underline" href="/docs">
+            <Link className="text-blue-700 underline" href="/docs" prefetch={false}>
               API reference
-            </a>
+            </Link>
             , or make one by hand under{" "}
             <Link className="text-blue-700 underline" href={link("/dashboard/orders/new")}>
               New order

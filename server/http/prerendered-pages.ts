@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { referencePaths } from "@/server/openapi/reference-sections";
 import { inlineScriptHashes } from "./content-security-policy";
 import { PROBLEM_TYPES, problemTypeUri } from "./problem-types";
 
@@ -10,7 +11,7 @@ import { PROBLEM_TYPES, problemTypeUri } from "./problem-types";
  * request under a nonce. A page listed here whose HTML the build lacks is served as a rendered one.
  */
 export const PRERENDERED_PAGES: ReadonlySet<string> = new Set([
-  "/docs",
+  ...referencePaths(),
   ...[...PROBLEM_TYPES.keys()].map(problemTypeUri),
 ]);
 

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { PROBLEM_TYPES } from "@/server/http/problem-types";
@@ -37,9 +38,9 @@ export default async function ProblemTypePage({ params }: Props) {
         <InlineMarkdown text={problemType.action} />
       </p>
       <p className="mt-8 text-sm">
-        <a className="text-blue-700 underline" href="/docs">
+        <Link className="text-blue-700 underline" href="/docs" prefetch={false}>
           API reference
-        </a>
+        </Link>
       </p>
     </main>
   );
