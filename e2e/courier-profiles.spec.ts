@@ -14,7 +14,7 @@ test("an owner creates courier profiles and moves the default", async ({ page, o
     const dialog = page.getByRole("dialog");
     await dialog.getByLabel("Name", { exact: true }).fill(name);
     await dialog.getByRole("combobox", { name: "Default service" }).click();
-    await page.getByRole("option", { name: service }).click();
+    await page.getByRole("option", { name: service, exact: true }).click();
     await dialog.getByLabel("Tracking step (minutes) (optional)").fill("5");
     await dialog.getByRole("button", { name: "Create profile" }).click();
     await expect(dialog).toHaveCount(0);

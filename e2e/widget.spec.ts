@@ -23,7 +23,7 @@ let shopOrigin: string;
 let widgetKey: string;
 let foreignKey: string;
 
-const shopPage = (key: string) => `<!doctype html>
+const shopPage = (key: string, place: { zip?: string; city?: string } = {}) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Shop checkout</title></head>
 <body><main><h1>Checkout</h1>
@@ -32,7 +32,7 @@ const shopPage = (key: string) => `<!doctype html>
 <script src="${E2E_BASE_URL}/widget/pickup-points.js"></script>
 <script>
 document.getElementById("choose").addEventListener("click", function () {
-  SvcPickupPoints.pick({ key: ${JSON.stringify(key)}, couriers: ["packeta", "ppl"], country: "CZ", weightKg: 2 }, function (point) {
+  SvcPickupPoints.pick({ key: ${JSON.stringify(key)}, couriers: ["packeta", "ppl"], country: "CZ", weightKg: 2, ...${JSON.stringify(place)} }, function (point) {
     window.picked = point;
     window.calls = (window.calls || 0) + 1;
     document.getElementById("result").textContent = point ? point.name : "Closed without a choice";
@@ -44,8 +44,13 @@ test.beforeAll(async ({ owner }) => {
   const db = await getDb();
   await seedDirectories();
   shop = createServer((request, response) => {
-    const key = new URL(request.url ?? "/", "http://x").searchParams.get("key") ?? "";
-    response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(shopPage(key));
+    const query = new URL(request.url ?? "/", "http://x").searchParams;
+    const place = Object.fromEntries(
+      ["zip", "city"].flatMap((name) => (query.has(name) ? [[name, query.get(name)]] : [])),
+    );
+    response
+      .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+      .end(shopPage(query.get("key") ?? "", place));
   });
   await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
   shopOrigin = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
@@ -162,6 +167,49 @@ for (const viewport of [
   });
 }
 
+test("a shopper who types before the dialog's scripts have run loses no keystroke", async ({ page }) => {
+  // The dialog's scripts are held until the shopper has typed into the field of the server's HTML.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/_next/static/**/*.js", async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto(`${shopOrigin}/?key=${encodeURIComponent(widgetKey)}`);
+  await page.getByRole("button", { name: "Choose a pickup point" }).click();
+  const frame = widgetFrame(page);
+  const search = frame.getByRole("searchbox", { name: "Town, zip, street or name" });
+  await search.click();
+  await page.keyboard.type("Plzeň");
+  await expect(search).toHaveValue("Plzeň");
+  expect(await frame.getByRole("option").count()).toBe(0);
+  release();
+  // Hydrated: the search ran for what was typed, and the field still holds all of it.
+  await expect(frame.getByRole("option").first()).toContainText("Plzeň");
+  await expect(search).toHaveValue("Plzeň");
+  await page.keyboard.type(" 3");
+  await expect(search).toHaveValue("Plzeň 3");
+});
+
+test("the dialog opens on the points nearest to the checkout's zip, or its town", async ({ page }) => {
+  for (const [place, town] of [
+    ["zip=301%2000", "Plzeň"],
+    ["city=Brno", "Brno"],
+  ] as const) {
+    await page.goto(`${shopOrigin}/?key=${encodeURIComponent(widgetKey)}&${place}`);
+    await page.getByRole("button", { name: "Choose a pickup point" }).click();
+    const frame = widgetFrame(page);
+    await expect(frame.getByText(/points, nearest first/)).toBeVisible();
+    const first = frame.getByRole("option").first();
+    await expect(first).toContainText(town);
+    await expect(frame.getByRole("searchbox", { name: "Town, zip, street or name" })).toHaveValue(
+      decodeURIComponent(place.split("=")[1]!),
+    );
+    await page.keyboard.press("Escape");
+    await expect(page.locator("dialog")).toHaveCount(0);
+  }
+});
+
 test("a point's name from a courier's feed shows in the map's tooltip as text, never as markup", async ({ page }) => {
   const name =
     'Evil shop <a id="injected-link" href="https://phish.example/">Sign in again</a><b id="injected-bold">!</b>';
@@ -269,7 +317,9 @@ test("an owner creates a publishable key in the dashboard, sees its kind and ori
   await dialog.getByRole("radio", { name: /Publishable/ }).check();
   await dialog.getByLabel("Allowed origins").fill("https://shop.example/checkout");
   await dialog.getByRole("button", { name: "Create key" }).click();
-  await expect(dialog.getByText(/exact origin/)).toBeVisible();
+  await expect(
+    dialog.getByText('"https://shop.example/checkout" is not an exact origin', { exact: false }),
+  ).toBeVisible();
   // A long second origin: the keys table must still fit a 1280 px screen (Revoke on screen), breaking origins at
   // their dots and dashes, one origin per line.
   const longOrigin = "https://www.a-rather-long-eshop-domain-name.example.cz";
@@ -277,6 +327,9 @@ test("an owner creates a publishable key in the dashboard, sees its kind and ori
   await dialog.getByRole("button", { name: "Create key" }).click();
   const key = (await dialog.getByTestId("new-api-key").textContent()) ?? "";
   expect(key).toMatch(/^svc_pk_[0-9A-Za-z]{43}$/);
+  // A widget key's one-time dialog says where it goes: the checkout page, not a server's X-API-Key header.
+  await expect(dialog.getByText("SvcPickupPoints.pick(…)")).toBeVisible();
+  await expect(dialog.getByText("X-API-Key")).toHaveCount(0);
   await dialog.getByRole("button", { name: "I have stored the key" }).click();
   const row = page.getByRole("row").filter({ hasText: name });
   await expect(row).toContainText(`svc_pk_****${key.slice(-4)}`);
@@ -286,10 +339,28 @@ test("an owner creates a publishable key in the dashboard, sees its kind and ori
     longOrigin,
   ]);
   await expect(row.getByRole("button", { name: `Revoke API key ${name}` })).toBeVisible();
+
+  // The shop moves: its origins change, the key its pages carry stays.
+  await row.getByRole("button", { name: `Edit origins of ${name}` }).click();
+  const edit = page.getByRole("dialog");
+  await expect(edit.getByLabel("Allowed origins")).toHaveValue(`https://shop.example, ${longOrigin}`);
+  await edit.getByLabel("Allowed origins").fill("https://new-shop.example https://new-shop.example/cart");
+  await edit.getByRole("button", { name: "Save origins" }).click();
+  await expect(
+    edit.getByText('"https://new-shop.example/cart" is not an exact origin', { exact: false }),
+  ).toBeVisible();
+  await edit.getByLabel("Allowed origins").fill(`https://new-shop.example, ${longOrigin}`);
+  await edit.getByRole("button", { name: "Save origins" }).click();
+  await expect(edit).toHaveCount(0);
+  await expect(row.getByRole("list", { name: "Allowed origins" }).getByRole("listitem")).toHaveText([
+    "https://new-shop.example",
+    longOrigin,
+  ]);
+  await expect(row).toContainText(`svc_pk_****${key.slice(-4)}`);
   // The keys page with a publishable key, to be looked at at both widths.
   await page.screenshot({ path: `${SHOTS}/api-keys-publishable-1280.png`, fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
-  await expect(page.getByText("https://shop.example").first()).toBeVisible();
+  await expect(page.getByText("https://new-shop.example").first()).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/api-keys-publishable-390.png`, fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
   await row.getByRole("button", { name: `Revoke API key ${name}` }).click();

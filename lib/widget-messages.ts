@@ -22,7 +22,14 @@ export type WidgetOptions = {
   country?: string;
   weightKg?: number;
   cod?: boolean;
+  /** The checkout's zip and town, so the list opens on the shopper's neighbourhood rather than the whole country. */
+  zip?: string;
+  city?: string;
 };
+
+/** What the dialog's search starts from: the checkout's zip (the more exact), else its town, else nothing. */
+export const startingPlace = (options: Pick<WidgetOptions, "zip" | "city">): string | undefined =>
+  options.zip ?? options.city;
 
 export const pickedPoint = (p: PickedPoint): PickedPoint => ({
   courier: p.courier,

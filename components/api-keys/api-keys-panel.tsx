@@ -4,7 +4,8 @@ import { Info, KeyRound } from "lucide-react";
 import { useState, useTransition } from "react";
 import { canWrite, type AccountChoice } from "@/lib/account";
 import { ReadOnlyNotice } from "@/components/dashboard/read-only-notice";
-import { formatUtcParts } from "@/lib/format-utc";
+import { formatTimeParts } from "@/lib/format-time";
+import { useTimeZone } from "@/components/dashboard/time-zone";
 import { Badge } from "@/components/ui/badge";
 import { BreakableUrl } from "@/components/ui/breakable-url";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -14,6 +15,7 @@ import { Tooltip } from "@/components/ui/tooltip";
 import { api } from "@/trpc/react";
 import { CreateApiKeyDialog } from "./create-api-key-dialog";
 import { DuplicatePreventionSwitch } from "./duplicate-prevention-switch";
+import { EditOriginsDialog } from "./edit-origins-dialog";
 import { EditPermissionsDialog } from "./edit-permissions-dialog";
 import { EditRateLimitDialog } from "./edit-rate-limit-dialog";
 import { PermissionBadges } from "./permission-badges";
@@ -25,6 +27,7 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
   const [, startTransition] = useTransition();
   const [keys] = api.apiKeys.list.useSuspenseQuery({ accountId: account.id, page });
   const writable = canWrite(account);
+  const zone = useTimeZone(account.id);
 
   if (keys.itemsCount === 0) {
     return (
@@ -42,13 +45,14 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
   return (
     <>
       {writable ? null : <ReadOnlyNotice what="API keys" />}
+      {/* Said once for both time columns, not in their headers: seven columns must fit beside the menu at 1280 px. */}
+      <p className="mb-2 text-sm text-slate-600">Times are in {zone}.</p>
       <Table>
         <THead>
           <tr>
             <Th>Name and key</Th>
-            {/* The zone may wrap under the name: the table has seven columns to fit beside the menu at 1280 px. */}
-            <Th className="whitespace-normal">Created (UTC)</Th>
-            <Th className="whitespace-normal">Last used (UTC)</Th>
+            <Th className="whitespace-normal">Created</Th>
+            <Th className="whitespace-normal">Last used</Th>
             <Th>Permissions</Th>
             <Th>Rate limit</Th>
             <Th>
@@ -85,22 +89,25 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
                 </span>
               </Td>
               <Td label="Created">
-                <Stamp at={key.created} />
+                <Stamp at={key.created} zone={zone} />
               </Td>
               <Td label="Last used">
-                {key.lastUsed ? <Stamp at={key.lastUsed} /> : <span className="text-slate-500">Never</span>}
+                {key.lastUsed ? <Stamp at={key.lastUsed} zone={zone} /> : <span className="text-slate-500">Never</span>}
               </Td>
               <Td label="Permissions">
                 {key.kind === "publishable" ? (
                   <div className="text-xs text-slate-700">
                     <p>Pickup-point search from</p>
-                    <ul className="mt-0.5 font-mono" aria-label="Allowed origins">
-                      {key.allowedOrigins.map((origin) => (
-                        <li key={origin}>
-                          <BreakableUrl url={origin} />
-                        </li>
-                      ))}
-                    </ul>
+                    <div className="flex items-start gap-1.5">
+                      <ul className="mt-0.5 min-w-0 font-mono" aria-label="Allowed origins">
+                        {key.allowedOrigins.map((origin) => (
+                          <li key={origin}>
+                            <BreakableUrl url={origin} />
+                          </li>
+                        ))}
+                      </ul>
+                      {writable ? <EditOriginsDialog accountId={account.id} apiKey={key} /> : null}
+                    </div>
                   </div>
                 ) : (
                   <span className="flex flex-wrap items-center gap-1.5">
@@ -143,11 +150,11 @@ export function ApiKeysPanel({ account }: { account: AccountChoice }) {
 }
 
 /**
- * A UTC time that may break between its day and its time of day, never inside either: two such columns kept on one
+ * A time in the account's zone that may break between its day and its time of day, never inside either: two such columns kept on one
  * line each made the keys table wider than a 1280 px screen once the account had a few keys of both kinds.
  */
-function Stamp({ at }: { at: string }) {
-  const { day, time } = formatUtcParts(at);
+function Stamp({ at, zone }: { at: string; zone: string }) {
+  const { day, time } = formatTimeParts(at, zone);
   // One element: on a phone the cell is a flex row, whose gap would widen the space between two.
   return (
     <span>

@@ -11,6 +11,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { Switch } from "@/components/ui/switch";
 import { api } from "@/trpc/react";
 import { NewApiKey } from "./new-api-key";
+import { ORIGINS_HINT, splitOrigins } from "./origins";
 import { DEFAULT_RATE_LIMIT, parseRateLimit, RateLimitField } from "./rate-limit-field";
 
 export function CreateApiKeyDialog({ accountId }: { accountId: string }) {
@@ -41,9 +42,7 @@ export function CreateApiKeyDialog({ accountId }: { accountId: string }) {
     const name = String(data.get("name") ?? "");
     const rateLimitPerMinute = parseRateLimit(String(data.get("rateLimitPerMinute") ?? ""));
     if (kind === "publishable") {
-      const allowedOrigins = String(data.get("allowedOrigins") ?? "")
-        .split(/[\s,]+/)
-        .filter(Boolean);
+      const allowedOrigins = splitOrigins(String(data.get("allowedOrigins") ?? ""));
       create.mutate({ accountId, name, kind, allowedOrigins, rateLimitPerMinute });
     } else {
       create.mutate({ accountId, name, preventDuplicateOrders, rateLimitPerMinute });
@@ -74,7 +73,7 @@ export function CreateApiKeyDialog({ accountId }: { accountId: string }) {
         onEscapeKeyDown={keepOpen}
       >
         {created ? (
-          <NewApiKey name={created.name} apiKey={created.key} onDone={() => onOpenChange(false)} />
+          <NewApiKey name={created.name} kind={created.kind} apiKey={created.key} onDone={() => onOpenChange(false)} />
         ) : (
           <form onSubmit={submit} className="space-y-5" noValidate>
             <TextField
@@ -120,7 +119,7 @@ export function CreateApiKeyDialog({ accountId }: { accountId: string }) {
                 id="api-key-origins"
                 name="allowedOrigins"
                 label="Allowed origins"
-                hint="The shop's origins, separated by spaces or commas, e.g. https://shop.example (http only for localhost)."
+                hint={ORIGINS_HINT}
                 required
                 error={errorOf("allowedOrigins")}
               />

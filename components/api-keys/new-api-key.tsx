@@ -8,7 +8,17 @@ import { DialogFooter } from "@/components/ui/dialog";
 import { Notice } from "@/components/ui/notice";
 
 /** The one moment the full key is visible: a warning, the key and a copy button. */
-export function NewApiKey({ name, apiKey, onDone }: { name: string; apiKey: string; onDone: () => void }) {
+export function NewApiKey({
+  name,
+  kind,
+  apiKey,
+  onDone,
+}: {
+  name: string;
+  kind: "secret" | "publishable";
+  apiKey: string;
+  onDone: () => void;
+}) {
   const [copied, setCopied] = useState(false);
   const copyButton = useRef<HTMLButtonElement>(null);
   // The form that asked for the key is gone; focus goes to what the user came for, not to the dialog box.
@@ -45,9 +55,18 @@ export function NewApiKey({ name, apiKey, onDone }: { name: string; apiKey: stri
             {copied ? "Copied" : "Copy"}
           </Button>
         </div>
-        <p className="mt-2 text-xs text-slate-500">
-          Send it with every request as <code>X-API-Key: …</code> or <code>Authorization: Bearer …</code>.
-        </p>
+        {kind === "publishable" ? (
+          <p className="mt-2 text-xs text-slate-500">
+            Put it in your checkout page, as the <code>key</code> of <code>SvcPickupPoints.pick(…)</code> from{" "}
+            <code>/widget/pickup-points.js</code>. It is meant to be seen: it only searches pickup points, and only from
+            its allowed origins.
+          </p>
+        ) : (
+          <p className="mt-2 text-xs text-slate-500">
+            Send it from your servers with every request as <code>X-API-Key: …</code> or{" "}
+            <code>Authorization: Bearer …</code>. Never put it in a web page.
+          </p>
+        )}
       </div>
       <DialogFooter>
         <Button onClick={onDone}>I have stored the key</Button>

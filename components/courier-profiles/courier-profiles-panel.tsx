@@ -73,7 +73,10 @@ export function CourierProfilesPanel({ account }: { account: AccountChoice }) {
                 {profile.service ? (
                   serviceName(profile.courier, profile.service)
                 ) : (
-                  <span className="text-slate-500">Courier&apos;s first</span>
+                  <span>
+                    {courierOf(profile.courier)?.services[0]?.name ?? "The courier's first service"}{" "}
+                    <span className="text-slate-500">(the courier&apos;s first)</span>
+                  </span>
                 )}
               </Td>
               <Td label="Settings">

@@ -129,7 +129,11 @@ export function CreateCourierProfileDialog({ accountId }: { accountId: string })
                 aria-describedby={describedBy("profile-service", { hint: true, error: errorOf("service") })}
               />
               <SelectContent>
-                <SelectItem value={FIRST_SERVICE}>The courier&apos;s first service</SelectItem>
+                <SelectItem value={FIRST_SERVICE}>
+                  {courier?.services[0]
+                    ? `The courier's first: ${courier.services[0].name} (${courier.services[0].code})`
+                    : "The courier's first service"}
+                </SelectItem>
                 {courier?.services.map((s) => (
                   <SelectItem
                     key={s.code}

@@ -103,7 +103,11 @@ export function EditCourierProfileDialog({ accountId, profile }: { accountId: st
                 aria-describedby={describedBy(`${prefix}-service`, { hint: true, error: errorOf("service") })}
               />
               <SelectContent>
-                <SelectItem value={FIRST_SERVICE}>The courier&apos;s first service</SelectItem>
+                <SelectItem value={FIRST_SERVICE}>
+                  {courier?.services[0]
+                    ? `The courier's first: ${courier.services[0].name} (${courier.services[0].code})`
+                    : "The courier's first service"}
+                </SelectItem>
                 {courier?.services.map((s) => (
                   <SelectItem key={s.code} value={s.code}>
                     {`${s.name} (${s.code})`}

@@ -2,7 +2,7 @@
 
 import { Map as MapIcon, Search } from "lucide-react";
 import dynamic from "next/dynamic";
-import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { Page } from "@/server/services/pagination";
 import type { PickupPointView } from "@/server/services/pickup-points/search-pickup-points";
 import { Button } from "@/components/ui/button";
@@ -123,6 +123,14 @@ export function PickupPointPicker({
   const [mapChoice, setMapChoice] = useState<boolean | null>(null);
   const showMap = mapChoice ?? wide;
   const listbox = useRef<HTMLUListElement>(null);
+  const searchField = useRef<HTMLInputElement>(null);
+  // The field is in the server's HTML before its script has run, and a shopper types into it at once. Hydration keeps
+  // what the DOM holds but not in state, so the next render would write the state's text over it: take the typed text
+  // into state before anything renders again (keystrokes after hydration arrive through onChange).
+  useLayoutEffect(() => {
+    const typed = searchField.current?.value ?? "";
+    setText((current) => (typed !== current ? typed : current));
+  }, []);
   const couriersKey = couriers.join(",");
   const searchKey = JSON.stringify([request, couriersKey, country, weightKg, cod, retries]);
 
@@ -230,6 +238,7 @@ export function PickupPointPicker({
           <div className="relative">
             <Search aria-hidden className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-slate-500" />
             <Input
+              ref={searchField}
               id={`${ids}-search`}
               type="search"
               value={text}

@@ -4,7 +4,7 @@ import { X } from "lucide-react";
 import { useCallback, useEffect, useRef } from "react";
 import type { Page } from "@/server/services/pagination";
 import type { PickupPointView } from "@/server/services/pickup-points/search-pickup-points";
-import { pickedPoint, WIDGET_MESSAGES, type WidgetOptions } from "@/lib/widget-messages";
+import { pickedPoint, startingPlace, WIDGET_MESSAGES, type WidgetOptions } from "@/lib/widget-messages";
 import { Button } from "@/components/ui/button";
 import { PickupPointPicker, type PickupPointQuery } from "./pickup-point-picker";
 
@@ -82,6 +82,7 @@ export function WidgetDialog({ options, tileUrl }: { options: WidgetOptions; til
           country={options.country}
           weightKg={options.weightKg}
           cod={options.cod}
+          place={startingPlace(options)}
           search={search}
           tileUrl={tileUrl}
           courierNames={COURIER_NAMES}

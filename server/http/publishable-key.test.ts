@@ -99,12 +99,16 @@ describe("creating a publishable key", () => {
       ],
     });
     expect(response.status).toBe(400);
-    expect((await readJson<Problem>(response)).errors?.map((e) => e.field)).toEqual([
+    const refused = await readJson<Problem>(response);
+    expect(refused.errors?.map((e) => e.field)).toEqual([
       "allowedOrigins[0]",
       "allowedOrigins[1]",
       "allowedOrigins[2]",
       "allowedOrigins[3]",
     ]);
+    // Each message names the origin it refuses: the dashboard shows them under one field.
+    expect(refused.errors?.[0]?.message).toMatch(/^"https:\/\/shop\.example\/checkout" is not an exact origin/);
+    expect(refused.errors?.[3]?.message).toMatch(/^"shop\.example" is not an exact origin/);
     const none = await readJson<Problem>(await createKey({ name: "none", kind: "publishable" }));
     expect(none.errors).toEqual([
       { field: "allowedOrigins", message: "a publishable key needs 1 to 20 allowedOrigins" },

@@ -18,6 +18,8 @@ export function widgetOptions(params: Params): WidgetOptions | null {
   const couriers = DIRECTORY_COURIERS.filter((c) => asked.length === 0 || asked.includes(c));
   const country = one(params, "country");
   const weightKg = Number(one(params, "weightKg"));
+  const zip = one(params, "zip")?.trim();
+  const city = one(params, "city")?.trim();
   return {
     key,
     origin,
@@ -25,5 +27,8 @@ export function widgetOptions(params: Params): WidgetOptions | null {
     ...(country && /^[A-Za-z]{2}$/.test(country) ? { country: country.toUpperCase() } : {}),
     ...(weightKg > 0 && weightKg <= 1000 ? { weightKg } : {}),
     ...(one(params, "cod") === "true" ? { cod: true } : {}),
+    // Bounded as the search's own `q` is: a place the shopper could have typed, nothing longer.
+    ...(zip && zip.length <= 16 ? { zip } : {}),
+    ...(city && city.length <= 100 ? { city } : {}),
   };
 }

@@ -1,6 +1,15 @@
 import { WIDGET_MESSAGES, type PickedPoint } from "@/lib/widget-messages";
 
-type PickOptions = { key: string; couriers?: string[]; country?: string; weightKg?: number; cod?: boolean };
+type PickOptions = {
+  key: string;
+  couriers?: string[];
+  country?: string;
+  weightKg?: number;
+  cod?: boolean;
+  /** The checkout's zip or town: the dialog opens on the points nearest to it. */
+  zip?: string;
+  city?: string;
+};
 type Callback = (point: PickedPoint | null) => void;
 type Messages = typeof WIDGET_MESSAGES;
 
@@ -42,6 +51,8 @@ function installWidget(fallbackOrigin: string, messages: Messages): void {
     if (options.country) params.set("country", options.country);
     if (options.weightKg !== undefined && options.weightKg !== null) params.set("weightKg", String(options.weightKg));
     if (options.cod) params.set("cod", "true");
+    if (typeof options.zip === "string" && options.zip.trim()) params.set("zip", options.zip.trim());
+    if (typeof options.city === "string" && options.city.trim()) params.set("city", options.city.trim());
 
     const dialog = document.createElement("dialog");
     dialog.className = "svc-pickup-points";

@@ -20,7 +20,7 @@ export const rateLimitPerMinute = z
   .max(100_000, RATE_LIMIT_MESSAGE);
 
 const ORIGIN_MESSAGE =
-  "must be an exact origin: https://host[:port], or http:// only for localhost, *.localhost, 127.0.0.1 or [::1]";
+  "is not an exact origin: https://host[:port], or http:// only for localhost, *.localhost, 127.0.0.1 or [::1]";
 const MAX_ORIGINS = 20;
 
 /** Hosts a shop's developer runs on their own machine: the only ones a publishable key may name over plain http. */
@@ -41,13 +41,14 @@ const parseUrl = (value: string): URL | null => {
  * are normalised the way browsers send them (`https://Shop.example:443` → `https://shop.example`).
  */
 export const allowedOrigin = z
-  .string({ error: ORIGIN_MESSAGE })
+  .string({ error: "must be an origin such as https://shop.example" })
   .trim()
-  .max(200, ORIGIN_MESSAGE)
+  .max(200, "must be an origin of at most 200 characters")
   .transform((value, ctx) => {
     const url = /^https?:\/\/[^/?#@*\s\\]+\/?$/i.test(value) ? parseUrl(value) : null;
     if (!url || !(url.protocol === "https:" || isLocalHost(url.hostname))) {
-      ctx.addIssue({ code: "custom", message: ORIGIN_MESSAGE });
+      // Named, since a list of origins is checked at once and its field names only a position in it.
+      ctx.addIssue({ code: "custom", message: `${JSON.stringify(value.slice(0, 100))} ${ORIGIN_MESSAGE}` });
       return z.NEVER;
     }
     return url.origin;
