@@ -83,3 +83,59 @@ test("the REST label route answers each format, and a 400 problem naming format 
   expect(bad.headers()["content-type"]).toBe("application/problem+json");
   expect(((await bad.json()) as { errors: { field: string }[] }).errors[0]!.field).toBe("format");
 });
+
+test("the orders list finds orders by recipient, shows their COD, and prints the chosen orders' labels in one document", async ({
+  page,
+  request,
+  apiKey,
+  sandboxProfile,
+  owner,
+  signIn,
+}) => {
+  const tag = crypto.randomUUID().slice(0, 6);
+  const recipient = (name: string) => ({ ...(orderBody().Recipient as object), Name: name });
+  const novak = await createOrderViaApi(
+    request,
+    apiKey,
+    sandboxProfile.id,
+    orderBody({
+      Recipient: recipient(`Petr Novák ${tag}`),
+      CodPrice: 499,
+      CodCurrency: "CZK",
+      Parcels: [{ Weight: 1 }, { Weight: 2 }],
+    }),
+  );
+  const svoboda = await createOrderViaApi(
+    request,
+    apiKey,
+    sandboxProfile.id,
+    orderBody({ Recipient: recipient(`Eva Svobodová ${tag}`) }),
+  );
+  await signIn(owner);
+  await page.goto(`/dashboard/orders?account=${owner.accountId}`);
+
+  // Case and accents ignored, kept in the URL.
+  await page.getByLabel("Recipient name").fill(`novak ${tag}`);
+  await expect(page).toHaveURL(/recipient=novak/);
+  const rows = page.getByRole("table", { name: "Shipping orders" }).getByRole("row");
+  await expect(rows.filter({ hasText: novak.referenceNumber })).toHaveCount(1);
+  await expect(rows.filter({ hasText: svoboda.referenceNumber })).toHaveCount(0);
+  await expect(rows.filter({ hasText: novak.referenceNumber })).toContainText("499.00 CZK");
+
+  await page.getByLabel("Recipient name").fill(tag);
+  await expect(rows.filter({ hasText: svoboda.referenceNumber })).toHaveCount(1);
+  await expect(rows.filter({ hasText: svoboda.referenceNumber })).toContainText("—");
+  const print = page.getByRole("button", { name: /Print labels \(0\)/ });
+  await expect(print).toHaveAttribute("aria-disabled", "true");
+  await page.getByRole("checkbox", { name: `Select order ${novak.referenceNumber}` }).check();
+  await page.getByRole("checkbox", { name: `Select order ${svoboda.referenceNumber}` }).check();
+  await page.getByRole("combobox", { name: "Label format" }).click();
+  await page.getByRole("option", { name: "ZPL for thermal printers (203 dpi)" }).click();
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download labels (2)" }).click();
+  const zpl = readFileSync(await (await download).path()).toString("utf8");
+  // Every parcel's label, in the list's order (newest first).
+  const numbers = [...zpl.matchAll(/\^FD([A-Z0-9]+)\^FS/g)].map((m) => m[1]);
+  for (const n of [...novak.shippingNumber, ...svoboda.shippingNumber]) expect(numbers).toContain(n);
+  expect(zpl.match(/\^XA/g)).toHaveLength(3);
+});

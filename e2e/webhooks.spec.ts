@@ -66,7 +66,7 @@ test("an owner adds an endpoint, gets signed events of a new order, sends a test
 
     await card.getByRole("button", { name: "Deliveries" }).click();
     await expect(card.getByRole("row").filter({ hasText: "Test" })).toContainText("succeeded", { timeout: 15_000 });
-    // The event cell reads "Created" and the event id's last 8 hex digits; the header row says "Created (UTC)".
+    // The event cell reads "Created" and the event id's last 8 hex digits; the header row says "Created".
     await expect(
       card
         .getByRole("row")
@@ -76,7 +76,9 @@ test("an owner adds an endpoint, gets signed events of a new order, sends a test
     await card.getByRole("tab", { name: "failed" }).click();
     await expect(card.getByText("No deliveries failed.")).toBeVisible();
     await card.getByRole("tab", { name: "all" }).click();
-    await expect(card.getByText("Last success (UTC)")).toBeVisible();
+    // Times are in the account's zone (a new account's is Europe/Prague), named once per card and per table.
+    await expect(card.getByText("Last success (Europe/Prague)")).toBeVisible();
+    await expect(card.getByText("Times are in Europe/Prague.")).toBeVisible();
     await page.screenshot({ path: test.info().outputPath("webhooks-1280.png"), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: test.info().outputPath("webhooks-390.png"), fullPage: true });

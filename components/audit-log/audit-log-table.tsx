@@ -1,7 +1,8 @@
 "use client";
 
 import { ScrollText } from "lucide-react";
-import { formatUtc } from "@/lib/format-utc";
+import { formatTime, inZone } from "@/lib/format-time";
+import { useTimeZone } from "@/components/dashboard/time-zone";
 import { cn } from "@/lib/cn";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pager } from "@/components/ui/pager";
@@ -14,6 +15,7 @@ import { auditActionLabel, describeDetails } from "@/lib/audit-actions";
 export function AuditLogTable({ accountId, page }: { accountId: string; page: number }) {
   const [events] = api.auditEvents.list.useSuspenseQuery({ accountId, page });
   const { navigate, isPending } = useSearchNavigation();
+  const zone = useTimeZone(accountId);
 
   if (events.itemsCount === 0) {
     return (
@@ -28,7 +30,7 @@ export function AuditLogTable({ accountId, page }: { accountId: string; page: nu
       <Table aria-label="Audit events">
         <THead>
           <tr>
-            <Th>Time (UTC)</Th>
+            <Th>{inZone("Time", zone)}</Th>
             <Th>Action</Th>
             <Th>By</Th>
             <Th>Details</Th>
@@ -39,7 +41,7 @@ export function AuditLogTable({ accountId, page }: { accountId: string; page: nu
           {events.items.map((event) => (
             <Tr key={event.id}>
               <Td label="Time" className="whitespace-nowrap">
-                {formatUtc(event.created)}
+                {formatTime(event.created, zone)}
               </Td>
               <Td>
                 <span className="block font-medium whitespace-nowrap text-slate-900">

@@ -1,7 +1,8 @@
 "use client";
 
 import { canWrite, type AccountChoice } from "@/lib/account";
-import { formatUtc } from "@/lib/format-utc";
+import { formatTime } from "@/lib/format-time";
+import { useTimeZone } from "@/components/dashboard/time-zone";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { api } from "@/trpc/react";
 import { DeleteOrderButton } from "./delete-order-button";
@@ -40,6 +41,8 @@ const dimensions = (p: { length: number | null; width: number | null; height: nu
 
 export function OrderDetail({ account, id }: { account: AccountChoice; id: string }) {
   const [order] = api.shippingOrders.get.useSuspenseQuery({ accountId: account.id, id });
+  // Every time on the page is in the account's zone, named once, beside the order's creation.
+  const zone = useTimeZone(account.id);
   const [couriers] = api.courierProfiles.couriers.useSuspenseQuery();
   const [profiles] = api.courierProfiles.list.useSuspenseQuery({ accountId: account.id });
   const courier = couriers.find((c) => c.id === order.courier);
@@ -56,7 +59,9 @@ export function OrderDetail({ account, id }: { account: AccountChoice; id: strin
             <span className="break-all">{order.referenceNumber}</span>
             <StatusBadge status={order.status} />
           </h1>
-          <p className="mt-1 text-sm text-slate-600">Created {formatUtc(order.created)} UTC</p>
+          <p className="mt-1 text-sm text-slate-600">
+            Created {formatTime(order.created, zone)} ({zone})
+          </p>
         </div>
         <div className="flex flex-wrap gap-2">
           <LabelActions labelUrl={labelUrl} reference={order.referenceNumber} />
@@ -142,10 +147,10 @@ export function OrderDetail({ account, id }: { account: AccountChoice; id: strin
           </Table>
         </section>
         <div className="lg:col-span-2">
-          <TrackingTimeline tracking={order.shipmentTracking} />
+          <TrackingTimeline tracking={order.shipmentTracking} timeZone={zone} />
         </div>
         <div className="lg:col-span-2">
-          <OrderEvents accountId={account.id} orderId={order.id} />
+          <OrderEvents accountId={account.id} orderId={order.id} timeZone={zone} />
         </div>
       </div>
     </>

@@ -1,13 +1,24 @@
 "use client";
 
-import { formatUtc } from "@/lib/format-utc";
+import { formatTime } from "@/lib/format-time";
 import { Badge } from "@/components/ui/badge";
 import { deliveryTone, eventTypeLabels } from "@/lib/event-types";
 import { api } from "@/trpc/react";
 import { shortId } from "@/lib/short-id";
 
-/** The order's events (what its webhooks and the feed carried), newest first, each with its deliveries. */
-export function OrderEvents({ accountId, orderId }: { accountId: string; orderId: string }) {
+/**
+ * The order's events (what its webhooks and the feed carried), newest first, each with its deliveries. Times are in
+ * `timeZone`, which the order's page names once.
+ */
+export function OrderEvents({
+  accountId,
+  orderId,
+  timeZone,
+}: {
+  accountId: string;
+  orderId: string;
+  timeZone: string;
+}) {
   const events = api.webhooks.orderEvents.useQuery({ accountId, orderId }, { refetchInterval: 10_000 });
   return (
     <section aria-labelledby="order-events-title" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
@@ -30,7 +41,7 @@ export function OrderEvents({ accountId, orderId }: { accountId: string; orderId
                   </span>
                 ) : null}
                 {"reason" in event.data ? <span className="text-slate-600">{event.data.reason}</span> : null}
-                <span className="text-slate-500">{formatUtc(event.created)} UTC</span>
+                <span className="text-slate-500">{formatTime(event.created, timeZone)}</span>
                 <span className="font-mono text-xs text-slate-500">{shortId(event.id)}</span>
               </div>
               {event.deliveries.length === 0 ? (

@@ -2,9 +2,13 @@
 
 import { Package, SearchX } from "lucide-react";
 import Link from "next/link";
+import { useState } from "react";
 import { withAccount } from "@/lib/account";
-import { formatUtc } from "@/lib/format-utc";
+import { formatCod } from "@/lib/cod";
+import { formatTime, inZone } from "@/lib/format-time";
+import { useTimeZone } from "@/components/dashboard/time-zone";
 import { Button } from "@/components/ui/button";
+import { Checkbox } from "@/components/ui/checkbox";
 import { cn } from "@/lib/cn";
 import { EmptyState } from "@/components/ui/empty-state";
 import { focusRing } from "@/lib/focus-ring";
@@ -12,18 +16,39 @@ import { Pager } from "@/components/ui/pager";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useSearchNavigation } from "@/lib/use-search-navigation";
 import { api } from "@/trpc/react";
+import { emptySelection, pageState, selectedOrders, toggleOrder, togglePage } from "@/lib/label-selection";
 import { orderFilters, orderListInput, type OrderFilters } from "@/lib/order-filters";
+import { PrintLabelsButton } from "./print-labels-button";
+import { RecipientSearch } from "./recipient-search";
 import { StatusBadge } from "./status-badge";
 
 const muted = <span className="text-slate-500">—</span>;
 
+/** The orders list: the recipient search above it, then the page of orders (or why there is none). */
 export function OrdersTable({ accountId, filters }: { accountId: string; filters: OrderFilters }) {
-  const [orders] = api.shippingOrders.list.useSuspenseQuery(orderListInput(accountId, filters));
+  return (
+    <>
+      <div className="mb-4">
+        <RecipientSearch filters={filters} />
+      </div>
+      <OrdersPage accountId={accountId} filters={filters} />
+    </>
+  );
+}
+
+function OrdersPage({ accountId, filters }: { accountId: string; filters: OrderFilters }) {
+  const input = orderListInput(accountId, filters);
+  const [orders] = api.shippingOrders.list.useSuspenseQuery(input);
   const [couriers] = api.courierProfiles.couriers.useSuspenseQuery();
   const [profiles] = api.courierProfiles.list.useSuspenseQuery({ accountId });
   const { navigate, isPending } = useSearchNavigation();
+  const zone = useTimeZone(accountId);
   const courierName = (id: string) => couriers.find((c) => c.id === id)?.name ?? id;
   const profileName = (id: string) => profiles.items.find((p) => p.id === id)?.name ?? "Archived profile";
+  // Chosen rows belong to this page of this query: another page or other filters start with none.
+  const list = JSON.stringify(input);
+  const [selection, setSelection] = useState(() => emptySelection(list));
+  const chosen = selectedOrders(selection, list, orders.items);
 
   if (orders.itemsCount === 0) {
     return orderFilters.isFiltered(filters) ? (
@@ -44,7 +69,9 @@ export function OrdersTable({ accountId, filters }: { accountId: string; filters
         title="No shipping orders yet"
         action={
           <Button asChild variant="secondary">
-            <a href="/docs">Read the API reference</a>
+            <Link href="/docs" prefetch={false}>
+              Read the API reference
+            </Link>
           </Button>
         }
       >
@@ -76,24 +103,46 @@ export function OrdersTable({ accountId, filters }: { accountId: string; filters
 
   return (
     <div aria-busy={isPending} className={cn("transition-opacity", isPending && "opacity-60")}>
-      <p className="mb-2 text-sm text-slate-600" aria-live="polite">
-        {orders.itemsCount} {orders.itemsCount === 1 ? "order" : "orders"}
-      </p>
+      <div className="mb-2 flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+        <div className="flex items-center gap-4">
+          <p className="text-sm text-slate-600" aria-live="polite">
+            {orders.itemsCount} {orders.itemsCount === 1 ? "order" : "orders"}
+          </p>
+          <label className="flex items-center gap-2 text-sm text-slate-700">
+            <Checkbox
+              checked={pageState(chosen.length, orders.items.length)}
+              onCheckedChange={(checked) => setSelection(togglePage(list, orders.items, checked === true))}
+            />
+            Select all on this page
+          </label>
+        </div>
+        <PrintLabelsButton accountId={accountId} orders={chosen} />
+      </div>
       <Table aria-label="Shipping orders">
         <THead>
           <tr>
-            <Th>Reference</Th>
+            <Th className="w-0">
+              <span className="sr-only">Selected</span>
+            </Th>
+            <Th>Reference / source</Th>
             <Th>Shipping numbers</Th>
             <Th>Recipient</Th>
+            <Th>COD</Th>
             <Th>Status</Th>
             <Th>Courier / profile</Th>
-            <Th>Source</Th>
-            <Th>Created (UTC)</Th>
+            <Th>{inZone("Created", zone)}</Th>
           </tr>
         </THead>
         <TBody>
           {orders.items.map((order) => (
             <Tr key={order.id}>
+              <Td className="w-0 max-sm:float-right max-sm:ml-3">
+                <Checkbox
+                  aria-label={`Select order ${order.referenceNumber}`}
+                  checked={selection.list === list && selection.ids.has(order.id)}
+                  onCheckedChange={(checked) => setSelection(toggleOrder(selection, list, order.id, checked === true))}
+                />
+              </Td>
               <Td>
                 <Link
                   href={withAccount(`/dashboard/orders/${order.id}`, accountId)}
@@ -101,6 +150,10 @@ export function OrdersTable({ accountId, filters }: { accountId: string; filters
                 >
                   {order.referenceNumber}
                 </Link>
+                <span className="block font-mono text-xs whitespace-nowrap text-slate-500">
+                  <span className="sr-only">Source: </span>
+                  {order.referenceSource} / {order.sourceIdentifier}
+                </span>
               </Td>
               <Td label="Shipping numbers" className="font-mono text-xs whitespace-nowrap">
                 {order.shippingNumber.length > 0
@@ -117,6 +170,9 @@ export function OrdersTable({ accountId, filters }: { accountId: string; filters
                   {order.recipient.city}, {order.recipient.country}
                 </span>
               </Td>
+              <Td label="COD" className="whitespace-nowrap">
+                {formatCod(order.codPrice, order.codCurrency) ?? muted}
+              </Td>
               <Td label="Status">
                 <StatusBadge status={order.status} />
               </Td>
@@ -124,11 +180,8 @@ export function OrdersTable({ accountId, filters }: { accountId: string; filters
                 <span className="block whitespace-nowrap">{courierName(order.courier)}</span>
                 <span className="block text-xs text-slate-500">{profileName(order.courierProfile)}</span>
               </Td>
-              <Td label="Source" className="font-mono text-xs whitespace-nowrap">
-                {order.referenceSource} / {order.sourceIdentifier}
-              </Td>
               <Td label="Created" className="whitespace-nowrap">
-                {formatUtc(order.created)}
+                {formatTime(order.created, zone)}
               </Td>
             </Tr>
           ))}

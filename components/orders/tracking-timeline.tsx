@@ -1,10 +1,19 @@
 import { ExternalLink } from "lucide-react";
-import { formatUtc } from "@/lib/format-utc";
+import { formatTime } from "@/lib/format-time";
 import type { ShippingOrderView } from "@/server/services/shipping-orders/shipping-order-view";
 import { StatusBadge } from "./status-badge";
 
-/** The courier's tracking events, latest first, with the courier's own tracking page when it has one. */
-export function TrackingTimeline({ tracking }: { tracking: ShippingOrderView["shipmentTracking"] }) {
+/**
+ * The courier's tracking events, latest first, with the courier's own tracking page when it has one. Times are in
+ * `timeZone`, which the order's page names once.
+ */
+export function TrackingTimeline({
+  tracking,
+  timeZone,
+}: {
+  tracking: ShippingOrderView["shipmentTracking"];
+  timeZone: string;
+}) {
   const events = [...tracking.events].reverse();
   return (
     <section aria-labelledby="tracking-title" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
@@ -26,7 +35,7 @@ export function TrackingTimeline({ tracking }: { tracking: ShippingOrderView["sh
         ) : null}
       </div>
       {tracking.updated ? (
-        <p className="mt-1 text-xs text-slate-500">Last update {formatUtc(tracking.updated)} UTC</p>
+        <p className="mt-1 text-xs text-slate-500">Last update {formatTime(tracking.updated, timeZone)}</p>
       ) : null}
       {events.length === 0 ? (
         <p className="mt-4 text-sm text-slate-500">
@@ -51,7 +60,7 @@ export function TrackingTimeline({ tracking }: { tracking: ShippingOrderView["sh
                 <div className="flex flex-wrap items-center gap-2">
                   <StatusBadge status={event.status} />
                   <time dateTime={`${event.time}Z`} className="text-xs text-slate-500">
-                    {formatUtc(event.time)} UTC
+                    {formatTime(event.time, timeZone)}
                   </time>
                 </div>
                 <p className="mt-1 text-sm text-slate-800">{event.description}</p>

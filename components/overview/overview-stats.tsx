@@ -1,9 +1,10 @@
 "use client";
 
 import { withAccount, type AccountChoice } from "@/lib/account";
-import { formatUtc } from "@/lib/format-utc";
+import { formatTime, inZone } from "@/lib/format-time";
 import { statusLabel } from "@/lib/shipping-status";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { useTimeZone } from "@/components/dashboard/time-zone";
 import { api } from "@/trpc/react";
 import { BarList } from "./bar-list";
 
@@ -39,6 +40,7 @@ const dayLabel = (day: string) =>
 /** The account's figures: orders by status and source pair, recent validation errors, and how each key is used. */
 export function OverviewStats({ account, days }: { account: AccountChoice; days: string[] }) {
   const [overview] = api.overview.get.useSuspenseQuery({ accountId: account.id });
+  const zone = useTimeZone(account.id);
   const link = (path: string) => withAccount(path, account.id);
   const errorsOn = new Map(overview.validationErrorsByDay.map((d) => [d.day, d.count]));
   // The service counts a rolling week; a day at its start that is not among the last seven is still shown, not dropped.
@@ -109,7 +111,7 @@ export function OverviewStats({ account, days }: { account: AccountChoice; days:
             <THead>
               <tr>
                 <Th>Key</Th>
-                <Th>Last used (UTC)</Th>
+                <Th>{inZone("Last used", zone)}</Th>
                 <Th className="text-right">Orders, 7 days</Th>
               </tr>
             </THead>
@@ -121,7 +123,7 @@ export function OverviewStats({ account, days }: { account: AccountChoice; days:
                     <span className="block font-mono text-xs text-slate-500">{k.key}</span>
                   </Td>
                   <Td label="Last used" className="whitespace-nowrap">
-                    {k.lastUsed ? formatUtc(k.lastUsed) : <span className="text-slate-500">Never</span>}
+                    {k.lastUsed ? formatTime(k.lastUsed, zone) : <span className="text-slate-500">Never</span>}
                   </Td>
                   <Td label="Orders, 7 days" className="tabular-nums sm:text-right">
                     {k.ordersLast7Days}

@@ -3,7 +3,7 @@
 import { CircleAlert, PackageX, TrendingDown } from "lucide-react";
 import Link from "next/link";
 import { withAccount } from "@/lib/account";
-import { formatUtc } from "@/lib/format-utc";
+import { formatTime, UTC } from "@/lib/format-time";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { api } from "@/trpc/react";
@@ -21,11 +21,15 @@ function Panel({ title, id, children }: { title: string; id: string; children: R
 
 const linkClass = "font-medium break-all text-blue-700 underline-offset-2 hover:underline";
 
-/** What staff land on: failures across every account, newest first, and the accounts that keep failing. */
+/**
+ * What staff land on: failures across every account, newest first, and the accounts that keep failing. The accounts
+ * keep time zones of their own, so the times here are UTC (as the API gives them), said once above the panels.
+ */
 export function StaffOverview() {
   const [overview] = api.overview.staff.useSuspenseQuery();
   return (
     <div className="space-y-6">
+      <p className="text-sm text-slate-600">Times are in UTC: the accounts keep time zones of their own.</p>
       <div className="grid gap-4 sm:grid-cols-3">
         {[
           { icon: CircleAlert, title: "Validation errors", value: overview.validationErrorsLast7Days },
@@ -53,7 +57,7 @@ export function StaffOverview() {
                   {s.accountName}
                 </Link>
                 <span className="text-slate-600">
-                  <Badge tone="red">{s.failures} failures in a row</Badge> last {formatUtc(s.lastFailure)} UTC
+                  <Badge tone="red">{s.failures} failures in a row</Badge> last {formatTime(s.lastFailure, UTC)}
                 </span>
               </li>
             ))}
@@ -73,7 +77,7 @@ export function StaffOverview() {
                   </Link>{" "}
                   <span className="text-slate-600">· {r.accountName}</span>
                   <span className="block text-xs text-slate-600">
-                    {formatUtc(r.created)} UTC · {r.courierName}: {r.message}
+                    {formatTime(r.created, UTC)} · {r.courierName}: {r.message}
                   </span>
                 </li>
               ))}
@@ -92,7 +96,7 @@ export function StaffOverview() {
                   </Link>{" "}
                   <span className="text-slate-600">· {r.accountName}</span>
                   <span className="block text-xs text-slate-600">
-                    {formatUtc(r.created)} UTC · {r.errors} {r.errors === 1 ? "error" : "errors"} ·{" "}
+                    {formatTime(r.created, UTC)} · {r.errors} {r.errors === 1 ? "error" : "errors"} ·{" "}
                     {r.operation === "create" ? "Create" : "Validate"} with {r.courierName}
                   </span>
                 </li>

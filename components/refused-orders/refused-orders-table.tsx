@@ -4,7 +4,8 @@ import { PackageCheck, PencilLine, Wand2 } from "lucide-react";
 import Link from "next/link";
 import { useState, useTransition } from "react";
 import { withAccount } from "@/lib/account";
-import { formatUtc } from "@/lib/format-utc";
+import { formatTime, inZone } from "@/lib/format-time";
+import { useTimeZone } from "@/components/dashboard/time-zone";
 import { fieldLabel } from "@/lib/order-form/order-paths";
 import { suggestionTarget } from "@/lib/order-form/suggestions";
 import { suggestionClass } from "@/components/order-form/suggestion-buttons";
@@ -68,6 +69,7 @@ export function RefusedOrdersTable({ accountId, canCreate }: { accountId: string
   const [page, setPage] = useState(1);
   const [isPending, startTransition] = useTransition();
   const [refused] = api.refusedAttempts.list.useSuspenseQuery({ accountId, page });
+  const zone = useTimeZone(accountId);
 
   if (refused.itemsCount === 0) {
     return (
@@ -91,7 +93,7 @@ export function RefusedOrdersTable({ accountId, canCreate }: { accountId: string
             <Th>Courier / profile</Th>
             <Th>Source</Th>
             <Th>Sent by</Th>
-            <Th>Time (UTC)</Th>
+            <Th>{inZone("Time", zone)}</Th>
             {canCreate ? (
               <Th>
                 <span className="sr-only">Actions</span>
@@ -157,7 +159,7 @@ export function RefusedOrdersTable({ accountId, canCreate }: { accountId: string
               </Td>
               <Td label="Sent by">{r.sentBy}</Td>
               <Td label="Time" className="whitespace-nowrap">
-                {formatUtc(r.created)}
+                {formatTime(r.created, zone)}
               </Td>
               {canCreate ? (
                 <Td className="sm:text-right">

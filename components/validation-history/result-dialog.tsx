@@ -3,7 +3,7 @@
 import { PencilLine } from "lucide-react";
 import Link from "next/link";
 import { withAccount } from "@/lib/account";
-import { formatUtc } from "@/lib/format-utc";
+import { formatTime } from "@/lib/format-time";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent } from "@/components/ui/dialog";
 import { Notice } from "@/components/ui/notice";
@@ -16,11 +16,14 @@ import { api } from "@/trpc/react";
 export function ResultDialog({
   id,
   showAccount,
+  timeZone,
   canEdit,
   onClose,
 }: {
   id: string | null;
   showAccount: boolean;
+  /** The zone the list shows its times in (named in its header), so the dialog says the same time. */
+  timeZone: string;
   /** Whether the user may create orders in the result's account (owners and staff). */
   canEdit: boolean;
   onClose: () => void;
@@ -53,7 +56,9 @@ export function ResultDialog({
                 <ValidationStatusBadge status={r.status} refused={r.refusal !== null} />
               </dd>
               <dt className="text-slate-500">Time</dt>
-              <dd>{formatUtc(r.created)} UTC</dd>
+              <dd>
+                {formatTime(r.created, timeZone)} ({timeZone})
+              </dd>
               {showAccount ? (
                 <>
                   <dt className="text-slate-500">Account</dt>

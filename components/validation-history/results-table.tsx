@@ -4,7 +4,8 @@ import { History, SearchX } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import { canWrite, withAccount, type AccountChoice } from "@/lib/account";
-import { formatUtc } from "@/lib/format-utc";
+import { formatTime, inZone, UTC } from "@/lib/format-time";
+import { useTimeZone } from "@/components/dashboard/time-zone";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/cn";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -17,7 +18,11 @@ import { ResultDialog } from "./result-dialog";
 import { ALL_ACCOUNTS, resultFilters, resultListInput, type ResultFilters } from "@/lib/validation-result-filters";
 
 export function ResultsTable({ account, filters }: { account: AccountChoice; filters: ResultFilters }) {
-  const [results] = api.validationResults.list.useSuspenseQuery(resultListInput(account, filters));
+  const input = resultListInput(account, filters);
+  const [results] = api.validationResults.list.useSuspenseQuery(input);
+  // One account's results are in its zone; staff's list of every account (zones of their own) is in UTC.
+  const accountZone = useTimeZone(input.accountId ?? account.id);
+  const zone = input.accountId === undefined ? UTC : accountZone;
   const [open, setOpen] = useState<string | null>(null);
   const { navigate, isPending } = useSearchNavigation();
   // Staff looking at every account need to see whose result each row is.
@@ -60,7 +65,7 @@ export function ResultsTable({ account, filters }: { account: AccountChoice; fil
       <Table aria-label="Validation results">
         <THead>
           <tr>
-            <Th>Time (UTC)</Th>
+            <Th>{inZone("Time", zone)}</Th>
             {showAccount ? <Th>Account</Th> : null}
             <Th>Reference</Th>
             <Th>Operation</Th>
@@ -76,7 +81,7 @@ export function ResultsTable({ account, filters }: { account: AccountChoice; fil
           {results.items.map((r) => (
             <Tr key={r.id}>
               <Td label="Time" className="whitespace-nowrap">
-                {formatUtc(r.created)}
+                {formatTime(r.created, zone)}
               </Td>
               {showAccount ? <Td label="Account">{r.accountName}</Td> : null}
               <Td label="Reference" className="font-medium break-all text-slate-900">
@@ -113,7 +118,7 @@ export function ResultsTable({ account, filters }: { account: AccountChoice; fil
                   variant="ghost"
                   size="sm"
                   onClick={() => setOpen(r.id)}
-                  aria-label={`View validation of ${r.referenceNumber ?? "an order without reference"} at ${formatUtc(r.created)}`}
+                  aria-label={`View validation of ${r.referenceNumber ?? "an order without reference"} at ${formatTime(r.created, zone)}`}
                 >
                   View
                 </Button>
@@ -130,6 +135,7 @@ export function ResultsTable({ account, filters }: { account: AccountChoice; fil
       <ResultDialog
         id={open}
         showAccount={account.role === "staff"}
+        timeZone={zone}
         canEdit={canWrite(account)}
         onClose={() => setOpen(null)}
       />

@@ -2,7 +2,7 @@
 
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
-import { formatUtc } from "@/lib/format-utc";
+import { formatTime } from "@/lib/format-time";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Pager } from "@/components/ui/pager";
@@ -15,7 +15,16 @@ import { shortId } from "@/lib/short-id";
 
 type Filter = "all" | "pending" | "succeeded" | "failed";
 
-export function DeliveryLog({ endpointId, writable }: { endpointId: string; writable: boolean }) {
+/** An endpoint's deliveries, newest first; their times are in `timeZone` (the account's), said once above the table. */
+export function DeliveryLog({
+  endpointId,
+  writable,
+  timeZone,
+}: {
+  endpointId: string;
+  writable: boolean;
+  timeZone: string;
+}) {
   const [filter, setFilter] = useState<Filter>("all");
   const [page, setPage] = useState(1);
   const [, startTransition] = useTransition();
@@ -55,6 +64,7 @@ export function DeliveryLog({ endpointId, writable }: { endpointId: string; writ
         <p className="text-sm text-slate-500">No deliveries{filter === "all" ? " yet" : ` ${filter}`}.</p>
       ) : (
         <>
+          <p className="text-xs text-slate-500">Times are in {timeZone}.</p>
           <Table>
             <THead>
               <tr>
@@ -62,8 +72,8 @@ export function DeliveryLog({ endpointId, writable }: { endpointId: string; writ
                 <Th>Status</Th>
                 <Th>Attempts</Th>
                 <Th>Answer</Th>
-                <Th>Created (UTC)</Th>
-                <Th>Next attempt (UTC)</Th>
+                <Th>Created</Th>
+                <Th>Next attempt</Th>
                 {writable ? (
                   <Th>
                     <span className="sr-only">Actions</span>
@@ -93,11 +103,11 @@ export function DeliveryLog({ endpointId, writable }: { endpointId: string; writ
                       <span className="text-slate-500">{d.lastError ?? "—"}</span>
                     )}
                   </Td>
-                  <Td label="Created (UTC)" className="whitespace-nowrap">
-                    {formatUtc(d.created)}
+                  <Td label="Created" className="whitespace-nowrap">
+                    {formatTime(d.created, timeZone)}
                   </Td>
-                  <Td label="Next attempt (UTC)" className="whitespace-nowrap">
-                    {d.nextAttempt ? formatUtc(d.nextAttempt) : "—"}
+                  <Td label="Next attempt" className="whitespace-nowrap">
+                    {d.nextAttempt ? formatTime(d.nextAttempt, timeZone) : "—"}
                   </Td>
                   {writable ? (
                     <Td className="text-right max-sm:pt-2 max-sm:text-left">

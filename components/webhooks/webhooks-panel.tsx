@@ -4,7 +4,8 @@ import { ChevronDown, Webhook } from "lucide-react";
 import { useState, useTransition } from "react";
 import { canWrite, type AccountChoice } from "@/lib/account";
 import { ReadOnlyNotice } from "@/components/dashboard/read-only-notice";
-import { formatUtc } from "@/lib/format-utc";
+import { formatTime, inZone } from "@/lib/format-time";
+import { useTimeZone } from "@/components/dashboard/time-zone";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -52,6 +53,7 @@ type Endpoint = Awaited<ReturnType<ReturnType<typeof api.useUtils>["webhooks"]["
 function EndpointCard({ accountId, endpoint, writable }: { accountId: string; endpoint: Endpoint; writable: boolean }) {
   const [showLog, setShowLog] = useState(false);
   const logId = `deliveries-${endpoint.id}`;
+  const zone = useTimeZone(accountId);
   return (
     <li className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" aria-label={`Endpoint ${endpoint.url}`}>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
@@ -91,8 +93,10 @@ function EndpointCard({ accountId, endpoint, writable }: { accountId: string; en
           </dd>
         </div>
         <div>
-          <dt className="text-slate-500">Last success (UTC)</dt>
-          <dd className="mt-1 text-slate-900">{endpoint.lastSuccess ? formatUtc(endpoint.lastSuccess) : "Never"}</dd>
+          <dt className="text-slate-500">{inZone("Last success", zone)}</dt>
+          <dd className="mt-1 text-slate-900">
+            {endpoint.lastSuccess ? formatTime(endpoint.lastSuccess, zone) : "Never"}
+          </dd>
         </div>
         <div>
           <dt className="text-slate-500">Failure streak</dt>
@@ -124,7 +128,7 @@ function EndpointCard({ accountId, endpoint, writable }: { accountId: string; en
       </div>
       {showLog ? (
         <div id={logId} className="mt-4">
-          <DeliveryLog endpointId={endpoint.id} writable={writable} />
+          <DeliveryLog endpointId={endpoint.id} writable={writable} timeZone={zone} />
         </div>
       ) : null}
     </li>

@@ -22,6 +22,7 @@ import {
   sourcedOrderRequest,
   warningResult,
 } from "@/server/openapi/examples";
+import { RECIPIENT_SEARCH } from "@/lib/recipient-search";
 import { parseQuery } from "@/server/http/query";
 import { assertIdempotencyKey } from "@/server/http/idempotent";
 import {
@@ -308,6 +309,12 @@ const listQuery = describeParams(listShippingOrdersQuery.extend(pagingParams), {
     "Orders of this SourceIdentifier (exact match, case included); usable alone or with `referenceSource`. `default` for orders sent without a pair.",
     "eshop-1",
   ],
+  recipient: [
+    "An extension where the contract is silent: orders whose recipient name contains this text, case and accents ignored " +
+      `(\`novak\` finds \`Jana Nováková\`). ${RECIPIENT_SEARCH.min} to ${RECIPIENT_SEARCH.max} characters after trimming; ` +
+      "fewer or more → 400 naming `recipient`.",
+    "novak",
+  ],
 });
 
 const badList = (query: string) =>
@@ -322,7 +329,8 @@ export const listShippingOrdersOp = operation({
   description:
     "The account's live orders, newest first, filtered and paged. Filters combine with AND; the values of one array filter with OR (at most 100 values). " +
     "A malformed filter (an id that is no UUID, an unknown status or courier, a bad date, a non-array parameter given twice) → 400 naming the parameter. " +
-    "Deleted and replaced orders are not listed.",
+    "Deleted and replaced orders are not listed. " +
+    "Extension where the contract is silent: `recipient`, a search of the recipient's name (case and accents ignored).",
   auth: { apiKey: "shipping-orders:read" },
   query: listQuery,
   arrays: LIST_ARRAY_PARAMS,
@@ -341,6 +349,7 @@ export const listShippingOrdersOp = operation({
         date: ["Bad date", badList("createdFrom=yesterday")],
         range: ["createdFrom after createdTo", reversedRange()],
         pageSize: ["pageSize out of range", badList("pageSize=51")],
+        recipient: ["recipient search too short", badList("recipient=no")],
       },
     },
   },

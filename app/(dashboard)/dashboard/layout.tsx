@@ -1,6 +1,7 @@
 import { redirect } from "next/navigation";
 import { AppShell } from "@/components/dashboard/app-shell";
 import { NoAccount } from "@/components/dashboard/no-account";
+import { TimeZoneProvider } from "@/components/dashboard/time-zone";
 import { Toaster } from "@/components/ui/toaster";
 import { getSession } from "@/server/auth/next-auth";
 import { TRPCReactProvider } from "@/trpc/react";
@@ -13,9 +14,11 @@ export default async function DashboardLayout({ children }: { children: React.Re
   const { email, name, isStaff } = session.user;
   return (
     <TRPCReactProvider>
-      <AppShell user={{ email, name, isStaff }} accounts={accounts}>
-        {accounts.length > 0 ? children : <NoAccount />}
-      </AppShell>
+      <TimeZoneProvider accounts={accounts}>
+        <AppShell user={{ email, name, isStaff }} accounts={accounts}>
+          {accounts.length > 0 ? children : <NoAccount />}
+        </AppShell>
+      </TimeZoneProvider>
       <Toaster />
     </TRPCReactProvider>
   );

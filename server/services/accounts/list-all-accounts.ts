@@ -12,7 +12,7 @@ import type { AccountChoice } from "./list-my-accounts";
 export async function listAllAccounts(db: Executor, actor: Actor): Promise<AccountChoice[]> {
   if (!actor.isStaff) throw new AppError("forbidden", "Only staff can list every account.");
   const rows = await db
-    .select({ id: accounts.id, name: accounts.name })
+    .select({ id: accounts.id, name: accounts.name, timeZone: accounts.timeZone })
     .from(accounts)
     .leftJoin(memberships, and(eq(memberships.accountId, accounts.id), eq(memberships.userId, actor.userId)))
     .orderBy(sql`${memberships.userId} is null`, asc(accounts.name), asc(accounts.id));

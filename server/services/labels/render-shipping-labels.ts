@@ -1,3 +1,4 @@
+import { MAX_LABELS } from "@/lib/label-formats";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { accounts, parcels, shippingOrders, type ParcelRow, type ShippingOrderRow } from "@/db/schema";
@@ -14,7 +15,7 @@ import { courierLabel, hasCourierLabels, mergePdfs, parcelPart } from "./courier
 import type { LabelParcel } from "@/server/labels/render-labels";
 import { findLiveOrder } from "../shipping-orders/get-shipping-order";
 
-export const MAX_LABELS = 100;
+export { MAX_LABELS };
 
 /** A label file, named after the reference number(s) it is for, as a download names it. */
 export type LabelFile = LabelDocument & { filename: string };

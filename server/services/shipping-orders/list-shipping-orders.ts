@@ -1,7 +1,8 @@
 import { and, count, desc, eq, inArray, isNull, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { prepared, uuidArray, type Db } from "@/db/client";
-import { parcels, shippingOrders, shippingStatus } from "@/db/schema";
+import { foldedRecipientName, parcels, shippingOrders, shippingStatus } from "@/db/schema";
+import { RECIPIENT_SEARCH } from "@/lib/recipient-search";
 import { courierIds } from "@/server/couriers/registry";
 import { AppError } from "@/server/errors";
 import { envelope, offsetOf, pagingQuery, type Page } from "../pagination";
@@ -46,6 +47,13 @@ export const listShippingOrdersQuery = pagingQuery.extend({
   courierProfile: listOf(z.uuid("must be UUIDs")).optional(),
   referenceSource: z.string().max(64).optional().describe("Exact match (case included); usable alone."),
   sourceIdentifier: z.string().max(64).optional().describe("Exact match (case included); usable alone."),
+  recipient: z
+    .string()
+    .trim()
+    .min(RECIPIENT_SEARCH.min, `at least ${RECIPIENT_SEARCH.min} characters`)
+    .max(RECIPIENT_SEARCH.max, `at most ${RECIPIENT_SEARCH.max} characters`)
+    .optional()
+    .describe("Part of the recipient's name, case and accents ignored."),
 });
 
 export type ListShippingOrdersQuery = z.output<typeof listShippingOrdersQuery>;
@@ -99,6 +107,12 @@ const FILTERS: {
   courierProfile: { condition: (p) => sql`${shippingOrders.courierProfileId} = any(${p}::uuid[])`, value: uuidArray },
   referenceSource: { condition: (p) => sql`${shippingOrders.referenceSource} = ${p}::text`, value: (v) => v },
   sourceIdentifier: { condition: (p) => sql`${shippingOrders.sourceIdentifier} = ${p}::text`, value: (v) => v },
+  // Both sides folded by the same expression (the index's), the text's LIKE wildcards escaped: a substring match.
+  recipient: {
+    condition: (p) =>
+      sql`${foldedRecipientName(shippingOrders.recipientName)} like ('%' || ${foldedRecipientName(sql`${p}::text`)} || '%')`,
+    value: (v) => v.replace(/[\\%_]/g, (c) => `\\${c}`),
+  },
   shippingNumbers: {
     condition: (p) =>
       sql`${shippingOrders.id} in (select ${parcels.orderId} from ${parcels} where ${parcels.shippingNumber} = any(${p}::text[]))`,

@@ -26,7 +26,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Das
   const header = (
     <PageHeader
       title="Audit log"
-      description="Changes to API keys, sources and courier profiles, and sign-ins: who, when and from where. Times are UTC."
+      description="Changes to API keys, sources and courier profiles, and sign-ins: who, when and from where."
     />
   );
   // Members are told plainly rather than shown an error; the service refuses them anyway.

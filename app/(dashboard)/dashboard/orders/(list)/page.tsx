@@ -26,7 +26,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Dashb
     <HydrateClient>
       <PageHeader
         title="Orders"
-        description="Shipping orders your systems created through the API or made here, newest first. Times are UTC."
+        description="Shipping orders your systems created through the API or made here, newest first."
         actions={canWrite(account) ? <NewOrderButton accountId={account.id} /> : null}
       />
       <OrdersViews accountId={account.id} current="orders" />

@@ -18,7 +18,7 @@ export default async function RefusedOrdersPage({ searchParams }: { searchParams
     <HydrateClient>
       <PageHeader
         title="Refused orders"
-        description="Orders the courier refused, or whose answer never came. A refused order was not created: fix it and send it again. One marked Resolved was sent again and created since (sending it once more would replace that order). One marked Outcome unknown may exist at the courier: check there before sending it again. Times are UTC."
+        description="Orders the courier refused, or whose answer never came. A refused order was not created: fix it and send it again. One marked Resolved was sent again and created since (sending it once more would replace that order). One marked Outcome unknown may exist at the courier: check there before sending it again."
         actions={canWrite(account) ? <NewOrderButton accountId={account.id} /> : null}
       />
       <OrdersViews accountId={account.id} current="refused" />
