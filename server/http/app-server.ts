@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import next from "next";
 import { logger } from "@/server/observability/logger";
 import { CLIENT_ADDRESS_HEADER, type TrustProxy } from "./client-address";
+import { withPreflights } from "./preflight";
 import { withUnauthenticatedPageLimit } from "./unauthenticated-page-limit";
 import { withClientAddress, type Handle } from "./with-client-address";
 
@@ -32,9 +33,11 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const server = createServer(
     withClientAddress(
       options.trust,
-      withUnauthenticatedPageLimit(
-        (req) => (req.headers[CLIENT_ADDRESS_HEADER] as string | undefined) ?? null,
-        (req, res) => handle(req, res),
+      withPreflights(
+        withUnauthenticatedPageLimit(
+          (req) => (req.headers[CLIENT_ADDRESS_HEADER] as string | undefined) ?? null,
+          (req, res) => handle(req, res),
+        ),
       ),
     ),
   );

@@ -27,7 +27,6 @@ export const publishableRefusals = {
 
 /** What a browser may read of an answer to another origin, besides the body and the CORS-safelisted headers. */
 const EXPOSED = "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id";
-const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 /** Whom a publishable key's request is answered to, or why not: decided from its headers alone, before anything is counted. */
 export type PageOrigin = { origin: string | null; refusal?: undefined } | { origin?: undefined; refusal: AppError };
@@ -70,23 +69,4 @@ export function takeAddressToken(db: Executor, principal: ApiKeyPrincipal, ip: s
 export function corsHeaders(origin: string | null): Record<string, string> {
   if (origin === null) return {};
   return { "access-control-allow-origin": origin, "access-control-expose-headers": EXPOSED };
-}
-
-/**
- * The CORS preflight (OPTIONS) of a route that takes publishable keys, the same for every origin and read from no
- * database. The browser sends it without the key, so there is nothing to check it against: `Access-Control-Allow-Origin:
- * *` lets any page send the real request (no cookies: the widget's fetches carry none), and the real request is then
- * answered, with CORS headers, only to its own key's `allowedOrigins`. A preflight thus tells nobody which origins are
- * some shop's, costs no lookup, and one answer serves every origin (no `Vary: Origin`).
- */
-export function preflight(): Response {
-  return new Response(null, {
-    status: 204,
-    headers: {
-      "access-control-allow-origin": "*",
-      "access-control-allow-methods": "GET, OPTIONS",
-      "access-control-allow-headers": "Authorization, X-API-Key, X-Request-Id",
-      "access-control-max-age": String(PREFLIGHT_MAX_AGE_SECONDS),
-    },
-  });
 }

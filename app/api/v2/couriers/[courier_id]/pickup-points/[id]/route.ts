@@ -1,6 +1,6 @@
 import { json, restRoute } from "@/server/http/handler";
 import { route } from "@/server/http/operation";
-import { preflight } from "@/server/http/publishable-key";
+import { preflight } from "@/server/http/preflight";
 import { getPickupPointOp } from "@/server/operations/pickup-points";
 import { directoryCourier } from "@/server/services/pickup-points/directory-courier";
 import { getPickupPoint } from "@/server/services/pickup-points/search-pickup-points";
