@@ -27,6 +27,7 @@ describe("orderFilters", () => {
       status: ["DELIVERED"],
       courier: "sandbox",
       courierProfile: "",
+      recipient: "",
       page: 1,
     });
   });
