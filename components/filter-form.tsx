@@ -106,7 +106,7 @@ export function FilterForm<D extends FilterFields>({
             label={field.label}
             {...(field.kind === "list"
               ? { hint: "Separate several with commas.", defaultValue: (current[name] as string[]).join(", ") }
-              : { defaultValue: current[name], maxLength: field.maxLength })}
+              : { defaultValue: current[name], maxLength: field.maxLength, hint: field.hint })}
             autoComplete="off"
           />
         );

@@ -116,6 +116,7 @@ test("the orders list finds orders by recipient, shows their COD, and prints the
 
   // Case and accents ignored, kept in the URL.
   await page.getByLabel("Recipient name").fill(`novak ${tag}`);
+  await page.getByRole("button", { name: "Apply filters" }).click();
   await expect(page).toHaveURL(/recipient=novak/);
   const rows = page.getByRole("table", { name: "Shipping orders" }).getByRole("row");
   await expect(rows.filter({ hasText: novak.referenceNumber })).toHaveCount(1);
@@ -123,6 +124,7 @@ test("the orders list finds orders by recipient, shows their COD, and prints the
   await expect(rows.filter({ hasText: novak.referenceNumber })).toContainText("499.00 CZK");
 
   await page.getByLabel("Recipient name").fill(tag);
+  await page.getByRole("button", { name: "Apply filters" }).click();
   await expect(rows.filter({ hasText: svoboda.referenceNumber })).toHaveCount(1);
   await expect(rows.filter({ hasText: svoboda.referenceNumber })).toContainText("—");
   const print = page.getByRole("button", { name: /Print labels \(0\)/ });

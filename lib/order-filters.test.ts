@@ -33,7 +33,8 @@ describe("the orders list's recipient search", () => {
     expect(orderListInput("acc", parse("")).recipient).toBeUndefined();
   });
 
-  it("is not drawn by the filter form, which draws no choice without options", () => {
-    expect(orderFilters.fields.recipient.kind).toBe("choice");
+  it("is a text field of the filter form, with the search's bounds", () => {
+    expect(orderFilters.fields.recipient).toMatchObject({ kind: "text", maxLength: 100 });
+    expect(parse(`recipient=${"x".repeat(150)}`).recipient).toHaveLength(100);
   });
 });

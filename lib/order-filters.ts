@@ -1,8 +1,8 @@
 import type { inferRouterInputs } from "@trpc/server";
 import type { AppRouter } from "@/server/trpc/root";
 import { SHIPPING_STATUSES, statusLabel } from "./shipping-status";
-import { recipientParam } from "./recipient-search";
-import { courierChoice, defineUrlFilters, type FilterValues, type UrlFilters } from "./url-filters";
+import { RECIPIENT_SEARCH } from "./recipient-search";
+import { courierChoice, defineUrlFilters, type FilterValues } from "./url-filters";
 
 /**
  * The statuses the list's filter offers. Not CANCELLED: a cancelled order is removed and answers "not found" (contract:
@@ -11,7 +11,8 @@ import { courierChoice, defineUrlFilters, type FilterValues, type UrlFilters } f
  */
 export const LISTED_STATUSES = SHIPPING_STATUSES.filter((s) => s !== "CANCELLED");
 
-const filters = defineUrlFilters({
+/** The orders list's filters, under the REST list's parameter names. */
+export const orderFilters = defineUrlFilters({
   createdFrom: { kind: "day", id: "filter-created-from", label: "Created from" },
   createdTo: { kind: "day", id: "filter-created-to", label: "Created to", after: "createdFrom" },
   referenceNumbers: { kind: "list", id: "filter-references", label: "Reference numbers" },
@@ -25,19 +26,14 @@ const filters = defineUrlFilters({
   },
   courier: courierChoice("filter-courier"),
   courierProfile: { kind: "choice", id: "filter-profile", label: "Courier profile", anyLabel: "Any profile" },
-  /*
-   * Searched from the table's own debounced field (components/orders/recipient-search.tsx), not the filter form: the
-   * form draws no choice it is given no options for, and keeps its value on "Apply filters". Read as one text
-   * (`recipientParam`), not as a choice, which would stop at a comma.
-   */
-  recipient: { kind: "choice", id: "filter-recipient", label: "Recipient name", anyLabel: "Any recipient" },
+  recipient: {
+    kind: "text",
+    id: "filter-recipient",
+    label: "Recipient name",
+    maxLength: RECIPIENT_SEARCH.max,
+    hint: `Part of the name, at least ${RECIPIENT_SEARCH.min} characters; case and accents are ignored.`,
+  },
 });
-
-/** The orders list's filters, under the REST list's parameter names. */
-export const orderFilters: UrlFilters<typeof filters.fields> = {
-  ...filters,
-  parse: (params) => ({ ...filters.parse(params), recipient: recipientParam(params) }),
-};
 
 export type OrderFilters = FilterValues<typeof orderFilters.fields>;
 

@@ -12,7 +12,7 @@ type DayField = { kind: "day"; id: string; label: string; after?: string };
 /** Several values in one input, separated by commas (or repeated in the URL). */
 type ListField = { kind: "list"; id: string; label: string };
 /** One text to search for, not split at commas. */
-type TextField = { kind: "text"; id: string; label: string; maxLength: number };
+type TextField = { kind: "text"; id: string; label: string; maxLength: number; hint?: string };
 /** Any of a fixed set of values. */
 type EnumField<T extends string = string> = {
   kind: "enum";

@@ -19,24 +19,12 @@ import { api } from "@/trpc/react";
 import { emptySelection, pageState, selectedOrders, toggleOrder, togglePage } from "@/lib/label-selection";
 import { orderFilters, orderListInput, type OrderFilters } from "@/lib/order-filters";
 import { PrintLabelsButton } from "./print-labels-button";
-import { RecipientSearch } from "./recipient-search";
 import { StatusBadge } from "./status-badge";
 
 const muted = <span className="text-slate-500">—</span>;
 
-/** The orders list: the recipient search above it, then the page of orders (or why there is none). */
+/** The orders list: a page of orders (or why there is none), rows chosen for printing their labels. */
 export function OrdersTable({ accountId, filters }: { accountId: string; filters: OrderFilters }) {
-  return (
-    <>
-      <div className="mb-4">
-        <RecipientSearch filters={filters} />
-      </div>
-      <OrdersPage accountId={accountId} filters={filters} />
-    </>
-  );
-}
-
-function OrdersPage({ accountId, filters }: { accountId: string; filters: OrderFilters }) {
   const input = orderListInput(accountId, filters);
   const [orders] = api.shippingOrders.list.useSuspenseQuery(input);
   const [couriers] = api.courierProfiles.couriers.useSuspenseQuery();
