@@ -145,3 +145,53 @@ test("a packet Packeta refuses is listed with Packeta's words and the field it n
   await expect(row).toContainText("Field: Reference number");
   await expect(row).toContainText("test trigger");
 });
+
+test("the order form carries a Packeta order without COD: insured value, note, external reference, parcel size", async ({
+  page,
+  request,
+  owner,
+  apiKey,
+  packetaProfile,
+  signIn,
+}) => {
+  const reference = `PKT-FORM-${unique()}`;
+  await signIn(owner);
+  await page.goto(`/dashboard/orders/new?account=${owner.accountId}`);
+  await page.getByRole("combobox", { name: "Courier", exact: true }).click();
+  await page.getByRole("option", { name: "Packeta" }).click();
+  await page.getByRole("combobox", { name: "Courier profile" }).click();
+  await page.getByRole("option", { name: packetaProfile.name }).click();
+  // PPL's variable symbol is not offered for Packeta.
+  await expect(page.getByLabel("Variable symbol (optional)")).toHaveCount(0);
+  await page.getByLabel("Reference number").fill(reference);
+  await page.getByLabel("External reference (optional)").fill("ERP-42");
+  await page.getByLabel("Note (optional)").fill("Fragile: glass");
+  await page.getByRole("combobox", { name: "Service" }).click();
+  await page.getByRole("option", { name: /\(PICKUP_POINT\)/ }).click();
+  await page.getByLabel("Pickup point (optional)").fill(packetaPointId());
+  await page.getByLabel("Name", { exact: true }).fill("Jana Nováková");
+  await page.getByLabel("Street").fill("Dlouhá 12");
+  await page.getByLabel("City").fill("Praha");
+  await page.getByLabel("Zip").fill("110 00");
+  await page.getByLabel("Country").fill("CZ");
+  await page.getByLabel("Email (optional)").fill("jana@example.com");
+  await page.getByLabel("Parcel 1 weight (kg)").fill("1.5");
+  await page.getByLabel("Parcel 1 length (cm, optional)").fill("30");
+  await page.getByLabel("Parcel 1 width (cm, optional)").fill("20");
+  await page.getByLabel("Parcel 1 height (cm, optional)").fill("10");
+  // No cash on delivery: Packeta then needs the insured value, which the form now carries.
+  await page.getByLabel("Insured value (optional)").fill("800");
+  await page.getByRole("button", { name: "Create order" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(reference);
+
+  const id = new URL(page.url()).pathname.split("/").at(-1)!;
+  const stored = await request.get(`/api/v2/shipping-orders/${id}`, { headers: { "X-API-Key": apiKey } });
+  expect(stored.status()).toBe(200);
+  expect(await stored.json()).toMatchObject({
+    referenceNumber: reference,
+    externalReference: "ERP-42",
+    insurancePrice: 800,
+    note: "Fragile: glass",
+    parcels: [expect.objectContaining({ weight: 1.5, length: 30, width: 20, height: 10 })],
+  });
+});

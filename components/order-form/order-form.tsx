@@ -2,7 +2,7 @@
 
 import { ClipboardCheck, PackagePlus, Plus, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { Fragment, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { withAccount } from "@/lib/account";
 import { Button } from "@/components/ui/button";
@@ -10,11 +10,20 @@ import { Select, SelectContent, SelectItem, SelectTrigger } from "@/components/u
 import { Spinner } from "@/components/ui/spinner";
 import type { CourierCapabilities } from "@/server/couriers/adapter";
 import { api } from "@/trpc/react";
-import { buildOrder } from "@/lib/order-form/build-order";
-import { PHONE_HINT } from "@/lib/phone";
+import { buildOrder, formValues } from "@/lib/order-form/build-order";
 import { Input } from "@/components/ui/input";
+import type { ValidationMessage } from "@/lib/validation-message";
 import { MessageField, MessageInput } from "./message-field";
-import { isRecord, mergeDraft, textOf } from "@/lib/order-form/order-draft";
+import { isRecord, mergeDraft } from "@/lib/order-form/order-draft";
+import {
+  fieldsFor,
+  hintFor,
+  inputPath,
+  inputPaths,
+  parcelKey,
+  type OrderField,
+  type OrderSection,
+} from "@/lib/order-form/order-fields";
 import { placeMessages } from "@/lib/order-form/order-paths";
 import { CourierRefusal, ValidationFailure, ValidationSummary, validationOf } from "./validation-summary";
 import { fieldId, fieldLabel } from "@/lib/order-form/order-paths";
@@ -32,17 +41,6 @@ const PROFILE_DEFAULT = "__profile_default__";
 const NO_CURRENCY = "__none__";
 const MAX_PARCELS = 20;
 
-/** Paths with an input in this form; parcels add `Parcels[i].Weight` each. */
-const FORM_PATHS = [
-  "ReferenceNumber",
-  "SourcePair",
-  "Service",
-  "PickupPoint",
-  ...["Name", "Company", "Street", "City", "Zip", "Country", "Email", "Phone"].map((f) => `Recipient.${f}`),
-  "CodPrice",
-  "CodCurrency",
-];
-
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
     <fieldset className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
@@ -55,22 +53,56 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 /** What the form starts from: an order as it was sent (a refused attempt, a validation result), or nothing. */
 function startingValues(
   initial: unknown,
+  fields: readonly OrderField[],
   sources: { id: string; referenceSource: string; sourceIdentifier: string }[],
 ) {
   const order = isRecord(initial) ? initial : {};
-  const recipient = isRecord(order.Recipient) ? order.Recipient : {};
-  const parcels = Array.isArray(order.Parcels) && order.Parcels.length > 0 ? order.Parcels.slice(0, MAX_PARCELS) : [{}];
+  const parcelCount =
+    Array.isArray(order.Parcels) && order.Parcels.length > 0 ? Math.min(order.Parcels.length, MAX_PARCELS) : 1;
+  const values = formValues(order, fields, parcelCount);
   const source = sources.find(
     (s) => s.referenceSource === order.ReferenceSource && s.sourceIdentifier === order.SourceIdentifier,
   );
   return {
-    text: (path: string) => textOf(path.startsWith("Recipient.") ? recipient[path.slice(10)] : order[path]),
-    weight: (i: number) => textOf(isRecord(parcels[i]) ? parcels[i].Weight : undefined),
-    parcelCount: parcels.length,
+    /** An input's starting text, by its name (`Parcels[1].Weight` for the original's second parcel). */
+    text: (name: string) => values.get(name),
+    parcelCount,
     sourceId: source?.id ?? BUILT_IN,
     service: typeof order.Service === "string" && order.Service ? order.Service : PROFILE_DEFAULT,
     codCurrency: typeof order.CodCurrency === "string" && order.CodCurrency ? order.CodCurrency : NO_CURRENCY,
   };
+}
+
+/** One text, number, email or phone input of the list, named by its path. */
+function ListInput({
+  field,
+  name,
+  label,
+  hint,
+  defaultValue,
+  messages,
+}: {
+  field: OrderField;
+  name: string;
+  label: string;
+  hint: string | undefined;
+  defaultValue: string | undefined;
+  messages: ValidationMessage[];
+}) {
+  return (
+    <MessageInput
+      path={name}
+      defaultValue={defaultValue}
+      label={label}
+      hint={hint}
+      type={field.kind === "email" || field.kind === "tel" ? field.kind : undefined}
+      inputMode={field.kind === "number" ? "decimal" : undefined}
+      maxLength={field.maxLength}
+      className={field.uppercase ? "uppercase" : undefined}
+      messages={messages}
+      autoComplete="off"
+    />
+  );
 }
 
 /**
@@ -92,7 +124,9 @@ export function OrderForm({
   canCreate?: boolean;
 }) {
   const [sources] = api.sources.list.useSuspenseQuery({ accountId });
-  const [start] = useState(() => startingValues(initial, sources.items));
+  // The fields the courier uses; the rest of `initial` is sent on unchanged (mergeDraft).
+  const fields = fieldsFor(courier);
+  const [start] = useState(() => startingValues(initial, fields, sources.items));
   const [parcels, setParcels] = useState<number[]>(() => Array.from({ length: start.parcelCount }, (_, i) => i));
   const nextParcel = useRef(start.parcelCount);
   const [sourceId, setSourceId] = useState(start.sourceId);
@@ -125,10 +159,7 @@ export function OrderForm({
   const response = validated ?? (createValidation && !Array.isArray(createValidation) ? createValidation : null);
   const refusal = create.data?.failed[0] ?? null;
   const failure = validate.error ?? (createValidation ? null : create.error);
-  const placed = placeMessages(
-    response?.messages ?? [],
-    new Set([...FORM_PATHS, ...parcels.map((_, i) => `Parcels[${i}].Weight`)]),
-  );
+  const placed = placeMessages(response?.messages ?? [], new Set(inputPaths(fields, parcels.length)));
   const at = placed.at;
   const pending = validate.isPending || create.isPending;
 
@@ -187,8 +218,16 @@ export function OrderForm({
       source,
       service: service === PROFILE_DEFAULT ? "" : service,
       codCurrency: codCurrency === NO_CURRENCY ? "" : codCurrency,
+      fields,
     });
-    const body = mergeDraft(initial, built);
+    // Each parcel over the original it started from (its key, for those the order came with), not its position.
+    const origins = parcels.map((key) => (key < start.parcelCount ? key : undefined));
+    const body = mergeDraft(
+      initial,
+      built,
+      fields.map((f) => f.path),
+      origins,
+    );
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
     const input = { accountId, courierId: courier.id, profileId, body };
     // One answer on screen at a time: the other button's result would contradict it.
@@ -201,37 +240,13 @@ export function OrderForm({
     }
   }
 
-  // Suggestion buttons anywhere in the form (at a field, in the summary) apply through this.
-  const content = (
-    <form
-      ref={form}
-      onSubmit={submit}
-      noValidate
-      aria-label={canCreate ? "New order" : "Order to validate"}
-      className="space-y-6"
-    >
-      {failure ? (
-        <ValidationFailure ref={summary} error={failure} />
-      ) : refusal ? (
-        <CourierRefusal ref={summary} refusal={refusal} accountId={accountId} />
-      ) : response ? (
-        <ValidationSummary ref={summary} response={response} placed={placed} created={Boolean(createValidation)} />
-      ) : null}
-      <Section title="Order">
-        <MessageInput
-          path="ReferenceNumber"
-          defaultValue={start.text("ReferenceNumber")}
-          label="Reference number"
-          hint="Your order number, 1 to 64 characters."
-          messages={at("ReferenceNumber")}
-          autoComplete="off"
-        />
-        <MessageField
-          path="SourcePair"
-          label="Source"
-          hint="The e-shop the order comes from: an activated pair, or the built-in api / default."
-          messages={at("SourcePair")}
-        >
+  /** The input or select of one field (not a parcel's), by the path of its input. */
+  function renderField(field: OrderField): React.ReactNode {
+    const path = inputPath(field);
+    const hint = hintFor(field, courier.id);
+    if (path === "SourcePair")
+      return (
+        <MessageField path="SourcePair" label={field.label} hint={hint} messages={at("SourcePair")}>
           {(a11y) => (
             <Select value={sourceId} onValueChange={setSourceId}>
               <SelectTrigger {...a11y} />
@@ -246,7 +261,10 @@ export function OrderForm({
             </Select>
           )}
         </MessageField>
-        <MessageField path="Service" label="Service" messages={at("Service")}>
+      );
+    if (path === "Service")
+      return (
+        <MessageField path="Service" label={field.label} hint={hint} messages={at("Service")}>
           {(a11y) => (
             <Select value={service} onValueChange={setService}>
               <SelectTrigger {...a11y} />
@@ -265,9 +283,30 @@ export function OrderForm({
             </Select>
           )}
         </MessageField>
+      );
+    if (path === "CodCurrency")
+      return (
+        <MessageField path="CodCurrency" label={field.label} hint={hint} messages={at("CodCurrency")}>
+          {(a11y) => (
+            <Select value={codCurrency} onValueChange={setCodCurrency}>
+              <SelectTrigger {...a11y} />
+              <SelectContent>
+                <SelectItem value={NO_CURRENCY}>None</SelectItem>
+                {courier.codCurrencies.map((c) => (
+                  <SelectItem key={c} value={c}>
+                    {c}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          )}
+        </MessageField>
+      );
+    if (path === "PickupPoint")
+      return (
         <MessageField
           path="PickupPoint"
-          label="Pickup point (optional)"
+          label={field.label}
           hint={
             chosenPoint
               ? `Chosen: ${chosenPoint}`
@@ -304,138 +343,96 @@ export function OrderForm({
             </div>
           )}
         </MessageField>
-      </Section>
-      <Section title="Recipient">
-        <MessageInput
-          path="Recipient.Name"
-          defaultValue={start.text("Recipient.Name")}
-          label="Name"
-          messages={at("Recipient.Name")}
-          autoComplete="off"
-        />
-        <MessageInput
-          path="Recipient.Company"
-          defaultValue={start.text("Recipient.Company")}
-          label="Company (optional)"
-          messages={at("Recipient.Company")}
-          autoComplete="off"
-        />
-        <MessageInput
-          path="Recipient.Street"
-          defaultValue={start.text("Recipient.Street")}
-          label="Street"
-          messages={at("Recipient.Street")}
-          autoComplete="off"
-        />
-        <MessageInput
-          path="Recipient.City"
-          defaultValue={start.text("Recipient.City")}
-          label="City"
-          messages={at("Recipient.City")}
-          autoComplete="off"
-        />
-        <MessageInput
-          path="Recipient.Zip"
-          defaultValue={start.text("Recipient.Zip")}
-          label="Zip"
-          hint="e.g. 110 00 for CZ, 10115 for DE"
-          messages={at("Recipient.Zip")}
-          autoComplete="off"
-        />
-        <MessageInput
-          path="Recipient.Country"
-          defaultValue={start.text("Recipient.Country")}
-          label="Country"
-          hint="ISO code, e.g. CZ"
-          maxLength={2}
-          className="uppercase"
-          messages={at("Recipient.Country")}
-          autoComplete="off"
-        />
-        <MessageInput
-          path="Recipient.Email"
-          defaultValue={start.text("Recipient.Email")}
-          label="Email (optional)"
-          type="email"
-          messages={at("Recipient.Email")}
-          autoComplete="off"
-        />
-        <MessageInput
-          path="Recipient.Phone"
-          defaultValue={start.text("Recipient.Phone")}
-          label="Phone (optional)"
-          hint={PHONE_HINT}
-          type="tel"
-          messages={at("Recipient.Phone")}
-          autoComplete="off"
-        />
-      </Section>
-      <fieldset className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-        <legend className="float-left mb-4 w-full text-base font-semibold text-slate-900">Parcels</legend>
-        <ol className="clear-both space-y-4">
-          {parcels.map((key, i) => (
-            <li key={key} className="flex items-start gap-3">
-              <div className="w-full max-w-xs">
-                <MessageInput
-                  path={`Parcels[${i}].Weight`}
-                  defaultValue={start.weight(key)}
-                  label={`Parcel ${i + 1} weight (kg)`}
-                  inputMode="decimal"
-                  messages={at(`Parcels[${i}].Weight`)}
-                  autoComplete="off"
-                />
-              </div>
-              {parcels.length > 1 ? (
-                <Button
-                  variant="danger-ghost"
-                  size="sm"
-                  className="mt-7"
-                  aria-label={`Remove parcel ${i + 1}`}
-                  onClick={() => changeParcels(parcels.filter((k) => k !== key))}
-                >
-                  <Trash2 aria-hidden className="size-4" />
-                </Button>
-              ) : null}
-            </li>
-          ))}
-        </ol>
-        <Button
-          variant="secondary"
-          size="sm"
-          className="mt-4"
-          disabled={parcels.length >= MAX_PARCELS}
-          onClick={() => changeParcels([...parcels, nextParcel.current++])}
-        >
-          <Plus aria-hidden className="size-4" />
-          Add parcel
-        </Button>
-      </fieldset>
-      <Section title="Cash on delivery">
-        <MessageInput
-          path="CodPrice"
-          defaultValue={start.text("CodPrice")}
-          label="Amount (optional)"
-          hint="Leave empty when the recipient does not pay on delivery."
-          inputMode="decimal"
-          messages={at("CodPrice")}
-          autoComplete="off"
-        />
-        <MessageField path="CodCurrency" label="Currency" messages={at("CodCurrency")}>
-          {(a11y) => (
-            <Select value={codCurrency} onValueChange={setCodCurrency}>
-              <SelectTrigger {...a11y} />
-              <SelectContent>
-                <SelectItem value={NO_CURRENCY}>None</SelectItem>
-                {courier.codCurrencies.map((c) => (
-                  <SelectItem key={c} value={c}>
-                    {c}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          )}
-        </MessageField>
-      </Section>
+      );
+    return (
+      <ListInput
+        field={field}
+        name={path}
+        label={field.label}
+        hint={hint}
+        defaultValue={start.text(path)}
+        messages={at(path)}
+      />
+    );
+  }
+
+  // The list's fields by section, in the list's order; one input per input path (both halves of the source pair).
+  const sections: [OrderSection, OrderField[]][] = [];
+  for (const field of fields) {
+    const section =
+      sections.find(([title]) => title === field.section) ?? sections[sections.push([field.section, []]) - 1]!;
+    if (!section[1].some((f) => inputPath(f) === inputPath(field))) section[1].push(field);
+  }
+
+  // Suggestion buttons anywhere in the form (at a field, in the summary) apply through this.
+  const content = (
+    <form
+      ref={form}
+      onSubmit={submit}
+      noValidate
+      aria-label={canCreate ? "New order" : "Order to validate"}
+      className="space-y-6"
+    >
+      {failure ? (
+        <ValidationFailure ref={summary} error={failure} />
+      ) : refusal ? (
+        <CourierRefusal ref={summary} refusal={refusal} accountId={accountId} />
+      ) : response ? (
+        <ValidationSummary ref={summary} response={response} placed={placed} created={Boolean(createValidation)} />
+      ) : null}
+      {sections.map(([title, sectionFields]) =>
+        title === "Parcels" ? (
+          <fieldset key={title} className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+            <legend className="float-left mb-4 w-full text-base font-semibold text-slate-900">Parcels</legend>
+            <ol className="clear-both space-y-4">
+              {parcels.map((key, i) => (
+                <li key={key} className="flex items-start gap-3">
+                  <div className="grid w-full gap-4 sm:grid-cols-2 lg:grid-cols-3">
+                    {sectionFields.map((field) => (
+                      <ListInput
+                        key={field.path}
+                        field={field}
+                        name={`Parcels[${i}].${parcelKey(field)}`}
+                        label={`Parcel ${i + 1} ${field.label}`}
+                        hint={hintFor(field, courier.id)}
+                        defaultValue={start.text(`Parcels[${key}].${parcelKey(field)}`)}
+                        messages={at(`Parcels[${i}].${parcelKey(field)}`)}
+                      />
+                    ))}
+                  </div>
+                  {parcels.length > 1 ? (
+                    <Button
+                      variant="danger-ghost"
+                      size="sm"
+                      className="mt-7"
+                      aria-label={`Remove parcel ${i + 1}`}
+                      onClick={() => changeParcels(parcels.filter((k) => k !== key))}
+                    >
+                      <Trash2 aria-hidden className="size-4" />
+                    </Button>
+                  ) : null}
+                </li>
+              ))}
+            </ol>
+            <Button
+              variant="secondary"
+              size="sm"
+              className="mt-4"
+              disabled={parcels.length >= MAX_PARCELS}
+              onClick={() => changeParcels([...parcels, nextParcel.current++])}
+            >
+              <Plus aria-hidden className="size-4" />
+              Add parcel
+            </Button>
+          </fieldset>
+        ) : (
+          <Section key={title} title={title}>
+            {sectionFields.map((field) => (
+              <Fragment key={inputPath(field)}>{renderField(field)}</Fragment>
+            ))}
+          </Section>
+        ),
+      )}
       <div className="flex flex-wrap gap-2">
         <Button
           type="submit"

@@ -132,15 +132,18 @@ export function OrdersTable({ accountId, filters }: { accountId: string; filters
                 />
               </Td>
               <Td>
-                <Link
-                  href={withAccount(`/dashboard/orders/${order.id}`, accountId)}
-                  className={cn("rounded font-medium text-blue-700 underline-offset-2 hover:underline", focusRing)}
-                >
-                  {order.referenceNumber}
-                </Link>
-                <span className="block font-mono text-xs whitespace-nowrap text-slate-500">
-                  <span className="sr-only">Source: </span>
-                  {order.referenceSource} / {order.sourceIdentifier}
+                {/* One flex item on a phone's card that may shrink: a long reference breaks instead of widening it. */}
+                <span className="min-w-0 [overflow-wrap:anywhere]">
+                  <Link
+                    href={withAccount(`/dashboard/orders/${order.id}`, accountId)}
+                    className={cn("rounded font-medium text-blue-700 underline-offset-2 hover:underline", focusRing)}
+                  >
+                    {order.referenceNumber}
+                  </Link>
+                  <span className="block font-mono text-xs whitespace-nowrap text-slate-500">
+                    <span className="sr-only">Source: </span>
+                    {order.referenceSource} / {order.sourceIdentifier}
+                  </span>
                 </span>
               </Td>
               <Td label="Shipping numbers" className="font-mono text-xs whitespace-nowrap">

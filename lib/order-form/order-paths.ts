@@ -1,10 +1,13 @@
 import type { ValidationMessage } from "@/lib/validation-message";
+import { inputPath, ORDER_FIELDS, type OrderField } from "./order-fields";
 
 /** The id of the input a field path is shown at: `Parcels[1].Weight` → `order-Parcels-1-Weight`. */
 export const fieldId = (path: string): string => `order-${path.replace(/\[(\d+)\]/g, "-$1").replace(/\./g, "-")}`;
 
 /** Paths answered by an input that does not carry their name: both halves of the source pair are one select. */
-const ALIASES: Record<string, string> = { ReferenceSource: "SourcePair", SourceIdentifier: "SourcePair" };
+const ALIASES: Record<string, string> = Object.fromEntries(
+  ORDER_FIELDS.filter((f) => f.input !== undefined).map((f) => [f.path, inputPath(f)]),
+);
 
 export type PlacedMessages = {
   at: (path: string) => ValidationMessage[];
@@ -39,26 +42,21 @@ export function atFieldText(message: ValidationMessage): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** The words on screen for a field path: what the input's label says, not the API's name for it. */
-const FIELD_LABELS: Record<string, string> = {
-  ReferenceNumber: "Reference number",
-  SourcePair: "Source",
-  Service: "Service",
-  PickupPoint: "Pickup point",
-  "Recipient.Name": "Recipient name",
-  "Recipient.Company": "Recipient company",
-  "Recipient.Street": "Street",
-  "Recipient.City": "City",
-  "Recipient.Zip": "Zip",
-  "Recipient.Country": "Country",
-  "Recipient.Email": "Email",
-  "Recipient.Phone": "Phone",
-  CodPrice: "Cash on delivery amount",
-  CodCurrency: "Cash on delivery currency",
-};
+/** A field's name away from its input: its own, else its label without "optional" (`length (cm, optional)` → `length (cm)`). */
+const nameOf = (field: OrderField): string =>
+  field.name ?? field.label.replace(/ \(optional\)$/, "").replace(/, optional\)$/, ")");
 
+/** Each field by its path and by the path of its input (`SourcePair`), the first field of an input winning. */
+const BY_PATH = new Map<string, OrderField>();
+for (const field of ORDER_FIELDS) {
+  if (!BY_PATH.has(inputPath(field))) BY_PATH.set(inputPath(field), field);
+  if (!BY_PATH.has(field.path)) BY_PATH.set(field.path, field);
+}
+
+/** The words on screen for a field path: what the input's label says, not the API's name for it. */
 export function fieldLabel(path: string): string {
-  const parcel = /^Parcels\[(\d+)\]\.Weight$/.exec(path);
-  if (parcel) return `Parcel ${Number(parcel[1]) + 1} weight (kg)`;
-  return FIELD_LABELS[path] ?? path;
+  const parcel = /^Parcels\[(\d+)\]\.(\w+)$/.exec(path);
+  const field = BY_PATH.get(parcel ? `Parcels[].${parcel[2]}` : path);
+  if (!field) return path;
+  return parcel ? `Parcel ${Number(parcel[1]) + 1} ${nameOf(field)}` : nameOf(field);
 }
