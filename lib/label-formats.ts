@@ -13,10 +13,6 @@ export type LabelFormatId = LabelFormat["id"];
 
 export const labelFormat = (id: LabelFormatId): LabelFormat => LABEL_FORMATS.find((f) => f.id === id)!;
 
-/** The session-protected label route of one order (app/(dashboard)/dashboard/orders/[id]/label). */
-export const orderLabelUrl = (accountId: string, orderId: string, format: LabelFormatId): string =>
-  `/dashboard/orders/${orderId}/label?account=${encodeURIComponent(accountId)}&format=${format}`;
-
 /** The dashboard's one document of several orders' labels: every parcel's number, in the orders' order. */
 export const labelsUrl = (accountId: string, orders: { shippingNumber: string[] }[], format: LabelFormatId): string =>
   `/dashboard/orders/labels?account=${encodeURIComponent(accountId)}&format=${format}&shippingNumbers=${orders
